@@ -1,0 +1,123 @@
+// Dense table of rows addressed by generation-checked handles and by a 64-bit id.
+//
+// Rows are packed (swap-and-pop on removal) so per-tick loops walk contiguous memory; a
+// slot array maps a handle to the row it currently occupies. Iteration order depends only
+// on the sequence of inserts and removals, so it is deterministic. Row must have a public
+// member `id` of type Id (an enum class over uint64_t, 0 = none).
+// Not synchronised: owned by the tick thread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "world/ids.h"
+
+namespace npc {
+
+template <class Row, class Id>
+class DenseTable {
+ public:
+  // Adds a row for `id` and returns its handle; a null handle when `id` already exists or
+  // is 0. The new row is default-initialised except for its id.
+  EntityHandle insert(Id id);
+  // Removes the row of `id`; false when there is none. Handles to it become stale.
+  bool remove(Id id);
+
+  // Handle of `id`, or a null handle.
+  EntityHandle find(Id id) const;
+  // The row behind `handle`, or nullptr when the handle is null or stale.
+  Row* get(EntityHandle handle);
+  const Row* get(EntityHandle handle) const;
+  Row* get(Id id) { return get(find(id)); }
+  const Row* get(Id id) const { return get(find(id)); }
+  // Dense row index of a valid handle (for parallel arrays and the spatial index).
+  uint32_t rowOf(EntityHandle handle) const { return slots_[handle.slot].row; }
+  // Handle of the row stored at dense index `row` (row < size()).
+  EntityHandle handleAt(uint32_t row) const {
+    const uint32_t slot = row_slot_[row];
+    return {slot, slots_[slot].generation};
+  }
+
+  std::span<Row> rows() { return rows_; }
+  std::span<const Row> rows() const { return rows_; }
+  size_t size() const { return rows_.size(); }
+  void reserve(size_t n) {
+    rows_.reserve(n);
+    row_slot_.reserve(n);
+    slots_.reserve(n);
+  }
+
+ private:
+  struct Slot {
+    uint32_t row = 0;
+    uint32_t generation = 0;
+  };
+  std::vector<Row> rows_;
+  std::vector<uint32_t> row_slot_;    // row -> slot
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_slots_;  // LIFO reuse keeps slot choice deterministic
+  std::unordered_map<uint64_t, EntityHandle> by_id_;  // lookups only, never iterated
+};
+
+template <class Row, class Id>
+EntityHandle DenseTable<Row, Id>::insert(Id id) {
+  const auto key = static_cast<uint64_t>(id);
+  if (key == 0 || by_id_.count(key) != 0) return {};
+  uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = static_cast<uint32_t>(slots_.size());
+    slots_.push_back({});
+  }
+  slots_[slot].row = static_cast<uint32_t>(rows_.size());
+  rows_.emplace_back();
+  rows_.back().id = id;
+  row_slot_.push_back(slot);
+  EntityHandle handle{slot, slots_[slot].generation};
+  by_id_.emplace(key, handle);
+  return handle;
+}
+
+template <class Row, class Id>
+bool DenseTable<Row, Id>::remove(Id id) {
+  auto it = by_id_.find(static_cast<uint64_t>(id));
+  if (it == by_id_.end()) return false;
+  const uint32_t slot = it->second.slot;
+  const uint32_t row = slots_[slot].row;
+  const auto last = static_cast<uint32_t>(rows_.size() - 1);
+  if (row != last) {
+    rows_[row] = std::move(rows_[last]);
+    row_slot_[row] = row_slot_[last];
+    slots_[row_slot_[row]].row = row;
+  }
+  rows_.pop_back();
+  row_slot_.pop_back();
+  ++slots_[slot].generation;  // every outstanding handle to this row is now stale
+  free_slots_.push_back(slot);
+  by_id_.erase(it);
+  return true;
+}
+
+template <class Row, class Id>
+EntityHandle DenseTable<Row, Id>::find(Id id) const {
+  auto it = by_id_.find(static_cast<uint64_t>(id));
+  return it == by_id_.end() ? EntityHandle{} : it->second;
+}
+
+template <class Row, class Id>
+Row* DenseTable<Row, Id>::get(EntityHandle handle) {
+  if (handle.isNull() || handle.slot >= slots_.size()) return nullptr;
+  const Slot& s = slots_[handle.slot];
+  return s.generation == handle.generation ? &rows_[s.row] : nullptr;
+}
+
+template <class Row, class Id>
+const Row* DenseTable<Row, Id>::get(EntityHandle handle) const {
+  return const_cast<DenseTable*>(this)->get(handle);
+}
+
+}  // namespace npc

@@ -1,0 +1,188 @@
+#include "base/json_reader.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace npc {
+
+using nlohmann::json;
+
+std::string joinPath(std::string_view path, std::string_view key) {
+  std::string out(path);
+  out += '/';
+  out += key;
+  return out;
+}
+
+std::string joinPath(std::string_view path, size_t index) {
+  return joinPath(path, std::to_string(index));
+}
+
+namespace {
+
+// nlohmann reports a byte offset one past the offending character; turn it into line:col.
+std::pair<size_t, size_t> lineColumn(std::string_view text, size_t byte) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return {line, col};
+}
+
+std::string_view typeName(const json& j) { return j.type_name(); }
+
+}  // namespace
+
+bool JsonReader::parse(std::string_view text, json& out) {
+  try {
+    out = json::parse(text.begin(), text.end());
+    return true;
+  } catch (const json::parse_error& e) {
+    auto [line, col] = lineColumn(text, e.byte);
+    std::string what = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix.
+    if (auto pos = what.find(": "); pos != std::string::npos) what = what.substr(pos + 2);
+    errors_.push_back(file_ + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
+                      what);
+    return false;
+  }
+}
+
+bool JsonReader::parseFile(json& out) {
+  std::ifstream in(file_, std::ios::binary);
+  if (!in) {
+    errors_.push_back(file_ + ": cannot open file");
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse(buffer.str(), out);
+}
+
+void JsonReader::error(std::string_view path, std::string_view message) {
+  std::string line = file_;
+  line += ": ";
+  line += path.empty() ? std::string_view("/") : path;
+  line += ": ";
+  line += message;
+  errors_.push_back(std::move(line));
+}
+
+bool JsonReader::isObject(const json& j, std::string_view path) {
+  if (j.is_object()) return true;
+  error(path, std::string("expected an object, got ") + std::string(typeName(j)));
+  return false;
+}
+
+bool JsonReader::isArray(const json& j, std::string_view path) {
+  if (j.is_array()) return true;
+  error(path, std::string("expected an array, got ") + std::string(typeName(j)));
+  return false;
+}
+
+void JsonReader::onlyKeys(const json& obj, std::string_view path,
+                          std::initializer_list<std::string_view> allowed) {
+  if (!obj.is_object()) return;
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool known = false;
+    for (std::string_view k : allowed) known = known || k == it.key();
+    if (!known) error(joinPath(path, it.key()), "unknown key");
+  }
+}
+
+const json* JsonReader::member(const json& obj, std::string_view path, std::string_view key,
+                               bool required) {
+  if (!obj.is_object()) return nullptr;
+  auto it = obj.find(std::string(key));
+  if (it == obj.end()) {
+    if (required) error(joinPath(path, key), "missing required key");
+    return nullptr;
+  }
+  return &*it;
+}
+
+std::optional<std::string> JsonReader::string(const json& obj, std::string_view path,
+                                              std::string_view key, bool required) {
+  const json* v = member(obj, path, key, required);
+  if (!v) return std::nullopt;
+  if (!v->is_string()) {
+    error(joinPath(path, key), std::string("expected a string, got ") + std::string(typeName(*v)));
+    return std::nullopt;
+  }
+  return v->get<std::string>();
+}
+
+std::optional<double> JsonReader::number(const json& obj, std::string_view path,
+                                         std::string_view key, bool required) {
+  const json* v = member(obj, path, key, required);
+  if (!v) return std::nullopt;
+  if (!v->is_number()) {
+    error(joinPath(path, key), std::string("expected a number, got ") + std::string(typeName(*v)));
+    return std::nullopt;
+  }
+  return v->get<double>();
+}
+
+std::optional<int64_t> JsonReader::integer(const json& obj, std::string_view path,
+                                           std::string_view key, bool required) {
+  const json* v = member(obj, path, key, required);
+  if (!v) return std::nullopt;
+  if (!v->is_number_integer()) {
+    error(joinPath(path, key),
+          std::string("expected an integer, got ") + std::string(typeName(*v)));
+    return std::nullopt;
+  }
+  return v->get<int64_t>();
+}
+
+std::optional<bool> JsonReader::boolean(const json& obj, std::string_view path,
+                                        std::string_view key, bool required) {
+  const json* v = member(obj, path, key, required);
+  if (!v) return std::nullopt;
+  if (!v->is_boolean()) {
+    error(joinPath(path, key), std::string("expected true or false, got ") +
+                                   std::string(typeName(*v)));
+    return std::nullopt;
+  }
+  return v->get<bool>();
+}
+
+std::optional<Vec3> JsonReader::vec3(const json& obj, std::string_view path, std::string_view key,
+                                     bool required) {
+  const json* v = member(obj, path, key, required);
+  if (!v) return std::nullopt;
+  return vec3Value(*v, joinPath(path, key));
+}
+
+std::optional<Vec3> JsonReader::vec3Value(const json& v, std::string_view path) {
+  if (!v.is_array() || v.size() != 3 || !v[0].is_number() || !v[1].is_number() ||
+      !v[2].is_number()) {
+    error(path, "expected [x, y, z] of numbers");
+    return std::nullopt;
+  }
+  Vec3 out{v[0].get<float>(), v[1].get<float>(), v[2].get<float>()};
+  if (!isFinite(out)) {
+    error(path, "coordinates must be finite");
+    return std::nullopt;
+  }
+  return out;
+}
+
+std::string JsonReader::report() const {
+  std::string out;
+  for (const auto& e : errors_) {
+    if (!out.empty()) out += '\n';
+    out += e;
+  }
+  return out;
+}
+
+}  // namespace npc

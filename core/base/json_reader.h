@@ -1,0 +1,68 @@
+// Strict reading of JSON definitions (config, world files, archetypes) that collects every
+// problem as "file: /json/path: message" before the caller refuses the whole load.
+//
+// nlohmann throws on type mismatches; the reader checks types first, so nothing here
+// throws past the loader boundary.
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "world/vec3.h"
+
+namespace npc {
+
+class JsonReader {
+ public:
+  explicit JsonReader(std::string file) : file_(std::move(file)) {}
+
+  // Parses `text`; on a syntax error records "file:line:col: message" and returns false.
+  bool parse(std::string_view text, nlohmann::json& out);
+  // Reads and parses a file; a missing file is an error.
+  bool parseFile(nlohmann::json& out);
+
+  // Records an error at a JSON path ("/agents/2/position").
+  void error(std::string_view path, std::string_view message);
+
+  // Each getter records an error and returns nullopt when `key` is missing (if required)
+  // or has the wrong type. Paths are built as path + "/" + key.
+  bool isObject(const nlohmann::json& j, std::string_view path);
+  bool isArray(const nlohmann::json& j, std::string_view path);
+  // Errors for every key of `obj` not in `allowed` ("unknown key").
+  void onlyKeys(const nlohmann::json& obj, std::string_view path,
+                std::initializer_list<std::string_view> allowed);
+  std::optional<std::string> string(const nlohmann::json& obj, std::string_view path,
+                                    std::string_view key, bool required);
+  std::optional<double> number(const nlohmann::json& obj, std::string_view path,
+                               std::string_view key, bool required);
+  std::optional<int64_t> integer(const nlohmann::json& obj, std::string_view path,
+                                 std::string_view key, bool required);
+  std::optional<bool> boolean(const nlohmann::json& obj, std::string_view path,
+                              std::string_view key, bool required);
+  // [x, y, z] of finite numbers.
+  std::optional<Vec3> vec3(const nlohmann::json& obj, std::string_view path,
+                           std::string_view key, bool required);
+  std::optional<Vec3> vec3Value(const nlohmann::json& value, std::string_view path);
+
+  bool ok() const { return errors_.empty(); }
+  const std::vector<std::string>& errors() const { return errors_; }
+  const std::string& file() const { return file_; }
+  // All errors joined by newlines.
+  std::string report() const;
+
+ private:
+  const nlohmann::json* member(const nlohmann::json& obj, std::string_view path,
+                               std::string_view key, bool required);
+  std::string file_;
+  std::vector<std::string> errors_;
+};
+
+std::string joinPath(std::string_view path, std::string_view key);
+std::string joinPath(std::string_view path, size_t index);
+
+}  // namespace npc

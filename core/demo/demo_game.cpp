@@ -1,0 +1,129 @@
+#include "demo/demo_game.h"
+
+#include <algorithm>
+
+#include "sim/simulation.h"
+
+namespace npc {
+
+namespace {
+
+// Moves `from` toward `to` by at most `step` metres; returns true on arrival.
+bool stepToward(Vec3& from, Vec3 to, float step) {
+  const Vec3 delta = to - from;
+  const float dist = length(delta);
+  if (dist <= step) {
+    from = to;
+    return true;
+  }
+  from = from + delta * (step / dist);
+  return false;
+}
+
+Command upsertBody(EntityId id, EntityKind kind, Vec3 position, Vec3 heading, float speed) {
+  EntityState s;
+  s.id = id;
+  s.kind = kind;
+  s.position = position;
+  const float len = length(heading);
+  if (len > 1e-4f) {
+    s.forward = heading * (1.f / len);
+    s.velocity = heading * (speed / len);
+  } else {
+    s.velocity = Vec3{};
+  }
+  return {ClientId::kDaemon, 0, UpsertEntity{s}};
+}
+
+}  // namespace
+
+DemoGame::DemoGame(std::vector<ScriptedPlayer> players) {
+  for (ScriptedPlayer& p : players) {
+    if (p.route.size() < 2) continue;
+    Walker w;
+    w.position = p.route.front();
+    w.def = std::move(p);
+    walkers_.push_back(std::move(w));
+  }
+}
+
+void DemoGame::step(const Simulation& sim, std::vector<Command>& out) {
+  startActions(sim);
+  advanceWalkers(sim.config().tick_dt_s, out);
+  advanceActions(sim, out);
+}
+
+void DemoGame::startActions(const Simulation& sim) {
+  const NameTable& names = sim.names();
+  const uint16_t move_to = names.find("MoveTo");
+  const uint16_t duration = names.find("duration");
+  for (const ActionOut& a : sim.output().actions) {
+    if (a.owner != ClientId::kDaemon) continue;
+    RunningAction r;
+    r.agent = a.agent;
+    r.intention = a.intention;
+    double seconds = 1.0;
+    for (uint8_t i = 0; i < a.param_count; ++i) {
+      const ActionParam& p = a.params[i];
+      if (p.type == ActionParam::Type::kPosition) r.goal = p.position;
+      if (p.type == ActionParam::Type::kNumber && p.name == duration) seconds = p.number;
+      if (p.type == ActionParam::Type::kNumber && p.name != duration) {
+        r.speed_mps = static_cast<float>(p.number);
+      }
+    }
+    r.move = a.name == move_to;
+    r.ends_at_s = sim.timeS() + seconds;
+    running_.push_back(r);
+  }
+}
+
+void DemoGame::advanceWalkers(double dt_s, std::vector<Command>& out) {
+  for (Walker& w : walkers_) {
+    if (!w.spawned) {
+      EntityState s;
+      s.id = w.def.id;
+      s.kind = EntityKind::kPlayer;
+      s.species = w.def.species;
+      s.position = w.position;
+      out.push_back({ClientId::kDaemon, 0, UpsertEntity{s}});
+      w.spawned = true;
+      continue;
+    }
+    const Vec3 target = w.def.route[w.next_waypoint];
+    const Vec3 before = w.position;
+    if (stepToward(w.position, target, w.def.speed_mps * static_cast<float>(dt_s))) {
+      w.next_waypoint = (w.next_waypoint + 1) % w.def.route.size();
+    }
+    out.push_back(upsertBody(w.def.id, EntityKind::kPlayer, w.position, target - before,
+                             w.def.speed_mps));
+  }
+}
+
+void DemoGame::advanceActions(const Simulation& sim, std::vector<Command>& out) {
+  const double now = sim.timeS();
+  const float dt = static_cast<float>(sim.config().tick_dt_s);
+  auto done = [&](const RunningAction& r) {
+    const Entity* body = sim.world().entities().get(r.agent);
+    if (!body) return true;  // despawned: nothing left to report
+    bool finished;
+    if (r.move) {
+      Vec3 position = body->position;
+      finished = stepToward(position, r.goal, r.speed_mps * dt);
+      out.push_back(upsertBody(r.agent, EntityKind::kNpc, position, r.goal - body->position,
+                               finished ? 0.f : r.speed_mps));
+    } else {
+      finished = now >= r.ends_at_s;
+    }
+    if (finished) {
+      ActionResult result;
+      result.agent = r.agent;
+      result.intention = r.intention;
+      result.outcome = ActionOutcome::kCompleted;
+      out.push_back({ClientId::kDaemon, 0, result});
+    }
+    return finished;
+  };
+  running_.erase(std::remove_if(running_.begin(), running_.end(), done), running_.end());
+}
+
+}  // namespace npc

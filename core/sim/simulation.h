@@ -1,0 +1,115 @@
+// Simulation: owns the world, the agents and everything that decides what they do, and
+// runs one tick at a time. The narrow facade the server talks to:
+//   submit(commands)  — any thread; queued until the next tick
+//   tick()            — tick thread; advances simulated time by exactly tick_dt_s
+//   output()          — tick thread, between ticks; what the last tick emitted
+//   stats(), describeAgent() — tick thread; read-only views for debugging
+// No wall clock, no unordered iteration, no unseeded randomness: the same seed and the
+// same commands in the same order give the same outputs (see core/sim/README.md).
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "agent/agent.h"
+#include "agent/archetype.h"
+#include "agent/reflexes.h"
+#include "base/dense_table.h"
+#include "sim/commands.h"
+#include "sim/tick_output.h"
+#include "world/world.h"
+
+namespace npc {
+
+struct SimConfig {
+  double tick_dt_s = 0.1;        // simulated seconds per tick [Limit: > 0]
+  uint64_t seed = 1;             // world seed: per-agent random streams derive from it
+  WorldOptions world;
+  size_t max_queued_commands = 1 << 20;  // submit() refuses beyond this (back-pressure)
+  size_t max_agents = 100000;            // spawns beyond this fail with kResourceExhausted
+};
+
+struct SimStats {
+  uint64_t tick = 0;
+  double sim_time_s = 0.0;
+  size_t entities = 0;
+  size_t agents = 0;
+  size_t agents_awake = 0;
+  size_t agents_asleep = 0;
+  size_t places = 0;
+  size_t obstacles = 0;
+  uint64_t commands_applied = 0;
+  uint64_t actions_emitted = 0;
+  uint64_t actions_completed = 0;
+  uint64_t actions_failed = 0;
+  uint64_t errors = 0;  // commands refused
+};
+
+class Simulation {
+ public:
+  Simulation(const SimConfig& config, ArchetypeSet archetypes);
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Thread-safe. Queues commands for the next tick, in order. Returns false (queuing
+  // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
+  bool submit(Command command);
+  bool submit(std::vector<Command>& commands);  // moves from and clears `commands`
+  size_t queuedCommands() const;
+
+  // Tick thread. Applies queued commands, then runs every phase once.
+  void tick();
+  const TickOutput& output() const { return output_; }
+
+  // Tick thread: direct access for set-up (places, obstacles) and read-only queries.
+  World& world() { return world_; }
+  const World& world() const { return world_; }
+  const ArchetypeSet& archetypes() const { return archetypes_; }
+  // Interned action, parameter, unit and text names used in TickOutput.
+  const NameTable& names() const { return names_; }
+  SimStats stats() const;
+  double timeS() const { return static_cast<double>(tick_) * config_.tick_dt_s; }
+  uint64_t tickCount() const { return tick_; }
+  const SimConfig& config() const { return config_; }
+
+  // JSON debug view of one agent; kNotFound for an unknown id.
+  Status describeAgent(EntityId id, std::string& json_out) const;
+
+ private:
+  // Tick phases, in order (ARCHITECTURE.md "One tick").
+  void ingest();
+  void updatePlaces();
+  void decide();
+  void expireActions();
+
+  // Command handlers; each returns the error to report, if any.
+  void apply(Command& command);
+  Status upsertEntity(const EntityState& state, ClientId origin, bool must_be_new);
+  Status removeEntity(EntityId id, bool must_be_agent);
+  Status applyActionResult(const ActionResult& result);
+  void releaseClient(ClientId client);
+  void endAction(Agent& agent, bool completed, const std::string& reason);
+  void emitError(ClientId to, uint64_t seq, EntityId agent, std::string text);
+  void emitEvent(EventKind kind, EntityId agent, PlaceIndex place, std::string text);
+
+  SimConfig config_;
+  ArchetypeSet archetypes_;
+  World world_;
+  DenseTable<Agent, EntityId> agents_;
+  NameTable names_;
+  ReflexVocabulary vocabulary_;
+  Reflexes reflexes_;
+
+  mutable std::mutex queue_mutex_;
+  std::vector<Command> queue_;     // guarded by queue_mutex_
+  std::vector<Command> applying_;  // tick thread: swapped with queue_ at ingest
+
+  uint64_t tick_ = 0;
+  uint64_t next_intention_ = 1;
+  TickOutput output_;
+  SimStats totals_;
+};
+
+}  // namespace npc

@@ -1,0 +1,17 @@
+#include "sim/tick_output.h"
+
+namespace npc {
+
+std::string_view toString(EventKind kind) {
+  switch (kind) {
+    case EventKind::kError: return "error";
+    case EventKind::kAgentSpawned: return "agent_spawned";
+    case EventKind::kAgentDespawned: return "agent_despawned";
+    case EventKind::kIntentionCompleted: return "intention_completed";
+    case EventKind::kIntentionFailed: return "intention_failed";
+    case EventKind::kBehavior: return "behavior";
+  }
+  return "?";
+}
+
+}  // namespace npc

@@ -1,0 +1,75 @@
+// What one tick produced: actions for clients to perform and events for clients to see.
+// Filled by the tick thread, read by the server between ticks; cleared (capacity kept)
+// at the start of every tick, so steady-state ticks allocate nothing for actions.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "world/ids.h"
+#include "world/vec3.h"
+
+namespace npc {
+
+// One typed action parameter. Text values are interned names (see Simulation::names()).
+struct ActionParam {
+  enum class Type : uint8_t { kEntity, kNumber, kPosition, kText };
+  Type type = Type::kNumber;
+  uint16_t name = 0;      // interned parameter name
+  uint16_t unit = 0;      // interned unit ("s", "m", "m/s"), for kNumber
+  uint16_t text = 0;      // interned value, for kText
+  EntityId entity = EntityId::kNone;
+  double number = 0.0;
+  Vec3 position;
+};
+
+inline constexpr size_t kMaxActionParams = 4;
+
+struct ActionOut {
+  ClientId owner = ClientId::kDaemon;  // the client that owns the agent
+  PlaceIndex place = PlaceIndex::kNone;
+  EntityId agent = EntityId::kNone;
+  IntentionId intention = IntentionId::kNone;
+  uint16_t name = 0;  // interned action name
+  uint8_t param_count = 0;
+  std::array<ActionParam, kMaxActionParams> params{};
+};
+
+enum class EventKind : uint8_t {
+  kError,               // a command was refused; `text` says which field and why
+  kAgentSpawned,
+  kAgentDespawned,
+  kIntentionCompleted,
+  kIntentionFailed,
+  kBehavior,            // an agent changed what it is doing (text names it)
+};
+
+std::string_view toString(EventKind kind);
+
+// Send to every client (subject to its subscriptions) rather than one.
+inline constexpr ClientId kAllClients = static_cast<ClientId>(0xffffffffu);
+
+struct EventOut {
+  EventKind kind = EventKind::kError;
+  ClientId to = kAllClients;
+  EntityId agent = EntityId::kNone;
+  PlaceIndex place = PlaceIndex::kNone;
+  uint64_t seq = 0;  // for errors: the client's update sequence number it refers to
+  std::string text;
+};
+
+struct TickOutput {
+  uint64_t tick = 0;
+  double sim_time_s = 0.0;
+  std::vector<ActionOut> actions;
+  std::vector<EventOut> events;
+
+  void clear() {
+    actions.clear();
+    events.clear();
+  }
+};
+
+}  // namespace npc

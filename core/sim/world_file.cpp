@@ -1,0 +1,181 @@
+#include "sim/world_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.h"
+#include "sim/simulation.h"
+
+namespace npc {
+
+using nlohmann::json;
+
+namespace {
+
+void readPlaces(const json& arr, JsonReader& r, WorldFile& out) {
+  if (!r.isArray(arr, "/places")) return;
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string path = joinPath("/places", i);
+    const json& j = arr[i];
+    if (!r.isObject(j, path)) continue;
+    r.onlyKeys(j, path, {"name", "min", "max"});
+    auto name = r.string(j, path, "name", true);
+    auto min = r.vec3(j, path, "min", true);
+    auto max = r.vec3(j, path, "max", true);
+    if (!name || !min || !max) continue;
+    Place p{*name, {*min, *max}};
+    if (!p.bounds.isValid()) {
+      r.error(path, "min must be <= max on every axis");
+      continue;
+    }
+    for (const Place& other : out.places) {
+      if (other.name == p.name) r.error(joinPath(path, "name"), "place \"" + p.name + "\" repeats");
+    }
+    out.places.push_back(std::move(p));
+  }
+}
+
+void readObstacles(const json& arr, JsonReader& r, WorldFile& out) {
+  if (!r.isArray(arr, "/obstacles")) return;
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string path = joinPath("/obstacles", i);
+    const json& j = arr[i];
+    if (!r.isObject(j, path)) continue;
+    r.onlyKeys(j, path, {"id", "min", "max", "cover"});
+    auto id = r.integer(j, path, "id", true);
+    auto min = r.vec3(j, path, "min", true);
+    auto max = r.vec3(j, path, "max", true);
+    auto cover_text = r.string(j, path, "cover", false);
+    Cover cover = Cover::kHard;
+    if (cover_text) {
+      if (auto c = parseCover(*cover_text)) {
+        cover = *c;
+      } else {
+        r.error(joinPath(path, "cover"), "expected \"hard\" or \"soft\"");
+      }
+    }
+    if (!id || !min || !max) continue;
+    if (*id <= 0) r.error(joinPath(path, "id"), "must be > 0");
+    Obstacle o{static_cast<ObstacleId>(*id), {*min, *max}, cover};
+    if (!o.box.isValid()) r.error(path, "min must be <= max on every axis");
+    out.obstacles.push_back(o);
+  }
+}
+
+void readEntities(const json& arr, JsonReader& r, WorldFile& out) {
+  if (!r.isArray(arr, "/entities")) return;
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string path = joinPath("/entities", i);
+    const json& j = arr[i];
+    if (!r.isObject(j, path)) continue;
+    r.onlyKeys(j, path,
+               {"id", "kind", "archetype", "position", "forward", "species", "place", "eye_height"});
+    EntityState s;
+    auto id = r.integer(j, path, "id", true);
+    auto kind = r.string(j, path, "kind", true);
+    s.position = r.vec3(j, path, "position", true);
+    s.forward = r.vec3(j, path, "forward", false);
+    if (auto v = r.string(j, path, "archetype", false)) s.archetype = *v;
+    if (auto v = r.string(j, path, "species", false)) s.species = *v;
+    if (auto v = r.string(j, path, "place", false)) s.place = *v;
+    if (auto v = r.number(j, path, "eye_height", false)) s.eye_height_m = static_cast<float>(*v);
+    if (!id || !kind || !s.position) continue;
+    if (*id <= 0) r.error(joinPath(path, "id"), "must be > 0");
+    s.id = static_cast<EntityId>(*id);
+    if (auto k = parseEntityKind(*kind)) {
+      s.kind = *k;
+    } else {
+      r.error(joinPath(path, "kind"), "expected npc, player, object or attribute");
+    }
+    if (s.kind == EntityKind::kNpc && s.archetype.empty()) {
+      r.error(joinPath(path, "archetype"), "is required for an npc");
+    }
+    out.entities.push_back(std::move(s));
+  }
+}
+
+void readPlayers(const json& arr, JsonReader& r, WorldFile& out) {
+  if (!r.isArray(arr, "/simulated_players")) return;
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const std::string path = joinPath("/simulated_players", i);
+    const json& j = arr[i];
+    if (!r.isObject(j, path)) continue;
+    r.onlyKeys(j, path, {"id", "species", "speed_mps", "route"});
+    ScriptedPlayer p;
+    auto id = r.integer(j, path, "id", true);
+    if (auto v = r.string(j, path, "species", false)) p.species = *v;
+    if (auto v = r.number(j, path, "speed_mps", false)) p.speed_mps = static_cast<float>(*v);
+    if (p.speed_mps <= 0.f) r.error(joinPath(path, "speed_mps"), "must be > 0");
+    const std::string route_path = joinPath(path, "route");
+    if (!j.contains("route")) {
+      r.error(route_path, "missing required key");
+    } else if (r.isArray(j["route"], route_path)) {
+      for (size_t k = 0; k < j["route"].size(); ++k) {
+        if (auto v = r.vec3Value(j["route"][k], joinPath(route_path, k))) p.route.push_back(*v);
+      }
+      if (j["route"].size() < 2) r.error(route_path, "needs at least two waypoints");
+    }
+    if (!id) continue;
+    if (*id <= 0) r.error(joinPath(path, "id"), "must be > 0");
+    p.id = static_cast<EntityId>(*id);
+    out.players.push_back(std::move(p));
+  }
+}
+
+bool readWorld(JsonReader& r, const json* root, WorldFile& out, std::vector<std::string>& errors) {
+  out.source = r.file();
+  if (root && r.isObject(*root, "")) {
+    r.onlyKeys(*root, "", {"places", "obstacles", "entities", "simulated_players"});
+    if (root->contains("places")) readPlaces((*root)["places"], r, out);
+    if (root->contains("obstacles")) readObstacles((*root)["obstacles"], r, out);
+    if (root->contains("entities")) readEntities((*root)["entities"], r, out);
+    if (root->contains("simulated_players")) readPlayers((*root)["simulated_players"], r, out);
+  }
+  errors.insert(errors.end(), r.errors().begin(), r.errors().end());
+  return r.ok();
+}
+
+}  // namespace
+
+bool parseWorldFile(const std::string& name, const std::string& text, WorldFile& out,
+                    std::vector<std::string>& errors) {
+  JsonReader r(name);
+  json root;
+  const bool parsed = r.parse(text, root);
+  return readWorld(r, parsed ? &root : nullptr, out, errors);
+}
+
+bool loadWorldFile(const std::string& path, WorldFile& out, std::vector<std::string>& errors) {
+  JsonReader r(path);
+  json root;
+  const bool parsed = r.parseFile(root);
+  return readWorld(r, parsed ? &root : nullptr, out, errors);
+}
+
+bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::string>& errors) {
+  bool ok = true;
+  for (const Place& p : file.places) {
+    if (!sim.world().addPlace(p.name, p.bounds)) {
+      errors.push_back("place \"" + p.name + "\" already exists");
+      ok = false;
+    }
+  }
+  for (const Obstacle& o : file.obstacles) sim.world().upsertObstacle(o);
+  std::vector<Command> commands;
+  for (size_t i = 0; i < file.entities.size(); ++i) {
+    const EntityState& s = file.entities[i];
+    if (s.kind == EntityKind::kNpc && !sim.archetypes().find(s.archetype)) {
+      errors.push_back(file.source + ": " + joinPath("/entities", i) + "/archetype: \"" +
+                       s.archetype + "\" is not a known archetype");
+      ok = false;
+      continue;
+    }
+    commands.push_back({ClientId::kDaemon, 0, UpsertEntity{s}});
+  }
+  if (!sim.submit(commands)) {
+    errors.push_back("command queue full while loading the world");
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace npc

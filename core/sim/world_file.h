@@ -1,0 +1,51 @@
+// World files: the places, obstacles and starting entities of a world, plus optional
+// scripted players for running without a game attached (the demo). JSON schema:
+//   { "places":    [ { "name": "square", "min": [x,y,z], "max": [x,y,z] } ],
+//     "obstacles": [ { "id": 1, "min": [..], "max": [..], "cover": "hard" | "soft" } ],
+//     "entities":  [ { "id": 100, "kind": "npc", "archetype": "villager",
+//                      "position": [..], "forward": [..], "species": "human",
+//                      "place": "square", "eye_height": 1.7 } ],
+//     "simulated_players": [ { "id": 1, "species": "human", "speed_mps": 1.6,
+//                              "route": [ [x,y,z], ... ] } ] }
+// Every section is optional. Errors name the file and JSON path; all are collected.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/commands.h"
+#include "world/obstacle.h"
+#include "world/place.h"
+
+namespace npc {
+
+class Simulation;
+
+// A player the daemon moves itself along a looping route when no game is attached.
+struct ScriptedPlayer {
+  EntityId id = EntityId::kNone;
+  std::string species = "human";
+  float speed_mps = 1.5f;
+  std::vector<Vec3> route;  // at least two waypoints; walked in a loop
+};
+
+struct WorldFile {
+  std::string source;  // file name, for messages
+  std::vector<Place> places;
+  std::vector<Obstacle> obstacles;
+  std::vector<EntityState> entities;
+  std::vector<ScriptedPlayer> players;
+};
+
+// Parses `path`. Returns false with every problem in `errors` ("file: /path: message").
+bool loadWorldFile(const std::string& path, WorldFile& out, std::vector<std::string>& errors);
+// Same, from text (for tests); `name` is used in messages.
+bool parseWorldFile(const std::string& name, const std::string& text, WorldFile& out,
+                    std::vector<std::string>& errors);
+
+// Adds the places and obstacles to the simulation's world now and queues the entities as
+// daemon-owned upserts for the next tick. Returns false and reports problems that need the
+// simulation to detect (a place name already present, an archetype it does not know).
+bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::string>& errors);
+
+}  // namespace npc

@@ -1,0 +1,35 @@
+// One row of the entity table: everything the simulation knows about a thing in the world.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "world/ids.h"
+#include "world/vec3.h"
+
+namespace npc {
+
+enum class EntityKind : uint8_t { kNpc, kPlayer, kObject, kAttribute };
+
+std::string_view toString(EntityKind kind);
+std::optional<EntityKind> parseEntityKind(std::string_view text);
+
+// Eye height used when a client gives none: a standing human.
+inline constexpr float kDefaultEyeHeightM = 1.7f;
+
+struct Entity {
+  EntityId id = EntityId::kNone;
+  EntityKind kind = EntityKind::kObject;
+  uint16_t species = 0xffff;       // index in World::species(); 0xffff = none
+  PlaceIndex place = PlaceIndex::kNone;
+  bool active = true;
+  bool place_from_client = false;  // place named by the client, not derived from bounds
+  ClientId owner = ClientId::kDaemon;  // who created it; owners receive their agents' actions
+  Vec3 position;
+  Vec3 forward{1.f, 0.f, 0.f};     // unit vector
+  Vec3 velocity;                   // m/s
+  float eye_height_m = kDefaultEyeHeightM;
+};
+
+}  // namespace npc

@@ -1,0 +1,73 @@
+#include "world/world.h"
+
+namespace npc {
+
+World::World(const WorldOptions& options) : grid_(options.grid_cell_size_m, options.grid_buckets) {}
+
+void World::refreshSpatialIndex() {
+  if (!index_dirty_) return;
+  auto rows = entities_.rows();
+  scratch_positions_.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) scratch_positions_[i] = rows[i].position;
+  grid_.rebuild(scratch_positions_);
+  index_dirty_ = false;
+}
+
+std::optional<PlaceIndex> World::addPlace(std::string_view name, const Aabb& bounds) {
+  if (findPlace(name) != PlaceIndex::kNone || places_.size() >= raw(PlaceIndex::kNone)) {
+    return std::nullopt;
+  }
+  places_.push_back({std::string(name), bounds});
+  return static_cast<PlaceIndex>(places_.size() - 1);
+}
+
+PlaceIndex World::findPlace(std::string_view name) const {
+  for (size_t i = 0; i < places_.size(); ++i) {
+    if (places_[i].name == name) return static_cast<PlaceIndex>(i);
+  }
+  return PlaceIndex::kNone;
+}
+
+const Place* World::place(PlaceIndex index) const {
+  return raw(index) < places_.size() ? &places_[raw(index)] : nullptr;
+}
+
+PlaceIndex World::placeAt(Vec3 p) const {
+  for (size_t i = 0; i < places_.size(); ++i) {
+    if (places_[i].bounds.contains(p)) return static_cast<PlaceIndex>(i);
+  }
+  return PlaceIndex::kNone;
+}
+
+void World::upsertObstacle(const Obstacle& obstacle) {
+  for (Obstacle& o : obstacles_) {
+    if (o.id == obstacle.id) {
+      o = obstacle;
+      return;
+    }
+  }
+  obstacles_.push_back(obstacle);
+}
+
+bool World::removeObstacle(ObstacleId id) {
+  for (size_t i = 0; i < obstacles_.size(); ++i) {
+    if (obstacles_[i].id == id) {
+      obstacles_.erase(obstacles_.begin() + static_cast<ptrdiff_t>(i));
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<RayHit> World::raycast(Vec3 from, Vec3 to) const {
+  // Linear over obstacles: village-sized worlds hold tens of boxes. Perception (issue 02)
+  // brings a broad-phase structure when worlds grow.
+  std::optional<RayHit> best;
+  for (const Obstacle& o : obstacles_) {
+    auto t = segmentEntersBox(from, to, o.box);
+    if (t && (!best || *t < best->fraction)) best = RayHit{o.id, o.cover, *t};
+  }
+  return best;
+}
+
+}  // namespace npc

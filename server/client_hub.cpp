@@ -1,0 +1,172 @@
+#include "client_hub.h"
+
+#include <algorithm>
+#include <string>
+
+#include "proto_convert.h"
+#include "session.h"
+
+namespace npc {
+
+namespace {
+
+bool placePasses(PlaceIndex place, const Subscription& sub, const std::vector<PlaceIndex>& places) {
+  if (sub.places.empty()) return true;
+  return place != PlaceIndex::kNone && std::find(places.begin(), places.end(), place) != places.end();
+}
+
+// Routing rules for one action (see ClientHub::publish in client_hub.h):
+//   own agents: always; orphaned agents (owner left): by place; everybody else's agents,
+//   the demo game's included: only with observe_all_actions, by place.
+bool wantsAction(const ActionOut& action, ClientId me, const Subscription& sub,
+                 const std::vector<PlaceIndex>& places) {
+  if (action.owner == me) return true;
+  if (action.owner != ClientId::kUnowned && !sub.observe_all_actions) return false;
+  return placePasses(action.place, sub, places);
+}
+
+// Events addressed to one client always reach it; broadcasts pass the kind and place
+// filters, and events that belong to no place pass the place filter.
+bool wantsEvent(const EventOut& event, ClientId me, const Subscription& sub,
+                const std::vector<PlaceIndex>& places) {
+  if (event.to == me) return true;
+  if (event.to != kAllClients || !sub.wantsEvent(event.kind)) return false;
+  return event.place == PlaceIndex::kNone || placePasses(event.place, sub, places);
+}
+
+}  // namespace
+
+ClientHub::ClientHub(Simulation& sim, const HubLimits& limits) : sim_(sim), limits_(limits) {}
+
+ClientHub::~ClientHub() = default;
+
+std::shared_ptr<Session> ClientHub::open() {
+  std::lock_guard lock(mutex_);
+  // Ids are never reused, and never reach the reserved kUnowned / kAllClients values.
+  if (draining_ || next_client_ >= raw(ClientId::kUnowned)) return nullptr;
+  const auto id = static_cast<ClientId>(next_client_++);
+  const uint64_t tick = last_tick_.load();
+  const double sim_time_s = last_sim_time_s_.load();
+  auto session = std::make_shared<Session>(id, limits_.outbox_max_messages, tick, sim_time_s);
+
+  v1::ServerMessage welcome;
+  welcome.set_tick(tick);
+  welcome.set_sim_time(sim_time_s);
+  welcome.mutable_welcome()->set_client_id(raw(id));
+  welcome.mutable_welcome()->set_tick_dt(sim_.config().tick_dt_s);  // immutable after start
+  welcome.mutable_welcome()->set_tick(tick);
+  session->push(std::move(welcome));  // no reactor yet: it is written once attached
+
+  sessions_.push_back(session);
+  return session;
+}
+
+void ClientHub::close(const std::shared_ptr<Session>& session) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = std::find(sessions_.begin(), sessions_.end(), session);
+    if (it == sessions_.end()) return;
+    sessions_.erase(it);
+  }
+  submitClientGone(session->id());
+}
+
+void ClientHub::dropSlowClient(const std::shared_ptr<Session>& session) {
+  const std::string message = "client " + std::to_string(raw(session->id())) +
+                              " too slow: outbox exceeded " +
+                              std::to_string(limits_.outbox_max_messages) + " messages";
+  if (!session->finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, message))) return;
+  {
+    std::lock_guard lock(mutex_);
+    ++dropped_;
+  }
+  close(session);
+}
+
+void ClientHub::submitClientGone(ClientId client) {
+  if (sim_.submit(Command{client, 0, ClientGone{}})) return;
+  // The queue is full; the agents must still be released, so retry on the next tick.
+  std::lock_guard lock(mutex_);
+  gone_pending_.push_back(client);
+}
+
+void ClientHub::retryClientGone() {
+  std::vector<ClientId> pending;
+  {
+    std::lock_guard lock(mutex_);
+    if (gone_pending_.empty()) return;
+    pending.swap(gone_pending_);
+  }
+  for (ClientId client : pending) submitClientGone(client);
+}
+
+void ClientHub::publish(const Simulation& sim) {
+  const TickOutput& out = sim.output();
+  last_tick_.store(out.tick);
+  last_sim_time_s_.store(out.sim_time_s);
+  retryClientGone();
+  {
+    std::lock_guard lock(mutex_);
+    publishing_.assign(sessions_.begin(), sessions_.end());
+  }
+  if (publishing_.empty()) return;
+
+  // Convert each action and event once; sessions then only copy what they want.
+  actions_.resize(out.actions.size());
+  for (size_t i = 0; i < out.actions.size(); ++i) {
+    toProto(out.actions[i], sim.names(), sim.world(), actions_[i]);
+  }
+  events_.resize(out.events.size());
+  for (size_t i = 0; i < out.events.size(); ++i) toProto(out.events[i], sim.world(), events_[i]);
+
+  const bool inbox_has_room = sim.queuedCommands() <= limits_.max_inbox_commands;
+  for (const std::shared_ptr<Session>& session : publishing_) {
+    const ClientId me = session->id();
+    const std::shared_ptr<const Subscription> sub = session->subscription();
+    places_.clear();
+    for (const std::string& name : sub->places) {
+      const PlaceIndex index = sim.world().findPlace(name);
+      if (index != PlaceIndex::kNone) places_.push_back(index);
+    }
+
+    v1::ServerMessage message;
+    for (size_t i = 0; i < out.actions.size(); ++i) {
+      if (wantsAction(out.actions[i], me, *sub, places_)) *message.add_actions() = actions_[i];
+    }
+    for (size_t i = 0; i < out.events.size(); ++i) {
+      if (wantsEvent(out.events[i], me, *sub, places_)) *message.add_events() = events_[i];
+    }
+    if (message.actions_size() > 0 || message.events_size() > 0) {
+      message.set_tick(out.tick);
+      message.set_sim_time(out.sim_time_s);
+      if (session->push(std::move(message)) == Session::PushResult::kFull) {
+        dropSlowClient(session);
+      }
+    }
+    session->afterPublish(out.tick, out.sim_time_s, inbox_has_room);
+  }
+  publishing_.clear();  // the hub must not keep finished sessions alive until the next tick
+}
+
+void ClientHub::drain() {
+  std::vector<std::shared_ptr<Session>> sessions;
+  {
+    std::lock_guard lock(mutex_);
+    draining_ = true;
+    sessions = sessions_;
+  }
+  const grpc::Status status(grpc::StatusCode::UNAVAILABLE, "npcd is shutting down");
+  for (const std::shared_ptr<Session>& session : sessions) session->finish(status);
+}
+
+size_t ClientHub::clientCount() const {
+  std::lock_guard lock(mutex_);
+  return sessions_.size();
+}
+
+uint64_t ClientHub::droppedCount() const {
+  std::lock_guard lock(mutex_);
+  return dropped_;
+}
+
+}  // namespace npc

@@ -1,0 +1,80 @@
+// ClientHub: every connected game client (one Connect stream each), what it subscribed to,
+// and its bounded outbox. The tick thread publishes each tick's output here; gRPC threads
+// drain outboxes into their streams. See server/README.md for the threading rules.
+//
+// Lifetime: reactors call back into the hub until their OnDone, so the gRPC server must be
+// shut down (Server::Shutdown returned) before the hub is destroyed.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "npc/v1/npc.pb.h"
+#include "sim/simulation.h"
+
+namespace npc {
+
+class Session;
+
+struct HubLimits {
+  size_t outbox_max_messages = 256;    // a client further behind than this is dropped
+  size_t max_items_per_update = 10000; // items in one WorldUpdate beyond this are refused
+  size_t max_inbox_commands = 65536;   // back-pressure: reads pause while the sim queue is fuller
+};
+
+class ClientHub {
+ public:
+  ClientHub(Simulation& sim, const HubLimits& limits);
+  ~ClientHub();
+
+  // gRPC threads: a new stream. Returns null once drain() has begun.
+  std::shared_ptr<Session> open();
+  // gRPC threads: the stream is gone (finished, cancelled or vanished). Idempotent.
+  void close(const std::shared_ptr<Session>& session);
+
+  // Tick thread, after every Simulation::tick(): converts the tick's actions and events into
+  // one ServerMessage per interested client and queues it. A client whose outbox is full is
+  // finished with RESOURCE_EXHAUSTED and counted in droppedCount().
+  void publish(const Simulation& sim);
+
+  // Shutdown: refuses new streams and finishes every open one with UNAVAILABLE.
+  void drain();
+
+  // Any thread: finishes a client that cannot keep up with RESOURCE_EXHAUSTED ("client 3 too
+  // slow: outbox exceeded 256 messages"), counts it in droppedCount() and closes it.
+  void dropSlowClient(const std::shared_ptr<Session>& session);
+
+  size_t clientCount() const;
+  uint64_t droppedCount() const;
+  const HubLimits& limits() const { return limits_; }
+  Simulation& sim() { return sim_; }
+
+ private:
+  void submitClientGone(ClientId client);
+  void retryClientGone();
+
+  Simulation& sim_;
+  HubLimits limits_;
+  mutable std::mutex mutex_;
+  std::vector<std::shared_ptr<Session>> sessions_;  // guarded by mutex_, ordered by ClientId
+  uint32_t next_client_ = 1;                        // guarded by mutex_
+  bool draining_ = false;                           // guarded by mutex_
+  uint64_t dropped_ = 0;                            // guarded by mutex_
+  std::vector<ClientId> gone_pending_;  // guarded by mutex_: ClientGone the queue refused
+
+  // The tick of the last publish(), for the Welcome of new streams.
+  std::atomic<uint64_t> last_tick_{0};
+  std::atomic<double> last_sim_time_s_{0.0};
+
+  // Tick thread only: reused every publish() so a steady tick allocates little.
+  std::vector<std::shared_ptr<Session>> publishing_;
+  std::vector<v1::Action> actions_;  // this tick's actions, converted once
+  std::vector<v1::Event> events_;    // this tick's events, converted once
+  std::vector<PlaceIndex> places_;   // one session's place filter, resolved
+};
+
+}  // namespace npc

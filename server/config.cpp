@@ -1,0 +1,154 @@
+#include "config.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.h"
+
+namespace npc {
+
+using nlohmann::json;
+
+namespace {
+
+bool validLogLevel(const std::string& level) {
+  for (const char* l : {"trace", "debug", "info", "warn", "error", "off"}) {
+    if (level == l) return true;
+  }
+  return false;
+}
+
+std::string resolvePath(const std::string& base_dir, const std::string& path) {
+  if (path.empty() || std::filesystem::path(path).is_absolute() || base_dir.empty()) return path;
+  return (std::filesystem::path(base_dir) / path).lexically_normal().string();
+}
+
+void validate(DaemonConfig& c, JsonReader& r) {
+  if (!(c.tick_hz > 0.0 && c.tick_hz <= 1000.0)) r.error("/tick_hz", "must be within (0, 1000]");
+  if (!validLogLevel(c.log_level)) {
+    r.error("/log_level", "expected trace, debug, info, warn, error or off");
+  }
+  if (c.log_format != "text" && c.log_format != "json") r.error("/log_format", "expected text or json");
+  if (c.status_interval_s < 0.0) r.error("/status_interval_s", "must be >= 0");
+  if (c.max_message_bytes < 1024) r.error("/max_message_bytes", "must be >= 1024");
+  if (c.outbox_max_messages < 1) r.error("/outbox_max_messages", "must be >= 1");
+  if (c.max_items_per_update < 1) r.error("/max_items_per_update", "must be >= 1");
+  if (!(c.grid_cell_m > 0.0)) r.error("/grid_cell_m", "must be > 0");
+  if (c.shutdown_grace_s < 0.0) r.error("/shutdown_grace_s", "must be >= 0");
+  if (c.listen.empty()) r.error("/listen", "must not be empty");
+}
+
+template <class T>
+void readUnsigned(JsonReader& r, const json& j, const char* key, T& out) {
+  if (auto v = r.integer(j, "", key, false)) {
+    if (*v < 0) {
+      r.error(std::string("/") + key, "must be >= 0");
+    } else {
+      out = static_cast<T>(*v);
+    }
+  }
+}
+
+bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, DaemonConfig& c,
+                std::vector<std::string>& errors) {
+  if (root && r.isObject(*root, "")) {
+    const json& j = *root;
+    r.onlyKeys(j, "",
+               {"listen", "tick_hz", "seed", "archetypes_dir", "world", "simulated_players",
+                "log_level", "log_format", "status_interval_s", "max_message_bytes",
+                "outbox_max_messages", "max_items_per_update", "max_agents", "grid_cell_m",
+                "shutdown_grace_s"});
+    if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
+    if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
+    readUnsigned(r, j, "seed", c.seed);
+    if (auto v = r.string(j, "", "archetypes_dir", false)) c.archetypes_dir = resolvePath(base_dir, *v);
+    if (auto v = r.string(j, "", "world", false)) c.world = resolvePath(base_dir, *v);
+    if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
+    if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
+    if (auto v = r.string(j, "", "log_format", false)) c.log_format = *v;
+    if (auto v = r.number(j, "", "status_interval_s", false)) c.status_interval_s = *v;
+    if (auto v = r.integer(j, "", "max_message_bytes", false)) {
+      c.max_message_bytes = *v > (1ll << 30) ? -1 : static_cast<int>(*v);
+    }
+    readUnsigned(r, j, "outbox_max_messages", c.outbox_max_messages);
+    readUnsigned(r, j, "max_items_per_update", c.max_items_per_update);
+    readUnsigned(r, j, "max_agents", c.max_agents);
+    if (auto v = r.number(j, "", "grid_cell_m", false)) c.grid_cell_m = *v;
+    if (auto v = r.number(j, "", "shutdown_grace_s", false)) c.shutdown_grace_s = *v;
+    validate(c, r);
+    c.source = r.file();
+  }
+  errors.insert(errors.end(), r.errors().begin(), r.errors().end());
+  return r.ok();
+}
+
+}  // namespace
+
+bool parseConfig(const std::string& name, const std::string& text, const std::string& base_dir,
+                 DaemonConfig& c, std::vector<std::string>& errors) {
+  JsonReader r(name);
+  json j;
+  const bool parsed = r.parse(text, j);
+  return readConfig(r, parsed ? &j : nullptr, base_dir, c, errors);
+}
+
+bool loadConfigFile(const std::string& path, DaemonConfig& c, std::vector<std::string>& errors) {
+  JsonReader r(path);
+  json j;
+  const bool parsed = r.parseFile(j);
+  const std::string base = std::filesystem::path(path).parent_path().string();
+  return readConfig(r, parsed ? &j : nullptr, base, c, errors);
+}
+
+bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::string& error) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&](std::string& dst) {
+      if (i + 1 >= argc) {
+        error = arg + " needs a value (see --help)";
+        return false;
+      }
+      dst = argv[++i];
+      return true;
+    };
+    if (arg == "--help" || arg == "-h") {
+      out.help = true;
+    } else if (arg == "--config") {
+      if (!value(out.config_path)) return false;
+    } else if (arg == "--listen") {
+      if (!value(out.listen)) return false;
+    } else if (arg == "--log-level") {
+      if (!value(out.log_level)) return false;
+    } else {
+      error = "unknown argument " + arg + " (see --help)";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string usage() {
+  return "usage: npcd [--config FILE] [--listen ADDR] [--log-level LEVEL] [--help]\n"
+         "  --config FILE      daemon config (JSON); keys in README.md. Default: built-in\n"
+         "                     defaults, an empty world, listening on 127.0.0.1:50051\n"
+         "  --listen ADDR      gRPC address, overrides the config's \"listen\" (host:port)\n"
+         "  --log-level LEVEL  trace, debug, info, warn, error or off; overrides \"log_level\"\n"
+         "  --help             this text\n";
+}
+
+bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std::string>& errors) {
+  if (!cli.config_path.empty() && !loadConfigFile(cli.config_path, config, errors)) return false;
+  if (!cli.listen.empty()) config.listen = cli.listen;
+  if (!cli.log_level.empty()) {
+    if (!validLogLevel(cli.log_level)) {
+      errors.push_back("--log-level: expected trace, debug, info, warn, error or off");
+      return false;
+    }
+    config.log_level = cli.log_level;
+  }
+  return true;
+}
+
+}  // namespace npc

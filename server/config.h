@@ -1,0 +1,53 @@
+// Daemon configuration: a JSON file (config/npcd.json) overridden by command-line flags.
+// Unknown keys and wrong types stop start-up with a message naming the key.
+// Keys and defaults are listed in README.md ("Configuration").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npc {
+
+struct DaemonConfig {
+  std::string listen = "127.0.0.1:50051";
+  double tick_hz = 10.0;               // simulation ticks per second
+  uint64_t seed = 1;                   // world seed (determinism)
+  std::string archetypes_dir;          // directory of archetype JSON files; "" = none
+  std::string world;                   // world file; "" = empty world
+  bool simulated_players = false;      // run the built-in demo game (scripted players)
+  std::string log_level = "info";      // trace, debug, info, warn, error, off
+  std::string log_format = "text";     // text | json (one JSON object per line)
+  double status_interval_s = 5.0;      // status line period; 0 = never
+  int max_message_bytes = 4 << 20;     // largest WorldUpdate accepted
+  uint32_t outbox_max_messages = 256;  // per client; beyond it the client is dropped
+  uint32_t max_items_per_update = 10000;
+  uint32_t max_agents = 100000;
+  double grid_cell_m = 8.0;            // spatial index cell size
+  double shutdown_grace_s = 5.0;       // how long in-flight RPCs get on SIGTERM
+
+  std::string source = "(defaults)";   // where this came from, for messages
+};
+
+// Reads `path` into `config` (keys absent from the file keep their defaults). Relative
+// paths inside the file (archetypes_dir, world) are resolved against the file's directory.
+// Returns false with every problem in `errors`, each naming the file and key.
+bool loadConfigFile(const std::string& path, DaemonConfig& config, std::vector<std::string>& errors);
+// Same, from JSON text; `base_dir` resolves relative paths.
+bool parseConfig(const std::string& name, const std::string& text, const std::string& base_dir,
+                 DaemonConfig& config, std::vector<std::string>& errors);
+
+// Command line. `help` is set for --help / -h (print usage() and exit 0).
+struct CommandLine {
+  std::string config_path;
+  std::string listen;
+  std::string log_level;
+  bool help = false;
+};
+bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::string& error);
+std::string usage();
+
+// Loads the file named on the command line (if any) and applies flag overrides.
+bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std::string>& errors);
+
+}  // namespace npc

@@ -1,0 +1,111 @@
+#include "daemon.h"
+
+#include <chrono>
+#include <future>
+
+#include <boost/asio/post.hpp>
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <spdlog/spdlog.h>
+
+#include "client_hub.h"
+#include "demo/demo_game.h"
+#include "logging.h"
+#include "npc_service.h"
+#include "sim/simulation.h"
+#include "sim/world_file.h"
+#include "tick_driver.h"
+
+namespace npc {
+
+Daemon::Daemon(DaemonConfig config) : config_(std::move(config)) {}
+
+Daemon::~Daemon() { shutdown(); }
+
+bool Daemon::start(std::vector<std::string>& errors) {
+  ArchetypeSet archetypes;
+  if (!config_.archetypes_dir.empty()) archetypes.loadDirectory(config_.archetypes_dir, errors);
+  WorldFile world;
+  if (!config_.world.empty()) loadWorldFile(config_.world, world, errors);
+  if (!errors.empty()) return false;
+
+  SimConfig sim_config;
+  sim_config.tick_dt_s = 1.0 / config_.tick_hz;
+  sim_config.seed = config_.seed;
+  sim_config.max_agents = config_.max_agents;
+  sim_config.world.grid_cell_size_m = static_cast<float>(config_.grid_cell_m);
+  sim_ = std::make_unique<Simulation>(sim_config, std::move(archetypes));
+  if (!applyWorldFile(world, *sim_, errors)) return false;
+  if (config_.simulated_players) demo_ = std::make_unique<DemoGame>(world.players);
+
+  HubLimits limits;
+  limits.outbox_max_messages = config_.outbox_max_messages;
+  limits.max_items_per_update = config_.max_items_per_update;
+  hub_ = std::make_unique<ClientHub>(*sim_, limits);
+  service_ = std::make_unique<NpcService>(*hub_, stats_);
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(config_.listen, grpc::InsecureServerCredentials(), &port_);
+  builder.RegisterService(service_.get());
+  builder.SetMaxReceiveMessageSize(config_.max_message_bytes);
+  server_ = builder.BuildAndStart();
+  if (!server_ || port_ == 0) {
+    errors.push_back("cannot listen on " + config_.listen + " (address in use or invalid?)");
+    server_.reset();
+    return false;
+  }
+
+  TickDriverOptions options;
+  options.tick_hz = config_.tick_hz;
+  options.status_interval_s = config_.status_interval_s;
+  TickHooks hooks;
+  hooks.after_tick = [this] {
+    if (demo_) {
+      demo_->step(*sim_, demo_commands_);
+      if (!sim_->submit(demo_commands_)) demo_commands_.clear();
+    }
+    hub_->publish(*sim_);
+  };
+  hooks.add_stats = [this](DaemonStats& s) {
+    s.clients = static_cast<uint32_t>(hub_->clientCount());
+    s.clients_dropped = hub_->droppedCount();
+  };
+  driver_ = std::make_unique<TickDriver>(io_, *sim_, stats_, options, std::move(hooks));
+  work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(
+      io_.get_executor());
+  driver_->start();
+  tick_thread_ = std::thread([this] { io_.run(); });
+  started_ = true;
+  spdlog::info(logText(fmt::format("npcd listening on {} (port {}), {:g} ticks/s, world {}{}",
+                                   config_.listen, port_, config_.tick_hz,
+                                   config_.world.empty() ? "(empty)" : config_.world,
+                                   demo_ ? ", simulated players on" : "")));
+  return true;
+}
+
+void Daemon::shutdown() {
+  if (!started_ || stopped_) return;
+  stopped_ = true;
+  spdlog::info(logText("npcd shutting down"));
+  if (auto* health = server_->GetHealthCheckService()) health->SetServingStatus(false);
+  hub_->drain();
+  // The tick thread keeps running here so unary calls waiting on a tick still get answers.
+  const auto grace = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::duration<double>(config_.shutdown_grace_s));
+  server_->Shutdown(std::chrono::system_clock::now() + grace);
+  server_->Wait();
+  std::promise<void> stopped;
+  boost::asio::post(io_, [this, &stopped] {
+    driver_->stop();
+    stopped.set_value();
+  });
+  stopped.get_future().wait();
+  work_.reset();
+  io_.stop();
+  tick_thread_.join();
+  const SimStats s = sim_->stats();
+  spdlog::info(logText("npcd stopped after " + std::to_string(s.tick) + " ticks"));
+}
+
+}  // namespace npc

@@ -1,0 +1,68 @@
+// Daemon: wires config, definitions, the simulation, the gRPC server and the tick thread
+// together, and takes them down gracefully. main() is a thin shell around it; tests start
+// whole daemons in-process on an ephemeral port ("127.0.0.1:0").
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "config.h"
+#include "stats_board.h"
+
+namespace grpc {
+class Server;
+}
+
+namespace npc {
+
+class ClientHub;
+class DemoGame;
+class NpcService;
+class Simulation;
+class TickDriver;
+
+class Daemon {
+ public:
+  explicit Daemon(DaemonConfig config);
+  ~Daemon();
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  // Loads archetypes and the world, starts serving and ticking. Returns false with every
+  // problem in `errors` (nothing is left running then).
+  bool start(std::vector<std::string>& errors);
+  // The TCP port actually bound (useful with port 0). 0 before start().
+  int port() const { return port_; }
+
+  // Graceful stop, idempotent, from any thread but the tick thread: health turns
+  // NOT_SERVING, streams end with UNAVAILABLE, in-flight RPCs get shutdown_grace_s, the
+  // tick in progress finishes, the tick thread is joined.
+  void shutdown();
+
+  const StatsBoard& stats() const { return stats_; }
+  const DaemonConfig& config() const { return config_; }
+
+ private:
+  DaemonConfig config_;
+  StatsBoard stats_;
+  std::unique_ptr<Simulation> sim_;
+  std::unique_ptr<DemoGame> demo_;
+  std::unique_ptr<ClientHub> hub_;
+  std::unique_ptr<NpcService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  boost::asio::io_context io_;
+  std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::unique_ptr<TickDriver> driver_;
+  std::thread tick_thread_;
+  std::vector<Command> demo_commands_;  // tick thread scratch, capacity reused
+  int port_ = 0;
+  bool started_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace npc

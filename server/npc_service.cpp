@@ -1,0 +1,167 @@
+#include "npc_service.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "client_hub.h"
+#include "grpc_status.h"
+#include "proto_convert.h"
+#include "session.h"
+#include "stats_board.h"
+
+namespace npc {
+
+namespace {
+
+// A unary call answered later by the tick thread. The command's reply callback and the
+// reactor share State: whichever comes first — the tick's answer or the client giving up —
+// finishes the call, and the reply message (owned by gRPC until OnDone) is written only
+// while the call is still open. The tick thread never sees the reactor itself.
+class DeferredUnary final : public grpc::ServerUnaryReactor {
+ public:
+  class State {
+   public:
+    explicit State(DeferredUnary* reactor) : reactor_(reactor) {}
+
+    // Runs fill() (on success only) and finishes, unless the call is already finished.
+    template <class Fill>
+    void finish(const grpc::Status& status, Fill&& fill) {
+      std::lock_guard lock(mutex_);
+      if (finished_ || reactor_ == nullptr) return;
+      finished_ = true;
+      if (status.ok()) fill();
+      reactor_->Finish(status);
+    }
+    void finish(const grpc::Status& status) {
+      finish(status, [] {});
+    }
+    void detach() {
+      std::lock_guard lock(mutex_);
+      reactor_ = nullptr;
+    }
+
+   private:
+    std::mutex mutex_;
+    DeferredUnary* reactor_;  // guarded by mutex_; null after OnDone
+    bool finished_ = false;   // guarded by mutex_
+  };
+
+  DeferredUnary() : state_(std::make_shared<State>(this)) {}
+  const std::shared_ptr<State>& state() const { return state_; }
+
+  void OnCancel() override { state_->finish(grpc::Status::CANCELLED); }
+  void OnDone() override {
+    state_->detach();
+    delete this;
+  }
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+grpc::Status invalidArgument(const std::vector<std::string>& errors) {
+  std::string text;
+  for (const std::string& e : errors) text += (text.empty() ? "" : "; ") + e;
+  return {grpc::StatusCode::INVALID_ARGUMENT, text};
+}
+
+// Queues `command`; a full queue finishes the call with RESOURCE_EXHAUSTED at once.
+void submitOrRefuse(Simulation& sim, Command command, DeferredUnary::State& call) {
+  if (!sim.submit(std::move(command))) {
+    call.finish({grpc::StatusCode::RESOURCE_EXHAUSTED,
+                 "the simulation's command queue is full; retry later"});
+  }
+}
+
+}  // namespace
+
+NpcService::NpcService(ClientHub& hub, StatsBoard& stats) : hub_(hub), stats_(stats) {}
+
+grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage>* NpcService::Connect(
+    grpc::CallbackServerContext* context) {
+  return new ConnectReactor(hub_, hub_.open(), context);
+}
+
+grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* context,
+                                                 const v1::SpawnAgentRequest* request,
+                                                 v1::SpawnAgentReply* reply) {
+  auto* reactor = new DeferredUnary();
+  std::vector<std::string> errors;
+  EntityState state;
+  if (!toSpawnState(request->agent(), state, errors)) {
+    reactor->state()->finish(invalidArgument(errors));
+    return reactor;
+  }
+  const uint64_t id = raw(state.id);
+  npc::SpawnAgent spawn{std::move(state), [call = reactor->state(), reply, id](const Status& s) {
+                          call->finish(toGrpcStatus(s), [&] { reply->set_id(id); });
+                        }};
+  submitOrRefuse(hub_.sim(), Command{ClientId::kUnowned, 0, std::move(spawn)}, *reactor->state());
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* NpcService::DespawnAgent(grpc::CallbackServerContext* context,
+                                                   const v1::DespawnAgentRequest* request,
+                                                   v1::DespawnAgentReply* reply) {
+  auto* reactor = new DeferredUnary();
+  if (request->id() == 0) {
+    reactor->state()->finish(invalidArgument({"id: must not be 0"}));
+    return reactor;
+  }
+  npc::DespawnAgent despawn{static_cast<EntityId>(request->id()),
+                            [call = reactor->state()](const Status& s) {
+                              call->finish(toGrpcStatus(s));
+                            }};
+  submitOrRefuse(hub_.sim(), Command{ClientId::kDaemon, 0, std::move(despawn)},
+                 *reactor->state());
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* NpcService::GetAgent(grpc::CallbackServerContext* context,
+                                               const v1::GetAgentRequest* request,
+                                               v1::GetAgentReply* reply) {
+  auto* reactor = new DeferredUnary();
+  if (request->id() == 0) {
+    reactor->state()->finish(invalidArgument({"id: must not be 0"}));
+    return reactor;
+  }
+  DescribeAgent describe{static_cast<EntityId>(request->id()),
+                         [call = reactor->state(), reply](const Status& s, const std::string& json) {
+                           call->finish(toGrpcStatus(s), [&] { reply->set_json(json); });
+                         }};
+  submitOrRefuse(hub_.sim(), Command{ClientId::kDaemon, 0, std::move(describe)},
+                 *reactor->state());
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* context,
+                                               const v1::GetStatsRequest* request,
+                                               v1::Stats* reply) {
+  const DaemonStats d = stats_.load();
+  reply->set_tick(d.sim.tick);
+  reply->set_sim_time(d.sim.sim_time_s);
+  reply->set_entities(d.sim.entities);
+  reply->set_agents(d.sim.agents);
+  reply->set_agents_awake(d.sim.agents_awake);
+  reply->set_agents_asleep(d.sim.agents_asleep);
+  reply->set_places(d.sim.places);
+  reply->set_obstacles(d.sim.obstacles);
+  reply->set_clients(static_cast<uint32_t>(hub_.clientCount()));
+  reply->set_ticks_per_second(d.ticks_per_second);
+  reply->set_tick_p50_ms(d.tick_p50_ms);
+  reply->set_tick_p99_ms(d.tick_p99_ms);
+  reply->set_tick_overruns(d.tick_overruns);
+  reply->set_actions_emitted(d.sim.actions_emitted);
+  reply->set_actions_completed(d.sim.actions_completed);
+  reply->set_actions_failed(d.sim.actions_failed);
+  reply->set_errors(d.sim.errors);
+  reply->set_clients_dropped(hub_.droppedCount());
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+}  // namespace npc

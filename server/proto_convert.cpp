@@ -1,0 +1,374 @@
+#include "proto_convert.h"
+
+#include <cmath>
+#include <utility>
+
+namespace npc {
+
+namespace {
+
+// Collects the problems of one item, each prefixed with the item's label.
+class ItemErrors {
+ public:
+  ItemErrors(std::string label, std::vector<std::string>& out) : label_(std::move(label)), out_(out) {}
+
+  // "<label>.<field>: <problem>", or "<label>: <problem>" for the item as a whole.
+  void add(std::string_view field, std::string_view problem) {
+    std::string line = label_;
+    if (!field.empty()) line.append(".").append(field);
+    line.append(": ").append(problem);
+    out_.push_back(std::move(line));
+    ++count_;
+  }
+  bool any() const { return count_ > 0; }
+
+  void finite(std::string_view field, const v1::Vec3& v) {
+    if (!(std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()))) {
+      add(field, "must be finite");
+    }
+  }
+  void requiredVec(std::string_view field, bool present, const v1::Vec3& v) {
+    if (!present) {
+      add(field, "must be set");
+    } else {
+      finite(field, v);
+    }
+  }
+  void length(std::string_view field, const std::string& text, size_t max_bytes) {
+    if (text.size() > max_bytes) {
+      add(field, "must be at most " + std::to_string(max_bytes) + " bytes (got " +
+                     std::to_string(text.size()) + ")");
+    }
+  }
+  // Proto3 enums are open: a newer client may send values this build does not know.
+  void knownEnum(std::string_view field, int value, bool (*is_valid)(int), bool zero_allowed) {
+    if (value == 0 && !zero_allowed) {
+      add(field, "must be set");
+    } else if (!is_valid(value)) {
+      add(field, "unknown value " + std::to_string(value));
+    }
+  }
+
+ private:
+  std::string label_;
+  std::vector<std::string>& out_;
+  size_t count_ = 0;
+};
+
+std::string indexed(std::string_view list, int index) {
+  return std::string(list) + "[" + std::to_string(index) + "]";
+}
+
+// "upserts[2] (id 17)"; the id is left out when it is 0 (that is an error of its own).
+std::string indexedWithId(std::string_view list, int index, std::string_view id_name,
+                          uint64_t id) {
+  std::string label = indexed(list, index);
+  if (id != 0) label += " (" + std::string(id_name) + " " + std::to_string(id) + ")";
+  return label;
+}
+
+void append(std::vector<Command>& commands, CommandBody body) {
+  commands.emplace_back().body = std::move(body);
+}
+
+Vec3 toVec3(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }
+
+void setVec3(const Vec3& v, v1::Vec3& out) {
+  out.set_x(v.x);
+  out.set_y(v.y);
+  out.set_z(v.z);
+}
+
+bool minAtMostMax(const v1::Vec3& a, const v1::Vec3& b) {
+  return a.x() <= b.x() && a.y() <= b.y() && a.z() <= b.z();
+}
+
+size_t itemCount(const v1::WorldUpdate& u) {
+  size_t n = static_cast<size_t>(u.upserts_size()) + u.removals_size() + u.obstacles_size() +
+             u.obstacle_removals_size() + u.sounds_size() + u.signals_size() + u.results_size();
+  if (u.has_subscribe()) n += u.subscribe().places_size() + u.subscribe().events_size();
+  return n;
+}
+
+void convertObstacles(const v1::WorldUpdate& u, ConvertedUpdate& out,
+                      std::vector<Command>& commands) {
+  for (int i = 0; i < u.obstacles_size(); ++i) {
+    const v1::Obstacle& o = u.obstacles(i);
+    ItemErrors err(indexedWithId("obstacles", i, "id", o.id()), out.errors);
+    if (o.id() == 0) err.add("", "id must not be 0");
+    const size_t before = out.errors.size();
+    err.requiredVec("min", o.has_min(), o.min());
+    err.requiredVec("max", o.has_max(), o.max());
+    const bool corners_ok = out.errors.size() == before;
+    if (corners_ok && !minAtMostMax(o.min(), o.max())) err.add("", "min must be <= max");
+    err.knownEnum("cover", o.cover(), v1::Cover_IsValid, true);
+    if (err.any()) continue;
+    Obstacle obstacle;
+    obstacle.id = static_cast<ObstacleId>(o.id());
+    obstacle.box = {toVec3(o.min()), toVec3(o.max())};
+    obstacle.cover = o.cover() == v1::COVER_SOFT ? Cover::kSoft : Cover::kHard;
+    append(commands, UpsertObstacle{obstacle});
+  }
+  for (int i = 0; i < u.obstacle_removals_size(); ++i) {
+    if (u.obstacle_removals(i) == 0) {
+      ItemErrors(indexed("obstacle_removals", i), out.errors).add("", "id must not be 0");
+      continue;
+    }
+    append(commands, RemoveObstacle{static_cast<ObstacleId>(u.obstacle_removals(i))});
+  }
+}
+
+void convertStimuli(const v1::WorldUpdate& u, ConvertedUpdate& out,
+                    std::vector<Command>& commands) {
+  for (int i = 0; i < u.sounds_size(); ++i) {
+    const v1::Sound& s = u.sounds(i);
+    ItemErrors err(indexed("sounds", i), out.errors);
+    err.requiredVec("position", s.has_position(), s.position());
+    if (!(std::isfinite(s.radius()) && s.radius() >= 0.f)) err.add("radius", "must be finite and >= 0");
+    err.length("kind", s.kind(), kMaxNameBytes);
+    if (err.any()) continue;
+    append(commands, SoundEvent{static_cast<EntityId>(s.source()), toVec3(s.position()),
+                                           s.radius(), s.kind()});
+  }
+  for (int i = 0; i < u.signals_size(); ++i) {
+    const v1::Signal& s = u.signals(i);
+    ItemErrors err(indexed("signals", i), out.errors);
+    if (s.name().empty()) err.add("name", "must be set");
+    err.length("name", s.name(), kMaxNameBytes);
+    err.length("place", s.place(), kMaxNameBytes);
+    if (s.target() == 0 && s.place().empty()) err.add("place", "must be set when target is 0");
+    if (err.any()) continue;
+    append(commands, SignalEvent{static_cast<EntityId>(s.target()), s.place(), s.name(),
+                                            static_cast<EntityId>(s.sender())});
+  }
+}
+
+void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
+                    std::vector<Command>& commands) {
+  for (int i = 0; i < u.results_size(); ++i) {
+    const v1::ActionResult& r = u.results(i);
+    ItemErrors err(indexedWithId("results", i, "agent", r.agent()), out.errors);
+    if (r.agent() == 0) err.add("", "agent must not be 0");
+    if (r.intention() == 0) err.add("intention", "must not be 0");
+    err.knownEnum("outcome", r.outcome(),
+                                            v1::ActionResult_Outcome_IsValid, true);
+    if (!(std::isfinite(r.progress()) && r.progress() >= 0.f && r.progress() <= 1.f)) {
+      err.add("progress", "must be within 0..1");
+    }
+    err.length("reason", r.reason(), kMaxReasonBytes);
+    if (err.any()) continue;
+    ActionResult result;
+    result.agent = static_cast<EntityId>(r.agent());
+    result.intention = static_cast<IntentionId>(r.intention());
+    switch (r.outcome()) {
+      case v1::ActionResult::OUTCOME_FAILED: result.outcome = ActionOutcome::kFailed; break;
+      case v1::ActionResult::OUTCOME_PROGRESS: result.outcome = ActionOutcome::kProgress; break;
+      default: result.outcome = ActionOutcome::kCompleted; break;
+    }
+    result.progress = r.progress();
+    result.reason = r.reason();
+    append(commands, std::move(result));
+  }
+}
+
+void convertSubscription(const v1::Subscription& s, ConvertedUpdate& out) {
+  const size_t errors_before = out.errors.size();
+  Subscription sub;
+  for (int i = 0; i < s.places_size(); ++i) {
+    ItemErrors err(indexed("subscribe.places", i), out.errors);
+    if (s.places(i).empty()) err.add("", "must not be empty");
+    err.length("", s.places(i), kMaxNameBytes);
+    sub.places.push_back(s.places(i));
+  }
+  for (int i = 0; i < s.events_size(); ++i) {
+    ItemErrors err(indexed("subscribe.events", i), out.errors);
+    if (s.events(i) == v1::EVENT_KIND_UNSPECIFIED) err.add("", "must not be EVENT_KIND_UNSPECIFIED");
+    err.knownEnum("", s.events(i), v1::EventKind_IsValid, true);
+    if (auto kind = fromProto(static_cast<v1::EventKind>(s.events(i)))) {
+      sub.event_mask |= 1u << static_cast<unsigned>(*kind);
+    }
+  }
+  sub.observe_all_actions = s.observe_all_actions();
+  // A half-valid filter would silently deliver the wrong things: keep the previous one.
+  if (out.errors.size() == errors_before) out.subscription = std::move(sub);
+}
+
+}  // namespace
+
+std::optional<EntityKind> fromProto(v1::EntityKind kind) {
+  switch (kind) {
+    case v1::ENTITY_KIND_NPC: return EntityKind::kNpc;
+    case v1::ENTITY_KIND_PLAYER: return EntityKind::kPlayer;
+    case v1::ENTITY_KIND_OBJECT: return EntityKind::kObject;
+    case v1::ENTITY_KIND_ATTRIBUTE: return EntityKind::kAttribute;
+    default: return std::nullopt;
+  }
+}
+
+v1::EntityKind toProto(EntityKind kind) {
+  switch (kind) {
+    case EntityKind::kNpc: return v1::ENTITY_KIND_NPC;
+    case EntityKind::kPlayer: return v1::ENTITY_KIND_PLAYER;
+    case EntityKind::kObject: return v1::ENTITY_KIND_OBJECT;
+    case EntityKind::kAttribute: return v1::ENTITY_KIND_ATTRIBUTE;
+  }
+  return v1::ENTITY_KIND_UNSPECIFIED;
+}
+
+std::optional<EventKind> fromProto(v1::EventKind kind) {
+  switch (kind) {
+    case v1::EVENT_KIND_ERROR: return EventKind::kError;
+    case v1::EVENT_KIND_AGENT_SPAWNED: return EventKind::kAgentSpawned;
+    case v1::EVENT_KIND_AGENT_DESPAWNED: return EventKind::kAgentDespawned;
+    case v1::EVENT_KIND_INTENTION_COMPLETED: return EventKind::kIntentionCompleted;
+    case v1::EVENT_KIND_INTENTION_FAILED: return EventKind::kIntentionFailed;
+    case v1::EVENT_KIND_BEHAVIOR: return EventKind::kBehavior;
+    default: return std::nullopt;
+  }
+}
+
+v1::EventKind toProto(EventKind kind) {
+  switch (kind) {
+    case EventKind::kError: return v1::EVENT_KIND_ERROR;
+    case EventKind::kAgentSpawned: return v1::EVENT_KIND_AGENT_SPAWNED;
+    case EventKind::kAgentDespawned: return v1::EVENT_KIND_AGENT_DESPAWNED;
+    case EventKind::kIntentionCompleted: return v1::EVENT_KIND_INTENTION_COMPLETED;
+    case EventKind::kIntentionFailed: return v1::EVENT_KIND_INTENTION_FAILED;
+    case EventKind::kBehavior: return v1::EVENT_KIND_BEHAVIOR;
+  }
+  return v1::EVENT_KIND_UNSPECIFIED;
+}
+
+bool validateEntity(const v1::Entity& e, const std::string& label, bool kind_required,
+                    std::vector<std::string>& errors) {
+  ItemErrors err(label, errors);
+  if (e.id() == 0) err.add("", "id must not be 0");
+  err.knownEnum("kind", e.kind(), v1::EntityKind_IsValid, !kind_required);
+  if (e.has_position()) err.finite("position", e.position());
+  if (e.has_forward()) {
+    const v1::Vec3& f = e.forward();
+    const bool finite = std::isfinite(f.x()) && std::isfinite(f.y()) && std::isfinite(f.z());
+    if (!finite || f.x() * f.x() + f.y() * f.y() + f.z() * f.z() < 1e-12f) {
+      err.add("forward", "must be a finite, non-zero direction");
+    }
+  }
+  if (e.has_velocity()) err.finite("velocity", e.velocity());
+  if (e.has_eye_height() && !(std::isfinite(e.eye_height()) && e.eye_height() >= 0.f)) {
+    err.add("eye_height", "must be finite and >= 0");
+  }
+  err.length("species", e.species(), kMaxNameBytes);
+  err.length("place", e.place(), kMaxNameBytes);
+  err.length("archetype", e.archetype(), kMaxNameBytes);
+  return !err.any();
+}
+
+EntityState toEntityState(const v1::Entity& e, EntityKind unspecified_kind) {
+  EntityState s;
+  s.id = static_cast<EntityId>(e.id());
+  s.kind = fromProto(e.kind()).value_or(unspecified_kind);
+  s.species = e.species();
+  if (e.has_position()) s.position = toVec3(e.position());
+  if (e.has_forward()) s.forward = toVec3(e.forward());
+  if (e.has_velocity()) s.velocity = toVec3(e.velocity());
+  if (e.has_eye_height()) s.eye_height_m = e.eye_height();
+  if (e.has_active()) s.active = e.active();
+  s.place = e.place();
+  s.archetype = e.archetype();
+  return s;
+}
+
+bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::string>& errors) {
+  const size_t before = errors.size();
+  validateEntity(agent, "agent", false, errors);
+  ItemErrors err("agent", errors);
+  if (agent.kind() != v1::ENTITY_KIND_UNSPECIFIED && agent.kind() != v1::ENTITY_KIND_NPC &&
+      v1::EntityKind_IsValid(agent.kind())) {
+    err.add("kind", "must be ENTITY_KIND_NPC or unset");
+  }
+  if (!agent.has_position()) err.add("position", "is required");
+  if (agent.archetype().empty()) err.add("archetype", "is required");
+  if (errors.size() != before) return false;
+  out = toEntityState(agent, EntityKind::kNpc);
+  return true;
+}
+
+ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items) {
+  ConvertedUpdate out;
+  if (const size_t n = itemCount(u); n > max_items) {
+    out.refused = true;
+    out.errors.push_back("update: " + std::to_string(n) + " items exceed the limit of " +
+                         std::to_string(max_items) + " per update; nothing was applied");
+    return out;
+  }
+  std::vector<Command>& commands = out.commands;
+  commands.reserve(itemCount(u));
+
+  for (int i = 0; i < u.upserts_size(); ++i) {
+    const v1::Entity& e = u.upserts(i);
+    if (!validateEntity(e, indexedWithId("upserts", i, "id", e.id()), true, out.errors)) continue;
+    append(commands, UpsertEntity{toEntityState(e, EntityKind::kObject)});
+  }
+  for (int i = 0; i < u.removals_size(); ++i) {
+    if (u.removals(i) == 0) {
+      ItemErrors(indexed("removals", i), out.errors).add("", "id must not be 0");
+      continue;
+    }
+    append(commands, RemoveEntity{static_cast<EntityId>(u.removals(i))});
+  }
+  convertObstacles(u, out, commands);
+  convertStimuli(u, out, commands);
+  convertResults(u, out, commands);
+  if (u.has_subscribe()) convertSubscription(u.subscribe(), out);
+
+  for (Command& c : commands) {
+    c.origin = origin;
+    c.seq = u.seq();
+  }
+  if (out.errors.size() > kMaxErrorsPerUpdate) {
+    const size_t hidden = out.errors.size() - kMaxErrorsPerUpdate;
+    out.errors.resize(kMaxErrorsPerUpdate);
+    out.errors.push_back("update: " + std::to_string(hidden) + " more errors not shown");
+  }
+  return out;
+}
+
+void toProto(const ActionOut& a, const NameTable& names, const World& world, v1::Action& out) {
+  out.Clear();
+  out.set_agent(raw(a.agent));
+  out.set_intention(raw(a.intention));
+  out.set_name(names.name(a.name));
+  if (const Place* place = world.place(a.place)) out.set_place(place->name);
+  for (uint8_t i = 0; i < a.param_count && i < kMaxActionParams; ++i) {
+    const ActionParam& p = a.params[i];
+    v1::Param* q = out.add_params();
+    q->set_name(names.name(p.name));
+    switch (p.type) {
+      case ActionParam::Type::kEntity: q->set_entity(raw(p.entity)); break;
+      case ActionParam::Type::kNumber:
+        q->set_number(p.number);
+        q->set_unit(names.name(p.unit));
+        break;
+      case ActionParam::Type::kPosition: setVec3(p.position, *q->mutable_position()); break;
+      case ActionParam::Type::kText: q->set_text(names.name(p.text)); break;
+    }
+  }
+}
+
+void toProto(const EventOut& e, const World& world, v1::Event& out) {
+  out.Clear();
+  out.set_kind(toProto(e.kind));
+  out.set_agent(raw(e.agent));
+  if (const Place* place = world.place(e.place)) out.set_place(place->name);
+  out.set_seq(e.seq);
+  out.set_text(e.text);
+}
+
+v1::Event errorEvent(uint64_t seq, const std::string& text) {
+  v1::Event ev;
+  ev.set_kind(v1::EVENT_KIND_ERROR);
+  ev.set_seq(seq);
+  ev.set_text(text);
+  return ev;
+}
+
+}  // namespace npc

@@ -1,0 +1,83 @@
+// proto_convert: the translation between the public protobuf API (npc.v1) and core types.
+// Pure functions: no gRPC calls, no shared state, callable from any thread.
+//
+// Inbound, every item of a WorldUpdate is checked on its own. A bad item becomes one error
+// string per problem and is dropped; the valid items of the same update still become
+// commands, in field order (upserts, removals, obstacles, obstacle_removals, sounds,
+// signals, results). Errors name the item the way the client can find it in what it sent:
+//   upserts[2] (id 17).position: must be finite
+//   upserts[1]: id must not be 0
+//   results[0] (agent 5).progress: must be within 0..1
+// An update with more than max_items items is refused whole (one error, no commands).
+//
+// What needs the simulation's state (unknown archetype, unknown agent, kind changes) is
+// checked by the tick thread, which reports its own errors with the update's seq.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "npc/v1/npc.pb.h"
+#include "sim/commands.h"
+#include "sim/tick_output.h"
+#include "world/name_table.h"
+#include "world/world.h"
+
+namespace npc {
+
+inline constexpr size_t kMaxNameBytes = 256;     // species, place, archetype, names, kinds
+inline constexpr size_t kMaxReasonBytes = 1024;  // ActionResult.reason
+// Errors reported per update; the rest are summarised in one more line so a client that
+// sends 10,000 bad items does not get a reply bigger than its receive limit.
+inline constexpr size_t kMaxErrorsPerUpdate = 64;
+
+// What a client wants to receive: the core-side form of npc.v1.Subscription.
+struct Subscription {
+  std::vector<std::string> places;  // empty: every place
+  uint32_t event_mask = 0;          // bit (1 << EventKind) per wanted kind; 0: every kind
+  bool observe_all_actions = false;
+
+  bool wantsEvent(EventKind kind) const {
+    return event_mask == 0 || (event_mask & (1u << static_cast<unsigned>(kind))) != 0;
+  }
+};
+
+struct ConvertedUpdate {
+  std::vector<Command> commands;             // the valid items, origin and seq filled in
+  std::vector<std::string> errors;           // one line per problem, see the header comment
+  std::optional<Subscription> subscription;  // set when the update carried a valid one
+  bool refused = false;                      // too many items: nothing was converted
+};
+
+// WorldUpdate -> commands for `origin`, each stamped with update.seq.
+ConvertedUpdate convertUpdate(const v1::WorldUpdate& update, ClientId origin, size_t max_items);
+
+// Checks every field of one entity; appends "<label>.<field>: <problem>" per problem and
+// returns true when there was none. An unspecified kind is an error only if kind_required.
+bool validateEntity(const v1::Entity& entity, const std::string& label, bool kind_required,
+                    std::vector<std::string>& errors);
+// Field-by-field copy of a validated entity. An unspecified kind becomes `unspecified_kind`.
+EntityState toEntityState(const v1::Entity& entity, EntityKind unspecified_kind);
+// SpawnAgentRequest.agent: kind must be NPC or unspecified, position and archetype are
+// required. Errors are labelled "agent" ("agent.archetype: is required").
+bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::string>& errors);
+
+// Enum mappings. fromProto returns nullopt for UNSPECIFIED and for values this build does
+// not know (proto3 enums are open).
+std::optional<EntityKind> fromProto(v1::EntityKind kind);
+v1::EntityKind toProto(EntityKind kind);
+std::optional<EventKind> fromProto(v1::EventKind kind);
+v1::EventKind toProto(EventKind kind);
+
+// Outbound. Interned names resolve through `names` (Simulation::names()), place indices
+// through `world`; kNone places become "". `out` is overwritten.
+void toProto(const ActionOut& action, const NameTable& names, const World& world,
+             v1::Action& out);
+void toProto(const EventOut& event, const World& world, v1::Event& out);
+// An EVENT_KIND_ERROR for the update `seq`, raised before the update reached the simulation.
+v1::Event errorEvent(uint64_t seq, const std::string& text);
+
+}  // namespace npc

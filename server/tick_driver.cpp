@@ -1,0 +1,118 @@
+#include "tick_driver.h"
+
+#include <cstdio>
+
+#include <spdlog/spdlog.h>
+
+#include "logging.h"
+
+namespace npc {
+
+TickDriver::TickDriver(boost::asio::io_context& io, Simulation& sim, StatsBoard& board,
+                       const TickDriverOptions& options, TickHooks hooks)
+    : sim_(sim),
+      board_(board),
+      options_(options),
+      hooks_(std::move(hooks)),
+      period_(std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(1.0 / options.tick_hz))),
+      // Rates are measured every second even when no status line is printed.
+      status_period_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+          options.status_interval_s > 0 ? options.status_interval_s : 1.0))),
+      tick_timer_(io),
+      status_timer_(io) {}
+
+void TickDriver::start() {
+  running_ = true;
+  const auto now = Clock::now();
+  rate_since_ = now;
+  tick_timer_.expires_at(now + period_);
+  tick_timer_.async_wait([this](const auto& ec) { onTick(ec); });
+  status_timer_.expires_at(now + status_period_);
+  status_timer_.async_wait([this](const auto& ec) { onStatus(ec); });
+}
+
+void TickDriver::stop() {
+  running_ = false;
+  tick_timer_.cancel();
+  status_timer_.cancel();
+}
+
+void TickDriver::onTick(const boost::system::error_code& ec) {
+  if (ec || !running_) return;
+  const auto begin = Clock::now();
+  sim_.tick();
+  if (hooks_.after_tick) hooks_.after_tick();
+  const auto end = Clock::now();
+  stats_.record(std::chrono::duration<double, std::milli>(end - begin).count());
+  publishStats();
+  scheduleNext();
+}
+
+void TickDriver::scheduleNext() {
+  auto next = tick_timer_.expiry() + period_;
+  const auto now = Clock::now();
+  if (now > next) {
+    ++stats_.overruns;
+    if (now > next + period_) {
+      const auto behind = (now - next) / period_;  // whole slots already in the past
+      next += behind * period_;
+      stats_.skipped += static_cast<uint64_t>(behind);
+    }
+    if (stats_.overruns == 1 || stats_.overruns % 100 == 0) {
+      spdlog::warn(logText("tick overrun #" + std::to_string(stats_.overruns) + " at tick " +
+                           std::to_string(sim_.tickCount()) + " (" +
+                           std::to_string(stats_.skipped) + " slots skipped so far)"));
+    }
+  }
+  tick_timer_.expires_at(next);
+  tick_timer_.async_wait([this](const auto& ec) { onTick(ec); });
+}
+
+void TickDriver::publishStats() {
+  DaemonStats s;
+  s.sim = sim_.stats();
+  s.ticks_per_second = ticks_per_second_;
+  s.tick_overruns = stats_.overruns;
+  s.ticks_skipped = stats_.skipped;
+  s.tick_p50_ms = last_.tick_p50_ms;
+  s.tick_p99_ms = last_.tick_p99_ms;
+  if (hooks_.add_stats) hooks_.add_stats(s);
+  last_ = s;
+  board_.store(s);
+}
+
+void TickDriver::onStatus(const boost::system::error_code& ec) {
+  if (ec || !running_) return;
+  const auto now = Clock::now();
+  const double elapsed = std::chrono::duration<double>(now - rate_since_).count();
+  const SimStats sim = sim_.stats();
+  if (elapsed > 0) {
+    ticks_per_second_ = static_cast<double>(stats_.ticks() - rate_ticks_) / elapsed;
+    actions_per_second_ = static_cast<double>(sim.actions_emitted - rate_actions_) / elapsed;
+  }
+  rate_since_ = now;
+  rate_ticks_ = stats_.ticks();
+  rate_actions_ = sim.actions_emitted;
+  last_.tick_p50_ms = stats_.percentileMs(50);
+  last_.tick_p99_ms = stats_.percentileMs(99);
+  last_.ticks_per_second = ticks_per_second_;
+  board_.store(last_);
+  if (options_.status_interval_s > 0) spdlog::info(logText(statusLine()));
+  status_timer_.expires_at(status_timer_.expiry() + status_period_);
+  status_timer_.async_wait([this](const auto& e) { onStatus(e); });
+}
+
+std::string TickDriver::statusLine() const {
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "tick %llu | %.1f ticks/s | agents %zu awake %zu asleep %zu | tick p50 %.2f ms "
+                "p99 %.2f ms | %.1f actions/s | clients %u | overruns %llu",
+                static_cast<unsigned long long>(last_.sim.tick), ticks_per_second_,
+                last_.sim.agents, last_.sim.agents_awake, last_.sim.agents_asleep,
+                stats_.percentileMs(50), stats_.percentileMs(99), actions_per_second_,
+                last_.clients, static_cast<unsigned long long>(stats_.overruns));
+  return line;
+}
+
+}  // namespace npc

@@ -1,0 +1,67 @@
+// Shared helpers for simulation tests: a small archetype set and command builders.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/simulation.h"
+
+namespace npc::test {
+
+inline ArchetypeSet testArchetypes() {
+  ArchetypeSet set;
+  Archetype villager;
+  villager.name = "villager";
+  villager.species = "human";
+  villager.notice_radius_m = 6.f;
+  villager.action_timeout_s = 3.f;
+  villager.greet.action = "Greet";
+  villager.greet.duration_s = 1.f;
+  villager.greet.cooldown_s = 10.f;
+  villager.wander.radius_m = 5.f;
+  villager.wander.pause_min_s = 0.5f;
+  villager.wander.pause_max_s = 1.f;
+  set.add(villager);
+  Archetype statue = villager;
+  statue.name = "statue";
+  statue.wander.radius_m = 0.f;
+  statue.notice_radius_m = 0.f;
+  set.add(statue);
+  return set;
+}
+
+inline Command upsert(uint64_t id, EntityKind kind, Vec3 pos, std::string archetype = {},
+                      ClientId origin = ClientId{7}, uint64_t seq = 0) {
+  EntityState s;
+  s.id = EntityId{id};
+  s.kind = kind;
+  s.position = pos;
+  s.archetype = std::move(archetype);
+  return {origin, seq, UpsertEntity{s}};
+}
+
+inline Command result(uint64_t agent, IntentionId intention, ActionOutcome outcome,
+                      ClientId origin = ClientId{7}) {
+  ActionResult r;
+  r.agent = EntityId{agent};
+  r.intention = intention;
+  r.outcome = outcome;
+  return {origin, 0, r};
+}
+
+inline const ActionOut* findAction(const TickOutput& out, uint64_t agent) {
+  for (const auto& a : out.actions) {
+    if (a.agent == EntityId{agent}) return &a;
+  }
+  return nullptr;
+}
+
+inline std::vector<EventOut> eventsOf(const TickOutput& out, EventKind kind) {
+  std::vector<EventOut> got;
+  for (const auto& e : out.events) {
+    if (e.kind == kind) got.push_back(e);
+  }
+  return got;
+}
+
+}  // namespace npc::test

@@ -1,0 +1,72 @@
+#include <catch2/catch.hpp>
+
+#include "sim/simulation.h"
+#include "sim/world_file.h"
+#include "sim_fixture.h"
+
+using namespace npc;
+
+TEST_CASE("World files load places, obstacles, entities and players", "[sim][world_file]") {
+  const std::string text = R"({
+    "places": [ { "name": "square", "min": [0, 0, -1], "max": [20, 20, 10] } ],
+    "obstacles": [ { "id": 1, "min": [5, 5, 0], "max": [6, 6, 2], "cover": "soft" } ],
+    "entities": [ { "id": 100, "kind": "npc", "archetype": "villager", "position": [1, 1, 0] },
+                  { "id": 200, "kind": "object", "position": [2, 2, 0], "species": "crate" } ],
+    "simulated_players": [ { "id": 1, "route": [[0, 0, 0], [10, 0, 0]], "speed_mps": 2 } ]
+  })";
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE(parseWorldFile("w.json", text, file, errors));
+  REQUIRE(errors.empty());
+  REQUIRE(file.places.size() == 1);
+  REQUIRE(file.obstacles[0].cover == Cover::kSoft);
+  REQUIRE(file.entities.size() == 2);
+  REQUIRE(file.players[0].route.size() == 2);
+
+  SECTION("Should populate a simulation on the next tick") {
+    Simulation sim(SimConfig{}, test::testArchetypes());
+    REQUIRE(applyWorldFile(file, sim, errors));
+    sim.tick();
+    REQUIRE(sim.stats().agents == 1);
+    REQUIRE(sim.stats().entities == 2);
+    REQUIRE(sim.world().entities().get(EntityId{100})->place == sim.world().findPlace("square"));
+  }
+  SECTION("Should refuse an entity whose archetype the simulation does not know") {
+    file.entities[0].archetype = "dragon";
+    Simulation sim(SimConfig{}, test::testArchetypes());
+    REQUIRE_FALSE(applyWorldFile(file, sim, errors));
+    REQUIRE(errors == std::vector<std::string>{
+                          "w.json: /entities/0/archetype: \"dragon\" is not a known archetype"});
+  }
+}
+
+TEST_CASE("World file errors name the file and JSON path, all at once", "[sim][world_file]") {
+  const std::string text = R"({
+    "places": [ { "name": "a", "min": [0, 0, 0], "max": [-1, 1, 1] } ],
+    "obstacles": [ { "id": 0, "min": [0, 0, 0], "max": [1, 1, 1], "cover": "glass" } ],
+    "entities": [ { "id": 5, "kind": "dragon", "position": [0, 0] },
+                  { "id": 6, "kind": "npc", "position": [0, 0, 0] } ],
+    "simulated_players": [ { "id": 1, "route": [[0, 0, 0]] } ],
+    "weather": "rain"
+  })";
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(parseWorldFile("w.json", text, file, errors));
+  REQUIRE(errors == std::vector<std::string>{
+                        "w.json: /weather: unknown key",
+                        "w.json: /places/0: min must be <= max on every axis",
+                        "w.json: /obstacles/0/cover: expected \"hard\" or \"soft\"",
+                        "w.json: /obstacles/0/id: must be > 0",
+                        "w.json: /entities/0/position: expected [x, y, z] of numbers",
+                        "w.json: /entities/1/archetype: is required for an npc",
+                        "w.json: /simulated_players/0/route: needs at least two waypoints",
+                    });
+}
+
+TEST_CASE("World file syntax errors carry line and column", "[sim][world_file]") {
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(parseWorldFile("w.json", "{\n \"places\": [,]\n}", file, errors));
+  REQUIRE(errors.size() == 1);
+  REQUIRE_THAT(errors[0], Catch::StartsWith("w.json:2:"));
+}

@@ -1,0 +1,101 @@
+// The whole daemon in-process: demo world, gRPC on an ephemeral port, graceful shutdown.
+#include <chrono>
+#include <thread>
+
+#include <catch2/catch.hpp>
+#include <grpcpp/grpcpp.h>
+
+#include "daemon.h"
+#include "npc/v1/npc.grpc.pb.h"
+
+using namespace npc;
+using namespace std::chrono_literals;
+
+namespace {
+
+DaemonConfig demoConfig() {
+  DaemonConfig c;
+  std::vector<std::string> errors;
+  REQUIRE(loadConfigFile(NPCD_SOURCE_DIR "/config/npcd.json", c, errors));
+  c.listen = "127.0.0.1:0";
+  c.tick_hz = 50;  // the demo at 5x speed keeps the test short
+  c.status_interval_s = 0;
+  c.log_level = "warn";
+  c.shutdown_grace_s = 1;
+  return c;
+}
+
+template <class Pred>
+bool waitFor(Pred pred, std::chrono::milliseconds limit = 5000ms) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return pred();
+}
+
+}  // namespace
+
+TEST_CASE("The daemon runs the demo world and serves clients", "[daemon]") {
+  Daemon daemon(demoConfig());
+  std::vector<std::string> errors;
+  REQUIRE(daemon.start(errors));
+  REQUIRE(errors.empty());
+  REQUIRE(daemon.port() > 0);
+
+  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(daemon.port()),
+                                     grpc::InsecureChannelCredentials());
+  auto stub = npc::v1::NpcSim::NewStub(channel);
+
+  SECTION("Should load the demo's agents and keep them acting with simulated players") {
+    REQUIRE(waitFor([&] { return daemon.stats().load().sim.actions_completed >= 5; }));
+    const DaemonStats s = daemon.stats().load();
+    REQUIRE(s.sim.agents == 10);
+    REQUIRE(s.sim.places == 4);
+    REQUIRE(s.sim.errors == 0);
+
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+    npc::v1::Stats stats;
+    REQUIRE(stub->GetStats(&ctx, npc::v1::GetStatsRequest{}, &stats).ok());
+    REQUIRE(stats.agents() == 10);
+    REQUIRE(stats.tick() > 0);
+  }
+  SECTION("Should stream the demo NPCs' actions to an observing client") {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 10s);
+    auto stream = stub->Connect(&ctx);
+    npc::v1::ServerMessage msg;
+    REQUIRE(stream->Read(&msg));
+    REQUIRE(msg.has_welcome());
+    npc::v1::WorldUpdate update;
+    update.set_seq(1);
+    update.mutable_subscribe()->set_observe_all_actions(true);
+    REQUIRE(stream->Write(update));
+    bool saw_action = false;
+    while (!saw_action && stream->Read(&msg)) {
+      for (const auto& a : msg.actions()) {
+        saw_action = saw_action || (a.agent() >= 1001 && a.agent() <= 1401 && a.intention() > 0);
+      }
+    }
+    REQUIRE(saw_action);
+    SECTION("Should end the stream with UNAVAILABLE on shutdown, and exit cleanly") {
+      daemon.shutdown();
+      while (stream->Read(&msg)) {
+      }
+      const grpc::Status status = stream->Finish();
+      REQUIRE(status.error_code() == grpc::StatusCode::UNAVAILABLE);
+    }
+  }
+  daemon.shutdown();
+}
+
+TEST_CASE("The daemon refuses to start on bad definitions, naming them", "[daemon]") {
+  DaemonConfig c = demoConfig();
+  c.world = "/nonexistent/world.json";
+  Daemon daemon(c);
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(daemon.start(errors));
+  REQUIRE(errors == std::vector<std::string>{"/nonexistent/world.json: cannot open file"});
+}

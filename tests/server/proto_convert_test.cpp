@@ -1,0 +1,552 @@
+// Tests for server/proto_convert: protobuf <-> core conversions and the errors a client
+// sees for bad input (their exact text is part of the API).
+#include <cmath>
+#include <limits>
+#include <string>
+#include <variant>
+
+#include <catch2/catch.hpp>
+
+#include "proto_convert.h"
+
+using namespace npc;
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+void setVec(v1::Vec3* v, float x, float y, float z) {
+  v->set_x(x);
+  v->set_y(y);
+  v->set_z(z);
+}
+
+v1::Entity* addNpc(v1::WorldUpdate& u, uint64_t id, const std::string& archetype = "villager") {
+  v1::Entity* e = u.add_upserts();
+  e->set_id(id);
+  e->set_kind(v1::ENTITY_KIND_NPC);
+  e->set_archetype(archetype);
+  setVec(e->mutable_position(), 1.f, 2.f, 0.f);
+  return e;
+}
+
+template <class T>
+const T& bodyAs(const Command& c) {
+  REQUIRE(std::holds_alternative<T>(c.body));
+  return std::get<T>(c.body);
+}
+
+}  // namespace
+
+TEST_CASE("convertUpdate turns valid items into commands", "[proto_convert]") {
+  v1::WorldUpdate u;
+  u.set_seq(42);
+
+  SECTION("Should copy every entity field and stamp origin and seq") {
+    v1::Entity* e = addNpc(u, 17);
+    e->set_species("elf");
+    setVec(e->mutable_forward(), 0.f, 1.f, 0.f);
+    setVec(e->mutable_velocity(), 0.5f, 0.f, 0.f);
+    e->set_eye_height(1.5f);
+    e->set_active(false);
+    e->set_place("square");
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{3}, 100);
+
+    CHECK(out.errors.empty());
+    REQUIRE(out.commands.size() == 1);
+    CHECK(out.commands[0].origin == ClientId{3});
+    CHECK(out.commands[0].seq == 42);
+    const EntityState& s = bodyAs<UpsertEntity>(out.commands[0]).state;
+    CHECK(s.id == EntityId{17});
+    CHECK(s.kind == EntityKind::kNpc);
+    CHECK(s.species == "elf");
+    CHECK(s.archetype == "villager");
+    CHECK(s.place == "square");
+    REQUIRE(s.position);
+    CHECK(*s.position == Vec3{1.f, 2.f, 0.f});
+    REQUIRE(s.forward);
+    CHECK(*s.forward == Vec3{0.f, 1.f, 0.f});
+    REQUIRE(s.velocity);
+    CHECK(*s.velocity == Vec3{0.5f, 0.f, 0.f});
+    REQUIRE(s.eye_height_m);
+    CHECK(*s.eye_height_m == 1.5f);
+    REQUIRE(s.active);
+    CHECK_FALSE(*s.active);
+  }
+
+  SECTION("Should leave unset optional fields empty so they keep their current value") {
+    v1::Entity* e = u.add_upserts();
+    e->set_id(5);
+    e->set_kind(v1::ENTITY_KIND_PLAYER);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.commands.size() == 1);
+    const EntityState& s = bodyAs<UpsertEntity>(out.commands[0]).state;
+    CHECK(s.kind == EntityKind::kPlayer);
+    CHECK_FALSE(s.position);
+    CHECK_FALSE(s.forward);
+    CHECK_FALSE(s.velocity);
+    CHECK_FALSE(s.eye_height_m);
+    CHECK_FALSE(s.active);
+  }
+
+  SECTION("Should keep field order: upserts, removals, obstacles, sounds, signals, results") {
+    v1::ActionResult* r = u.add_results();
+    r->set_agent(9);
+    r->set_intention(4);
+    r->set_outcome(v1::ActionResult::OUTCOME_FAILED);
+    r->set_reason("blocked");
+    v1::Signal* sig = u.add_signals();
+    sig->set_target(9);
+    sig->set_name("alarm");
+    v1::Sound* snd = u.add_sounds();
+    snd->set_source(2);
+    setVec(snd->mutable_position(), 1.f, 1.f, 0.f);
+    snd->set_radius(12.f);
+    snd->set_kind("gunshot");
+    u.add_obstacle_removals(8);
+    v1::Obstacle* o = u.add_obstacles();
+    o->set_id(4);
+    setVec(o->mutable_min(), 0.f, 0.f, 0.f);
+    setVec(o->mutable_max(), 1.f, 2.f, 3.f);
+    o->set_cover(v1::COVER_SOFT);
+    u.add_removals(6);
+    addNpc(u, 1);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK(out.errors.empty());
+    REQUIRE(out.commands.size() == 7);
+    CHECK(std::holds_alternative<UpsertEntity>(out.commands[0].body));
+    CHECK(bodyAs<RemoveEntity>(out.commands[1]).id == EntityId{6});
+    const Obstacle& ob = bodyAs<UpsertObstacle>(out.commands[2]).obstacle;
+    CHECK(ob.id == ObstacleId{4});
+    CHECK(ob.box.max == Vec3{1.f, 2.f, 3.f});
+    CHECK(ob.cover == Cover::kSoft);
+    CHECK(bodyAs<RemoveObstacle>(out.commands[3]).id == ObstacleId{8});
+    const SoundEvent& sound = bodyAs<SoundEvent>(out.commands[4]);
+    CHECK(sound.source == EntityId{2});
+    CHECK(sound.radius_m == 12.f);
+    CHECK(sound.kind == "gunshot");
+    CHECK(bodyAs<SignalEvent>(out.commands[5]).name == "alarm");
+    const ActionResult& result = bodyAs<ActionResult>(out.commands[6]);
+    CHECK(result.agent == EntityId{9});
+    CHECK(result.intention == IntentionId{4});
+    CHECK(result.outcome == ActionOutcome::kFailed);
+    CHECK(result.reason == "blocked");
+  }
+}
+
+TEST_CASE("convertUpdate names the item and field of every bad entity", "[proto_convert]") {
+  v1::WorldUpdate u;
+  u.set_seq(7);
+
+  SECTION("Should drop only the bad item and keep the valid ones of the same update") {
+    addNpc(u, 10);
+    addNpc(u, 11);
+    setVec(addNpc(u, 17)->mutable_position(), kNaN, 0.f, 0.f);
+    addNpc(u, 12);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 1);
+    CHECK(out.errors[0] == "upserts[2] (id 17).position: must be finite");
+    REQUIRE(out.commands.size() == 3);
+    CHECK(bodyAs<UpsertEntity>(out.commands[2]).state.id == EntityId{12});
+  }
+
+  SECTION("Should refuse id 0 without inventing an id label") {
+    addNpc(u, 1);
+    addNpc(u, 0);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 1);
+    CHECK(out.errors[0] == "upserts[1]: id must not be 0");
+    CHECK(out.commands.size() == 1);
+  }
+
+  SECTION("Should require a kind and name unknown kind values") {
+    addNpc(u, 1);
+    addNpc(u, 2);
+    addNpc(u, 3);
+    addNpc(u, 4)->set_kind(v1::ENTITY_KIND_UNSPECIFIED);
+    addNpc(u, 5)->set_kind(static_cast<v1::EntityKind>(42));
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 2);
+    CHECK(out.errors[0] == "upserts[3] (id 4).kind: must be set");
+    CHECK(out.errors[1] == "upserts[4] (id 5).kind: unknown value 42");
+  }
+
+  SECTION("Should check every float for NaN and infinity") {
+    v1::Entity* e = addNpc(u, 8);
+    setVec(e->mutable_forward(), kInf, 0.f, 0.f);
+    setVec(e->mutable_velocity(), 0.f, kNaN, 0.f);
+    e->set_eye_height(kNaN);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 3);
+    CHECK(out.errors[0] == "upserts[0] (id 8).forward: must be a finite, non-zero direction");
+    CHECK(out.errors[1] == "upserts[0] (id 8).velocity: must be finite");
+    CHECK(out.errors[2] == "upserts[0] (id 8).eye_height: must be finite and >= 0");
+    CHECK(out.commands.empty());
+  }
+
+  SECTION("Should refuse a zero forward and a negative eye height") {
+    v1::Entity* e = addNpc(u, 8);
+    setVec(e->mutable_forward(), 0.f, 0.f, 0.f);
+    e->set_eye_height(-1.f);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 2);
+    CHECK(out.errors[0] == "upserts[0] (id 8).forward: must be a finite, non-zero direction");
+    CHECK(out.errors[1] == "upserts[0] (id 8).eye_height: must be finite and >= 0");
+  }
+
+  SECTION("Should refuse names longer than 256 bytes and say how long they were") {
+    v1::Entity* e = addNpc(u, 8);
+    e->set_species(std::string(300, 's'));
+    e->set_place(std::string(257, 'p'));
+    e->set_archetype(std::string(1000, 'a'));
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 3);
+    CHECK(out.errors[0] == "upserts[0] (id 8).species: must be at most 256 bytes (got 300)");
+    CHECK(out.errors[1] == "upserts[0] (id 8).place: must be at most 256 bytes (got 257)");
+    CHECK(out.errors[2] == "upserts[0] (id 8).archetype: must be at most 256 bytes (got 1000)");
+  }
+
+  SECTION("Should accept a name of exactly 256 bytes") {
+    addNpc(u, 8)->set_species(std::string(256, 's'));
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK(out.errors.empty());
+    CHECK(out.commands.size() == 1);
+  }
+}
+
+TEST_CASE("convertUpdate names bad obstacles, removals, stimuli and results", "[proto_convert]") {
+  v1::WorldUpdate u;
+
+  SECTION("Should refuse an obstacle whose min exceeds its max") {
+    v1::Obstacle* o = u.add_obstacles();
+    o->set_id(4);
+    setVec(o->mutable_min(), 0.f, 5.f, 0.f);
+    setVec(o->mutable_max(), 1.f, 1.f, 1.f);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 1);
+    CHECK(out.errors[0] == "obstacles[0] (id 4): min must be <= max");
+    CHECK(out.commands.empty());
+  }
+
+  SECTION("Should refuse obstacles with id 0, missing or non-finite corners") {
+    v1::Obstacle* zero = u.add_obstacles();
+    setVec(zero->mutable_min(), 0.f, 0.f, 0.f);
+    setVec(zero->mutable_max(), 1.f, 1.f, 1.f);
+    v1::Obstacle* missing = u.add_obstacles();
+    missing->set_id(5);
+    setVec(missing->mutable_max(), 1.f, 1.f, 1.f);
+    v1::Obstacle* nan = u.add_obstacles();
+    nan->set_id(6);
+    setVec(nan->mutable_min(), 0.f, 0.f, 0.f);
+    setVec(nan->mutable_max(), 1.f, kNaN, 1.f);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 3);
+    CHECK(out.errors[0] == "obstacles[0]: id must not be 0");
+    CHECK(out.errors[1] == "obstacles[1] (id 5).min: must be set");
+    CHECK(out.errors[2] == "obstacles[2] (id 6).max: must be finite");
+  }
+
+  SECTION("Should refuse removals of id 0 by index") {
+    u.add_removals(3);
+    u.add_removals(0);
+    u.add_obstacle_removals(0);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 2);
+    CHECK(out.errors[0] == "removals[1]: id must not be 0");
+    CHECK(out.errors[1] == "obstacle_removals[0]: id must not be 0");
+    CHECK(out.commands.size() == 1);
+  }
+
+  SECTION("Should refuse progress outside 0..1, id 0 agents and intentions") {
+    v1::ActionResult* r = u.add_results();
+    r->set_agent(5);
+    r->set_intention(2);
+    r->set_outcome(v1::ActionResult::OUTCOME_PROGRESS);
+    r->set_progress(1.5f);
+    v1::ActionResult* nan = u.add_results();
+    nan->set_agent(5);
+    nan->set_intention(2);
+    nan->set_progress(kNaN);
+    v1::ActionResult* zero = u.add_results();
+    zero->set_intention(0);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 4);
+    CHECK(out.errors[0] == "results[0] (agent 5).progress: must be within 0..1");
+    CHECK(out.errors[1] == "results[1] (agent 5).progress: must be within 0..1");
+    CHECK(out.errors[2] == "results[2]: agent must not be 0");
+    CHECK(out.errors[3] == "results[2].intention: must not be 0");
+    CHECK(out.commands.empty());
+  }
+
+  SECTION("Should refuse sounds with a bad radius and signals without a name or target") {
+    v1::Sound* s = u.add_sounds();
+    setVec(s->mutable_position(), 0.f, 0.f, 0.f);
+    s->set_radius(-1.f);
+    v1::Signal* sig = u.add_signals();
+    sig->set_name("");
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 3);
+    CHECK(out.errors[0] == "sounds[0].radius: must be finite and >= 0");
+    CHECK(out.errors[1] == "signals[0].name: must be set");
+    CHECK(out.errors[2] == "signals[0].place: must be set when target is 0");
+  }
+}
+
+TEST_CASE("convertUpdate bounds the size of an update and of its error list", "[proto_convert]") {
+  v1::WorldUpdate u;
+
+  SECTION("Should refuse the whole update when it has more items than the limit") {
+    for (uint64_t id = 1; id <= 6; ++id) addNpc(u, id);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 5);
+
+    CHECK(out.refused);
+    CHECK(out.commands.empty());
+    REQUIRE(out.errors.size() == 1);
+    CHECK(out.errors[0] == "update: 6 items exceed the limit of 5 per update; nothing was applied");
+  }
+
+  SECTION("Should accept exactly the limit") {
+    for (uint64_t id = 1; id <= 5; ++id) addNpc(u, id);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 5);
+
+    CHECK_FALSE(out.refused);
+    CHECK(out.commands.size() == 5);
+  }
+
+  SECTION("Should report at most 64 errors and summarise the rest") {
+    for (int i = 0; i < 100; ++i) u.add_removals(0);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 1000);
+
+    REQUIRE(out.errors.size() == kMaxErrorsPerUpdate + 1);
+    CHECK(out.errors[63] == "removals[63]: id must not be 0");
+    CHECK(out.errors[64] == "update: 36 more errors not shown");
+  }
+}
+
+TEST_CASE("convertUpdate reads a subscription", "[proto_convert]") {
+  v1::WorldUpdate u;
+  v1::Subscription* sub = u.mutable_subscribe();
+
+  SECTION("Should carry places, event kinds and observe_all_actions") {
+    sub->add_places("square");
+    sub->add_events(v1::EVENT_KIND_AGENT_SPAWNED);
+    sub->add_events(v1::EVENT_KIND_BEHAVIOR);
+    sub->set_observe_all_actions(true);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK(out.errors.empty());
+    REQUIRE(out.subscription);
+    CHECK(out.subscription->places == std::vector<std::string>{"square"});
+    CHECK(out.subscription->observe_all_actions);
+    CHECK(out.subscription->wantsEvent(EventKind::kAgentSpawned));
+    CHECK(out.subscription->wantsEvent(EventKind::kBehavior));
+    CHECK_FALSE(out.subscription->wantsEvent(EventKind::kAgentDespawned));
+  }
+
+  SECTION("Should mean every event kind when none is listed") {
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.subscription);
+    CHECK(out.subscription->wantsEvent(EventKind::kIntentionFailed));
+  }
+
+  SECTION("Should refuse unspecified or unknown kinds and keep the old filter") {
+    sub->add_events(v1::EVENT_KIND_UNSPECIFIED);
+    sub->add_events(static_cast<v1::EventKind>(99));
+    sub->add_places("");
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK_FALSE(out.subscription);
+    REQUIRE(out.errors.size() == 3);
+    CHECK(out.errors[0] == "subscribe.places[0]: must not be empty");
+    CHECK(out.errors[1] == "subscribe.events[0]: must not be EVENT_KIND_UNSPECIFIED");
+    CHECK(out.errors[2] == "subscribe.events[1]: unknown value 99");
+  }
+
+  SECTION("Should leave the filter alone when the update has no subscription") {
+    u.clear_subscribe();
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK_FALSE(out.subscription);
+  }
+}
+
+TEST_CASE("Kind enums map both ways", "[proto_convert]") {
+  SECTION("Should round-trip every entity kind") {
+    for (EntityKind k : {EntityKind::kNpc, EntityKind::kPlayer, EntityKind::kObject,
+                         EntityKind::kAttribute}) {
+      CHECK(fromProto(toProto(k)) == k);
+    }
+    CHECK(toProto(EntityKind::kNpc) == v1::ENTITY_KIND_NPC);
+    CHECK(toProto(EntityKind::kAttribute) == v1::ENTITY_KIND_ATTRIBUTE);
+  }
+
+  SECTION("Should round-trip every event kind") {
+    for (EventKind k : {EventKind::kError, EventKind::kAgentSpawned, EventKind::kAgentDespawned,
+                        EventKind::kIntentionCompleted, EventKind::kIntentionFailed,
+                        EventKind::kBehavior}) {
+      CHECK(fromProto(toProto(k)) == k);
+    }
+    CHECK(toProto(EventKind::kIntentionCompleted) == v1::EVENT_KIND_INTENTION_COMPLETED);
+  }
+
+  SECTION("Should map unspecified and unknown values to nothing") {
+    CHECK_FALSE(fromProto(v1::ENTITY_KIND_UNSPECIFIED));
+    CHECK_FALSE(fromProto(static_cast<v1::EntityKind>(77)));
+    CHECK_FALSE(fromProto(v1::EVENT_KIND_UNSPECIFIED));
+    CHECK_FALSE(fromProto(static_cast<v1::EventKind>(77)));
+  }
+}
+
+TEST_CASE("toSpawnState applies the SpawnAgent rules", "[proto_convert]") {
+  v1::Entity agent;
+  agent.set_id(30);
+  agent.set_archetype("villager");
+  setVec(agent.mutable_position(), 3.f, 4.f, 0.f);
+  std::vector<std::string> errors;
+  EntityState state;
+
+  SECTION("Should treat an unspecified kind as NPC") {
+    REQUIRE(toSpawnState(agent, state, errors));
+    CHECK(errors.empty());
+    CHECK(state.id == EntityId{30});
+    CHECK(state.kind == EntityKind::kNpc);
+    CHECK(state.archetype == "villager");
+    CHECK(*state.position == Vec3{3.f, 4.f, 0.f});
+  }
+
+  SECTION("Should refuse any kind but NPC") {
+    agent.set_kind(v1::ENTITY_KIND_PLAYER);
+
+    CHECK_FALSE(toSpawnState(agent, state, errors));
+    CHECK(errors == std::vector<std::string>{"agent.kind: must be ENTITY_KIND_NPC or unset"});
+  }
+
+  SECTION("Should require position and archetype") {
+    agent.clear_position();
+    agent.clear_archetype();
+
+    CHECK_FALSE(toSpawnState(agent, state, errors));
+    CHECK(errors == std::vector<std::string>{"agent.position: is required",
+                                             "agent.archetype: is required"});
+  }
+
+  SECTION("Should run the field checks of every entity") {
+    agent.set_id(0);
+    setVec(agent.mutable_position(), kNaN, 0.f, 0.f);
+
+    CHECK_FALSE(toSpawnState(agent, state, errors));
+    CHECK(errors ==
+          std::vector<std::string>{"agent: id must not be 0", "agent.position: must be finite"});
+  }
+}
+
+TEST_CASE("Outbound actions and events carry names, not interned indices", "[proto_convert]") {
+  World world;
+  REQUIRE(world.addPlace("square", Aabb{{0.f, 0.f, 0.f}, {10.f, 10.f, 10.f}}));
+  NameTable names;
+  const uint16_t greet = names.intern("Greet");
+  const uint16_t target = names.intern("target");
+  const uint16_t duration = names.intern("duration");
+  const uint16_t seconds = names.intern("s");
+  const uint16_t goal = names.intern("goal");
+  const uint16_t mood = names.intern("mood");
+  const uint16_t happy = names.intern("happy");
+
+  SECTION("Should convert an action with every parameter type") {
+    ActionOut a;
+    a.agent = EntityId{5};
+    a.intention = IntentionId{12};
+    a.place = world.findPlace("square");
+    a.name = greet;
+    a.param_count = 4;
+    auto param = [](ActionParam::Type type, uint16_t name) {
+      ActionParam p;
+      p.type = type;
+      p.name = name;
+      return p;
+    };
+    a.params[0] = param(ActionParam::Type::kEntity, target);
+    a.params[0].entity = EntityId{99};
+    a.params[1] = param(ActionParam::Type::kNumber, duration);
+    a.params[1].unit = seconds;
+    a.params[1].number = 2.5;
+    a.params[2] = param(ActionParam::Type::kPosition, goal);
+    a.params[2].position = Vec3{1.f, 2.f, 3.f};
+    a.params[3] = param(ActionParam::Type::kText, mood);
+    a.params[3].text = happy;
+
+    v1::Action out;
+    toProto(a, names, world, out);
+
+    CHECK(out.agent() == 5);
+    CHECK(out.intention() == 12);
+    CHECK(out.name() == "Greet");
+    CHECK(out.place() == "square");
+    REQUIRE(out.params_size() == 4);
+    CHECK(out.params(0).name() == "target");
+    CHECK(out.params(0).entity() == 99);
+    CHECK(out.params(1).name() == "duration");
+    CHECK(out.params(1).number() == 2.5);
+    CHECK(out.params(1).unit() == "s");
+    CHECK(out.params(2).position().z() == 3.f);
+    CHECK(out.params(3).text() == "happy");
+  }
+
+  SECTION("Should convert an event and leave the place empty when it has none") {
+    EventOut e;
+    e.kind = EventKind::kIntentionFailed;
+    e.agent = EntityId{5};
+    e.seq = 3;
+    e.text = "blocked";
+
+    v1::Event out;
+    toProto(e, world, out);
+
+    CHECK(out.kind() == v1::EVENT_KIND_INTENTION_FAILED);
+    CHECK(out.agent() == 5);
+    CHECK(out.place().empty());
+    CHECK(out.seq() == 3);
+    CHECK(out.text() == "blocked");
+
+    e.place = world.findPlace("square");
+    toProto(e, world, out);
+    CHECK(out.place() == "square");
+  }
+}
