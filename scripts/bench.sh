@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Builds and runs the micro-benchmarks, printing their figures.
+# Builds and runs every micro-benchmark, printing their figures. Extra args go to each
+# benchmark binary (e.g. --benchmark_filter=SimTick).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+build="${NPCD_BUILD_DIR:-$root/build}"
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh" npcd_bench
-exec "${NPCD_BUILD_DIR:-$root/build}/tests/bench/npcd_bench" "$@"
+"$root/scripts/build.sh" npcd_bench perception_bench bst_bench
+for bench in tests/bench/npcd_bench tests/core/perception/perception_bench tests/core/bst/bst_bench; do
+  echo "== $bench"
+  "$build/$bench" "$@"
+done

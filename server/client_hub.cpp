@@ -26,12 +26,14 @@ bool wantsAction(const ActionOut& action, ClientId me, const Subscription& sub,
 }
 
 // Events addressed to one client always reach it; broadcasts pass the kind and place
-// filters, and events that belong to no place pass the place filter.
+// filters. Events that belong to no place pass the place filter, and so do stealth events:
+// a player's meter concerns the player wherever the agent watching them stands.
 bool wantsEvent(const EventOut& event, ClientId me, const Subscription& sub,
                 const std::vector<PlaceIndex>& places) {
   if (event.to == me) return true;
   if (event.to != kAllClients || !sub.wantsEvent(event.kind)) return false;
-  return event.place == PlaceIndex::kNone || placePasses(event.place, sub, places);
+  return event.place == PlaceIndex::kNone || event.kind == EventKind::kStealth ||
+         placePasses(event.place, sub, places);
 }
 
 }  // namespace

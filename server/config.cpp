@@ -37,6 +37,7 @@ void validate(DaemonConfig& c, JsonReader& r) {
   if (c.max_items_per_update < 1) r.error("/max_items_per_update", "must be >= 1");
   if (!(c.grid_cell_m > 0.0)) r.error("/grid_cell_m", "must be > 0");
   if (c.shutdown_grace_s < 0.0) r.error("/shutdown_grace_s", "must be >= 0");
+  if (c.definitions_poll_s < 0.0) r.error("/definitions_poll_s", "must be >= 0");
   if (c.listen.empty()) r.error("/listen", "must not be empty");
 }
 
@@ -56,15 +57,22 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
   if (root && r.isObject(*root, "")) {
     const json& j = *root;
     r.onlyKeys(j, "",
-               {"listen", "tick_hz", "seed", "archetypes_dir", "world", "simulated_players",
-                "log_level", "log_format", "status_interval_s", "max_message_bytes",
-                "outbox_max_messages", "max_items_per_update", "max_agents", "grid_cell_m",
-                "shutdown_grace_s"});
+               {"listen", "tick_hz", "seed", "archetypes_dir", "selection_trees_dir", "world",
+                "simulated_players", "log_level", "log_format", "status_interval_s",
+                "max_message_bytes", "outbox_max_messages", "max_items_per_update",
+                "max_agents", "grid_cell_m", "shutdown_grace_s", "derive_footsteps",
+                "definitions_poll_s", "perception"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
     if (auto v = r.string(j, "", "archetypes_dir", false)) c.archetypes_dir = resolvePath(base_dir, *v);
+    if (auto v = r.string(j, "", "selection_trees_dir", false)) {
+      c.selection_trees_dir = resolvePath(base_dir, *v);
+    }
     if (auto v = r.string(j, "", "world", false)) c.world = resolvePath(base_dir, *v);
+    if (auto v = r.boolean(j, "", "derive_footsteps", false)) c.derive_footsteps = *v;
+    if (auto v = r.number(j, "", "definitions_poll_s", false)) c.definitions_poll_s = *v;
+    if (j.contains("perception")) readPerceptionConfig(j["perception"], "/perception", r, c.perception);
     if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
     if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
     if (auto v = r.string(j, "", "log_format", false)) c.log_format = *v;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "perception/perception_config.h"
+
 namespace npc {
 
 struct DaemonConfig {
@@ -14,6 +16,7 @@ struct DaemonConfig {
   double tick_hz = 10.0;               // simulation ticks per second
   uint64_t seed = 1;                   // world seed (determinism)
   std::string archetypes_dir;          // directory of archetype JSON files; "" = none
+  std::string selection_trees_dir;     // directory of selection tree XML files; "" = none
   std::string world;                   // world file; "" = empty world
   bool simulated_players = false;      // run the built-in demo game (scripted players)
   std::string log_level = "info";      // trace, debug, info, warn, error, off
@@ -25,6 +28,9 @@ struct DaemonConfig {
   uint32_t max_agents = 100000;
   double grid_cell_m = 8.0;            // spatial index cell size
   double shutdown_grace_s = 5.0;       // how long in-flight RPCs get on SIGTERM
+  bool derive_footsteps = true;        // moving players make footstep sounds
+  double definitions_poll_s = 0.0;     // reload changed selection trees this often; 0 = off
+  PerceptionConfig perception;         // global perception tuning ("perception" object)
 
   std::string source = "(defaults)";   // where this came from, for messages
 };

@@ -34,7 +34,17 @@ bool Daemon::start(std::vector<std::string>& errors) {
   sim_config.seed = config_.seed;
   sim_config.max_agents = config_.max_agents;
   sim_config.world.grid_cell_size_m = static_cast<float>(config_.grid_cell_m);
+  sim_config.perception = config_.perception;
+  sim_config.derive_footsteps = config_.derive_footsteps;
   sim_ = std::make_unique<Simulation>(sim_config, std::move(archetypes));
+  if (!config_.selection_trees_dir.empty()) {
+    const BstLoadReport report = sim_->loadSelectionTrees(config_.selection_trees_dir);
+    for (const std::string& w : report.warnings) spdlog::warn(logText(w));
+    if (!report.ok()) {
+      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
+      return false;
+    }
+  }
   if (!applyWorldFile(world, *sim_, errors)) return false;
   if (config_.simulated_players) demo_ = std::make_unique<DemoGame>(world.players);
 
@@ -60,7 +70,19 @@ bool Daemon::start(std::vector<std::string>& errors) {
   options.tick_hz = config_.tick_hz;
   options.status_interval_s = config_.status_interval_s;
   TickHooks hooks;
-  hooks.after_tick = [this] {
+  const auto poll_ticks = static_cast<uint64_t>(config_.definitions_poll_s * config_.tick_hz);
+  hooks.after_tick = [this, poll_ticks] {
+    if (poll_ticks > 0 && sim_->tickCount() % poll_ticks == 0) {
+      if (auto report = sim_->reloadSelectionTreesIfChanged()) {
+        if (report->ok()) {
+          spdlog::info(logText("selection trees reloaded (" + std::to_string(report->trees) +
+                               " trees)"));
+        } else {
+          spdlog::error(logText("selection tree reload refused, previous set kept:\n" +
+                                report->text()));
+        }
+      }
+    }
     if (demo_) {
       demo_->step(*sim_, demo_commands_);
       if (!sim_->submit(demo_commands_)) demo_commands_.clear();

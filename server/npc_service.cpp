@@ -1,5 +1,6 @@
 #include "npc_service.h"
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -76,6 +77,31 @@ void submitOrRefuse(Simulation& sim, Command command, DeferredUnary::State& call
   }
 }
 
+using Call = std::shared_ptr<DeferredUnary::State>;
+
+// The reply of a command whose answer is its status alone.
+std::function<void(const Status&)> statusReply(Call call) {
+  return [call = std::move(call)](const Status& s) { call->finish(toGrpcStatus(s)); };
+}
+
+// The common shape of an admin call: validate `request` into a `Body` (toCommand), give it
+// the reply callback make_reply(call) builds, queue it for the tick thread. The call is
+// finished by that reply, or at once when the request is malformed or the queue is full.
+template <class Body, class Request, class MakeReply>
+grpc::ServerUnaryReactor* submitAdmin(Simulation& sim, const Request& request,
+                                      MakeReply&& make_reply) {
+  auto* reactor = new DeferredUnary();
+  std::vector<std::string> errors;
+  Body body;
+  if (!toCommand(request, body, errors)) {
+    reactor->state()->finish(invalidArgument(errors));
+    return reactor;
+  }
+  body.reply = make_reply(reactor->state());
+  submitOrRefuse(sim, Command{ClientId::kDaemon, 0, std::move(body)}, *reactor->state());
+  return reactor;
+}
+
 }  // namespace
 
 NpcService::NpcService(ClientHub& hub, StatsBoard& stats) : hub_(hub), stats_(stats) {}
@@ -106,35 +132,72 @@ grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* co
 grpc::ServerUnaryReactor* NpcService::DespawnAgent(grpc::CallbackServerContext* context,
                                                    const v1::DespawnAgentRequest* request,
                                                    v1::DespawnAgentReply* reply) {
-  auto* reactor = new DeferredUnary();
-  if (request->id() == 0) {
-    reactor->state()->finish(invalidArgument({"id: must not be 0"}));
-    return reactor;
-  }
-  npc::DespawnAgent despawn{static_cast<EntityId>(request->id()),
-                            [call = reactor->state()](const Status& s) {
-                              call->finish(toGrpcStatus(s));
-                            }};
-  submitOrRefuse(hub_.sim(), Command{ClientId::kDaemon, 0, std::move(despawn)},
-                 *reactor->state());
-  return reactor;
+  return submitAdmin<npc::DespawnAgent>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetAgent(grpc::CallbackServerContext* context,
                                                const v1::GetAgentRequest* request,
                                                v1::GetAgentReply* reply) {
-  auto* reactor = new DeferredUnary();
-  if (request->id() == 0) {
-    reactor->state()->finish(invalidArgument({"id: must not be 0"}));
-    return reactor;
-  }
-  DescribeAgent describe{static_cast<EntityId>(request->id()),
-                         [call = reactor->state(), reply](const Status& s, const std::string& json) {
-                           call->finish(toGrpcStatus(s), [&] { reply->set_json(json); });
-                         }};
-  submitOrRefuse(hub_.sim(), Command{ClientId::kDaemon, 0, std::move(describe)},
-                 *reactor->state());
-  return reactor;
+  return submitAdmin<DescribeAgent>(hub_.sim(), *request, [reply](Call call) {
+    return [call = std::move(call), reply](const Status& s, const std::string& json) {
+      call->finish(toGrpcStatus(s), [&] { reply->set_json(json); });
+    };
+  });
+}
+
+grpc::ServerUnaryReactor* NpcService::SendSignal(grpc::CallbackServerContext* context,
+                                                 const v1::SendSignalRequest* request,
+                                                 v1::SendSignalReply* reply) {
+  return submitAdmin<SignalEvent>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::SetBehaviorVariable(
+    grpc::CallbackServerContext* context, const v1::SetBehaviorVariableRequest* request,
+    v1::SetBehaviorVariableReply* reply) {
+  return submitAdmin<npc::SetBehaviorVariable>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::SetSensors(grpc::CallbackServerContext* context,
+                                                 const v1::SetSensorsRequest* request,
+                                                 v1::SetSensorsReply* reply) {
+  return submitAdmin<npc::SetSensors>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::RegisterVisibilityType(
+    grpc::CallbackServerContext* context, const v1::RegisterVisibilityTypeRequest* request,
+    v1::RegisterVisibilityTypeReply* reply) {
+  return submitAdmin<npc::RegisterVisibilityType>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::SetAttributePrincipal(
+    grpc::CallbackServerContext* context, const v1::SetAttributePrincipalRequest* request,
+    v1::SetAttributePrincipalReply* reply) {
+  return submitAdmin<npc::SetAttributePrincipal>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::GetStealthMeter(grpc::CallbackServerContext* context,
+                                                      const v1::GetStealthMeterRequest* request,
+                                                      v1::GetStealthMeterReply* reply) {
+  const uint64_t player = request->player();
+  return submitAdmin<GetStealth>(hub_.sim(), *request, [reply, player](Call call) {
+    return [call = std::move(call), reply, player](const Status& s, EntityId agent, float value) {
+      call->finish(toGrpcStatus(s), [&] {
+        reply->set_player(player);
+        reply->set_agent(raw(agent));
+        reply->set_value(value);
+      });
+    };
+  });
+}
+
+grpc::ServerUnaryReactor* NpcService::ReloadDefinitions(
+    grpc::CallbackServerContext* context, const v1::ReloadDefinitionsRequest* request,
+    v1::ReloadDefinitionsReply* reply) {
+  return submitAdmin<npc::ReloadDefinitions>(hub_.sim(), *request, [reply](Call call) {
+    return [call = std::move(call), reply](const Status& s, const std::string& report) {
+      call->finish(toGrpcStatus(s), [&] { reply->set_report(report); });
+    };
+  });
 }
 
 grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* context,

@@ -5,6 +5,10 @@
 //   DespawnAgent  -> queue DespawnAgent; finished from the reply
 //   GetAgent      -> queue DescribeAgent; the reply carries the JSON debug view
 //   GetStats      -> answered at once from the StatsBoard and the hub's counters
+//   SendSignal, SetBehaviorVariable, SetSensors, RegisterVisibilityType,
+//   SetAttributePrincipal, GetStealthMeter, ReloadDefinitions
+//                 -> validate (toCommand in proto_convert.h), queue the matching command;
+//                    finished from its reply
 // Calls that wait on a tick finish with CANCELLED if the client gives up first; a reply that
 // arrives after that is ignored. Core Status -> gRPC code goes through toGrpcStatus() only.
 //
@@ -37,6 +41,27 @@ class NpcService final : public v1::NpcSim::CallbackService {
   grpc::ServerUnaryReactor* GetStats(grpc::CallbackServerContext* context,
                                      const v1::GetStatsRequest* request,
                                      v1::Stats* reply) override;
+  grpc::ServerUnaryReactor* SendSignal(grpc::CallbackServerContext* context,
+                                       const v1::SendSignalRequest* request,
+                                       v1::SendSignalReply* reply) override;
+  grpc::ServerUnaryReactor* SetBehaviorVariable(grpc::CallbackServerContext* context,
+                                                const v1::SetBehaviorVariableRequest* request,
+                                                v1::SetBehaviorVariableReply* reply) override;
+  grpc::ServerUnaryReactor* SetSensors(grpc::CallbackServerContext* context,
+                                       const v1::SetSensorsRequest* request,
+                                       v1::SetSensorsReply* reply) override;
+  grpc::ServerUnaryReactor* RegisterVisibilityType(
+      grpc::CallbackServerContext* context, const v1::RegisterVisibilityTypeRequest* request,
+      v1::RegisterVisibilityTypeReply* reply) override;
+  grpc::ServerUnaryReactor* SetAttributePrincipal(
+      grpc::CallbackServerContext* context, const v1::SetAttributePrincipalRequest* request,
+      v1::SetAttributePrincipalReply* reply) override;
+  grpc::ServerUnaryReactor* GetStealthMeter(grpc::CallbackServerContext* context,
+                                            const v1::GetStealthMeterRequest* request,
+                                            v1::GetStealthMeterReply* reply) override;
+  grpc::ServerUnaryReactor* ReloadDefinitions(grpc::CallbackServerContext* context,
+                                              const v1::ReloadDefinitionsRequest* request,
+                                              v1::ReloadDefinitionsReply* reply) override;
 
  private:
   ClientHub& hub_;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "perception/sounds.h"
+
 namespace npc {
 
 namespace {
@@ -12,10 +14,11 @@ class ItemErrors {
  public:
   ItemErrors(std::string label, std::vector<std::string>& out) : label_(std::move(label)), out_(out) {}
 
-  // "<label>.<field>: <problem>", or "<label>: <problem>" for the item as a whole.
+  // "<label>.<field>: <problem>", or "<label>: <problem>" for the item as a whole; a
+  // request's own fields have no label ("<field>: <problem>").
   void add(std::string_view field, std::string_view problem) {
     std::string line = label_;
-    if (!field.empty()) line.append(".").append(field);
+    if (!field.empty()) line.append(line.empty() ? "" : ".").append(field);
     line.append(": ").append(problem);
     out_.push_back(std::move(line));
     ++count_;
@@ -33,6 +36,16 @@ class ItemErrors {
     } else {
       finite(field, v);
     }
+  }
+  void finiteAtLeastZero(std::string_view field, float value) {
+    if (!(std::isfinite(value) && value >= 0.f)) add(field, "must be finite and >= 0");
+  }
+  void notZero(std::string_view field, uint64_t id) {
+    if (id == 0) add(field, "must not be 0");
+  }
+  void requiredName(std::string_view field, const std::string& text) {
+    if (text.empty()) add(field, "must be set");
+    length(field, text, kMaxNameBytes);
   }
   void length(std::string_view field, const std::string& text, size_t max_bytes) {
     if (text.size() > max_bytes) {
@@ -54,6 +67,15 @@ class ItemErrors {
   std::vector<std::string>& out_;
   size_t count_ = 0;
 };
+
+// "generic, footstep, ...": the kinds core accepts, in core's order.
+std::string soundKindList() {
+  std::string list;
+  for (size_t i = 0; i < kSoundKindCount; ++i) {
+    list.append(i == 0 ? "" : ", ").append(toString(static_cast<SoundKind>(i)));
+  }
+  return list;
+}
 
 std::string indexed(std::string_view list, int index) {
   return std::string(list) + "[" + std::to_string(index) + "]";
@@ -124,22 +146,31 @@ void convertStimuli(const v1::WorldUpdate& u, ConvertedUpdate& out,
     const v1::Sound& s = u.sounds(i);
     ItemErrors err(indexed("sounds", i), out.errors);
     err.requiredVec("position", s.has_position(), s.position());
-    if (!(std::isfinite(s.radius()) && s.radius() >= 0.f)) err.add("radius", "must be finite and >= 0");
-    err.length("kind", s.kind(), kMaxNameBytes);
+    if (!(std::isfinite(s.radius()) && s.radius() > 0.f)) {
+      err.add("radius", "must be finite and > 0");
+    }
+    if (s.kind().size() > kMaxNameBytes) {
+      err.length("kind", s.kind(), kMaxNameBytes);
+    } else if (!s.kind().empty() && !parseSoundKind(s.kind())) {
+      err.add("kind", "\"" + s.kind() + "\" is not a sound kind (" + soundKindList() + ")");
+    }
+    if (s.has_threat() && !(s.threat() >= 0.f && s.threat() <= 1.f)) {
+      err.add("threat", "must be within 0..1");  // NaN fails both comparisons
+    }
     if (err.any()) continue;
-    append(commands, SoundEvent{static_cast<EntityId>(s.source()), toVec3(s.position()),
-                                           s.radius(), s.kind()});
+    SoundEvent sound;
+    sound.source = static_cast<EntityId>(s.source());
+    sound.position = toVec3(s.position());
+    sound.radius_m = s.radius();
+    sound.kind = s.kind();
+    if (s.has_threat()) sound.threat = s.threat();
+    append(commands, std::move(sound));
   }
   for (int i = 0; i < u.signals_size(); ++i) {
-    const v1::Signal& s = u.signals(i);
-    ItemErrors err(indexed("signals", i), out.errors);
-    if (s.name().empty()) err.add("name", "must be set");
-    err.length("name", s.name(), kMaxNameBytes);
-    err.length("place", s.place(), kMaxNameBytes);
-    if (s.target() == 0 && s.place().empty()) err.add("place", "must be set when target is 0");
-    if (err.any()) continue;
-    append(commands, SignalEvent{static_cast<EntityId>(s.target()), s.place(), s.name(),
-                                            static_cast<EntityId>(s.sender())});
+    SignalEvent signal;
+    if (toSignalEvent(u.signals(i), indexed("signals", i), signal, out.errors)) {
+      append(commands, std::move(signal));
+    }
   }
 }
 
@@ -195,6 +226,125 @@ void convertSubscription(const v1::Subscription& s, ConvertedUpdate& out) {
 
 }  // namespace
 
+bool toSignalEvent(const v1::Signal& s, const std::string& label, SignalEvent& out,
+                   std::vector<std::string>& errors) {
+  ItemErrors err(label, errors);
+  err.requiredName("name", s.name());
+  err.length("place", s.place(), kMaxNameBytes);
+  err.length("species", s.species(), kMaxNameBytes);
+  if (s.group() > 0xffffu) {
+    err.add("group", "must be at most 65535 (got " + std::to_string(s.group()) + ")");
+  }
+  err.finiteAtLeastZero("radius", s.radius());
+  if (s.has_position()) err.finite("position", s.position());
+  if (!std::isfinite(s.value())) err.add("value", "must be finite");
+  const bool by_other_scope =
+      s.target() != 0 || !s.place().empty() || !s.species().empty() || s.group() != 0;
+  if (!by_other_scope && !(s.radius() > 0.f)) {
+    err.add("", "one of target, place, species, group or radius must be set");
+  } else if (!by_other_scope && !s.has_position()) {
+    err.add("position", "must be set with radius");
+  }
+  if (err.any()) return false;
+  out.target = static_cast<EntityId>(s.target());
+  out.place = s.place();
+  out.species = s.species();
+  out.group = static_cast<uint16_t>(s.group());
+  out.radius_m = s.radius();
+  out.position = toVec3(s.position());
+  out.name = s.name();
+  out.sender = static_cast<EntityId>(s.sender());
+  out.value = s.value();
+  return true;
+}
+
+bool toCommand(const v1::DespawnAgentRequest& r, DespawnAgent& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("id", r.id());
+  out.id = static_cast<EntityId>(r.id());
+  return !err.any();
+}
+
+bool toCommand(const v1::GetAgentRequest& r, DescribeAgent& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("id", r.id());
+  out.id = static_cast<EntityId>(r.id());
+  return !err.any();
+}
+
+bool toCommand(const v1::SendSignalRequest& r, SignalEvent& out,
+               std::vector<std::string>& errors) {
+  return toSignalEvent(r.signal(), "signal", out, errors);
+}
+
+bool toCommand(const v1::SetBehaviorVariableRequest& r, SetBehaviorVariable& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("agent", r.agent());
+  err.requiredName("name", r.name());
+  out.agent = static_cast<EntityId>(r.agent());
+  out.name = r.name();
+  out.value = r.value();
+  return !err.any();
+}
+
+bool toCommand(const v1::SetSensorsRequest& r, SetSensors& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("agent", r.agent());
+  if (r.has_sight_range()) err.finiteAtLeastZero("sight_range", r.sight_range());
+  if (r.has_fov_deg() && !(r.fov_deg() > 0.f && r.fov_deg() <= 360.f)) {
+    err.add("fov_deg", "must be within (0, 360]");
+  }
+  if (r.has_hearing_scale()) err.finiteAtLeastZero("hearing_scale", r.hearing_scale());
+  out.agent = static_cast<EntityId>(r.agent());
+  if (r.has_vision()) out.vision = r.vision();
+  if (r.has_hearing()) out.hearing = r.hearing();
+  if (r.has_signals()) out.signals = r.signals();
+  if (r.has_sight_range()) out.sight_range_m = r.sight_range();
+  if (r.has_fov_deg()) out.fov_deg = r.fov_deg();
+  if (r.has_hearing_scale()) out.hearing_scale = r.hearing_scale();
+  return !err.any();
+}
+
+bool toCommand(const v1::RegisterVisibilityTypeRequest& r, RegisterVisibilityType& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.requiredName("type", r.type());
+  if (r.has_multiplier() && !(std::isfinite(r.multiplier()) && r.multiplier() > 0.f)) {
+    err.add("multiplier", "must be finite and > 0");
+  }
+  out.type = r.type();
+  out.multiplier = r.has_multiplier() ? r.multiplier() : 1.f;
+  out.use_coefficient = r.use_coefficient();
+  out.remove = r.remove();
+  return !err.any();
+}
+
+bool toCommand(const v1::SetAttributePrincipalRequest& r, SetAttributePrincipal& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("attribute", r.attribute());
+  out.attribute = static_cast<EntityId>(r.attribute());
+  out.principal = static_cast<EntityId>(r.principal());
+  return !err.any();
+}
+
+bool toCommand(const v1::GetStealthMeterRequest& r, GetStealth& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("player", r.player());
+  out.player = static_cast<EntityId>(r.player());
+  return !err.any();
+}
+
+bool toCommand(const v1::ReloadDefinitionsRequest&, ReloadDefinitions&,
+               std::vector<std::string>&) {
+  return true;
+}
+
 std::optional<EntityKind> fromProto(v1::EntityKind kind) {
   switch (kind) {
     case v1::ENTITY_KIND_NPC: return EntityKind::kNpc;
@@ -223,6 +373,7 @@ std::optional<EventKind> fromProto(v1::EventKind kind) {
     case v1::EVENT_KIND_INTENTION_COMPLETED: return EventKind::kIntentionCompleted;
     case v1::EVENT_KIND_INTENTION_FAILED: return EventKind::kIntentionFailed;
     case v1::EVENT_KIND_BEHAVIOR: return EventKind::kBehavior;
+    case v1::EVENT_KIND_STEALTH: return EventKind::kStealth;
     default: return std::nullopt;
   }
 }
@@ -235,6 +386,7 @@ v1::EventKind toProto(EventKind kind) {
     case EventKind::kIntentionCompleted: return v1::EVENT_KIND_INTENTION_COMPLETED;
     case EventKind::kIntentionFailed: return v1::EVENT_KIND_INTENTION_FAILED;
     case EventKind::kBehavior: return v1::EVENT_KIND_BEHAVIOR;
+    case EventKind::kStealth: return v1::EVENT_KIND_STEALTH;
   }
   return v1::EVENT_KIND_UNSPECIFIED;
 }
@@ -253,9 +405,7 @@ bool validateEntity(const v1::Entity& e, const std::string& label, bool kind_req
     }
   }
   if (e.has_velocity()) err.finite("velocity", e.velocity());
-  if (e.has_eye_height() && !(std::isfinite(e.eye_height()) && e.eye_height() >= 0.f)) {
-    err.add("eye_height", "must be finite and >= 0");
-  }
+  if (e.has_eye_height()) err.finiteAtLeastZero("eye_height", e.eye_height());
   err.length("species", e.species(), kMaxNameBytes);
   err.length("place", e.place(), kMaxNameBytes);
   err.length("archetype", e.archetype(), kMaxNameBytes);
@@ -361,6 +511,8 @@ void toProto(const EventOut& e, const World& world, v1::Event& out) {
   if (const Place* place = world.place(e.place)) out.set_place(place->name);
   out.set_seq(e.seq);
   out.set_text(e.text);
+  out.set_subject(raw(e.subject));
+  out.set_value(e.value);
 }
 
 v1::Event errorEvent(uint64_t seq, const std::string& text) {

@@ -8,6 +8,7 @@
 //   upserts[2] (id 17).position: must be finite
 //   upserts[1]: id must not be 0
 //   results[0] (agent 5).progress: must be within 0..1
+//   sounds[0].kind: "x" is not a sound kind (generic, footstep, collision, gunshot, ...)
 // An update with more than max_items items is refused whole (one error, no commands).
 //
 // What needs the simulation's state (unknown archetype, unknown agent, kind changes) is
@@ -65,6 +66,39 @@ EntityState toEntityState(const v1::Entity& entity, EntityKind unspecified_kind)
 // required. Errors are labelled "agent" ("agent.archetype: is required").
 bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::string>& errors);
 
+// A Signal (WorldUpdate.signals, SendSignalRequest.signal) as a SignalEvent: name required,
+// at least one scope field (target, place, species, group 1..65535, radius > 0), position
+// required with a radius, floats finite. Errors are labelled `label`. `out.reply` is left
+// empty.
+bool toSignalEvent(const v1::Signal& signal, const std::string& label, SignalEvent& out,
+                   std::vector<std::string>& errors);
+
+// Admin requests -> command bodies, reply callbacks left empty for the caller. Each returns
+// false and appends "<field>: <problem>" per problem ("agent: must not be 0",
+// "fov_deg: must be within (0, 360]") when the request is malformed. What needs the
+// simulation's state (unknown agent, unregistered type) is the tick thread's to answer.
+bool toCommand(const v1::DespawnAgentRequest& request, DespawnAgent& out,
+               std::vector<std::string>& errors);
+bool toCommand(const v1::GetAgentRequest& request, DescribeAgent& out,
+               std::vector<std::string>& errors);
+bool toCommand(const v1::SendSignalRequest& request, SignalEvent& out,
+               std::vector<std::string>& errors);
+bool toCommand(const v1::SetBehaviorVariableRequest& request, SetBehaviorVariable& out,
+               std::vector<std::string>& errors);
+// sight_range >= 0, fov_deg in (0, 360], hearing_scale >= 0, all finite.
+bool toCommand(const v1::SetSensorsRequest& request, SetSensors& out,
+               std::vector<std::string>& errors);
+// type required; multiplier > 0 and finite (unset: 1).
+bool toCommand(const v1::RegisterVisibilityTypeRequest& request, RegisterVisibilityType& out,
+               std::vector<std::string>& errors);
+// attribute must not be 0; principal 0 removes the attribute's link.
+bool toCommand(const v1::SetAttributePrincipalRequest& request, SetAttributePrincipal& out,
+               std::vector<std::string>& errors);
+bool toCommand(const v1::GetStealthMeterRequest& request, GetStealth& out,
+               std::vector<std::string>& errors);
+bool toCommand(const v1::ReloadDefinitionsRequest& request, ReloadDefinitions& out,
+               std::vector<std::string>& errors);
+
 // Enum mappings. fromProto returns nullopt for UNSPECIFIED and for values this build does
 // not know (proto3 enums are open).
 std::optional<EntityKind> fromProto(v1::EntityKind kind);
@@ -76,6 +110,7 @@ v1::EventKind toProto(EventKind kind);
 // through `world`; kNone places become "". `out` is overwritten.
 void toProto(const ActionOut& action, const NameTable& names, const World& world,
              v1::Action& out);
+// Stealth events carry the player in `subject` and the meter (0..10) in `value`.
 void toProto(const EventOut& event, const World& world, v1::Event& out);
 // An EVENT_KIND_ERROR for the update `seq`, raised before the update reached the simulation.
 v1::Event errorEvent(uint64_t seq, const std::string& text);

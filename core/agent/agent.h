@@ -1,10 +1,13 @@
-// Per-agent runtime state: small, flat, and owned by the simulation's agent table.
-// Definitions (the archetype) are shared and immutable; only what differs per agent is here.
+// Per-agent runtime state: flat, fixed-size, and owned by the simulation's agent table.
+// Definitions (archetype, selection tree) are shared and immutable; only what differs per
+// agent is here: what it perceives, its selection variables, what it is doing.
 #pragma once
 
 #include <cstdint>
 
 #include "base/rng.h"
+#include "bst/selection_tree_library.h"
+#include "perception/perception_state.h"
 #include "world/ids.h"
 #include "world/name_table.h"
 #include "world/vec3.h"
@@ -12,11 +15,17 @@
 namespace npc {
 
 struct Agent {
+  static constexpr uint8_t kNoBehaviorDef = 0xff;
+
   EntityId id = EntityId::kNone;
   EntityHandle entity;          // the agent's body in the world's entity table
   uint16_t archetype = 0;       // index in the ArchetypeSet
   Vec3 home;                    // where it was spawned; wandering stays near it
   Rng rng;                      // seeded from (world seed, id): order-independent
+
+  PerceptionState perception;   // what it sees, remembers and heard (≈1.6 KB, no heap)
+  BstAgentState bst;            // selection variables and current behavior (32 bytes)
+  uint8_t behavior_def = kNoBehaviorDef;  // the archetype's BehaviorDef now running
 
   // The client-side action the agent is waiting on (one at a time until intentions land).
   IntentionId intention = IntentionId::kNone;
@@ -25,9 +34,13 @@ struct Agent {
   double action_deadline_s = 0.0;
   float action_progress = 0.f;
 
+  // Built-in behavior memory (builtin_behaviors.h).
   double idle_until_s = 0.0;    // no new wander before this
   double greet_ready_s = 0.0;   // no new greeting before this
-  EntityId noticed = EntityId::kNone;  // nearest player in notice radius at the last decision
+  double attack_ready_s = 0.0;  // no new attack before this
+  EntityId faced = EntityId::kNone;   // attention target last turned to
+  Vec3 investigated{1e30f, 1e30f, 1e30f};  // last position investigated
+  bool looked_around = false;   // investigate: looked around at `investigated`
 
   uint32_t actions_completed = 0;
   uint32_t actions_failed = 0;

@@ -43,7 +43,68 @@ void readWander(const json& j, const std::string& path, JsonReader& r, WanderRef
   if (out.speed_mps <= 0.f) r.error(joinPath(path, "speed_mps"), "must be > 0");
 }
 
+std::optional<BehaviorMode> parseMode(std::string_view text) {
+  for (auto m : {BehaviorMode::kIdle, BehaviorMode::kWander, BehaviorMode::kGreet,
+                 BehaviorMode::kAmbient, BehaviorMode::kInvestigate, BehaviorMode::kAttack,
+                 BehaviorMode::kFaceTarget}) {
+    if (toString(m) == text) return m;
+  }
+  return std::nullopt;
+}
+
+void readBehaviors(const json& j, const std::string& path, JsonReader& r,
+                   std::vector<BehaviorDef>& out) {
+  if (!r.isObject(j, path)) return;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string bpath = joinPath(path, it.key());
+    const json& b = it.value();
+    if (!r.isObject(b, bpath)) continue;
+    r.onlyKeys(b, bpath, {"mode", "action", "duration_s", "cooldown_s", "speed_mps"});
+    BehaviorDef def;
+    def.name = it.key();
+    if (auto v = r.string(b, bpath, "mode", true)) {
+      if (auto m = parseMode(*v)) {
+        def.mode = *m;
+      } else {
+        r.error(joinPath(bpath, "mode"),
+                "expected idle, wander, greet, ambient, investigate, attack or face_target");
+      }
+    }
+    if (auto v = r.string(b, bpath, "action", false)) def.action = *v;
+    if (auto v = r.number(b, bpath, "duration_s", false)) def.duration_s = static_cast<float>(*v);
+    if (auto v = r.number(b, bpath, "cooldown_s", false)) def.cooldown_s = static_cast<float>(*v);
+    if (auto v = r.number(b, bpath, "speed_mps", false)) def.speed_mps = static_cast<float>(*v);
+    if (def.mode == BehaviorMode::kAttack && def.action.empty()) {
+      r.error(joinPath(bpath, "action"), "is required for mode attack");
+    }
+    if (def.duration_s < 0.f) r.error(joinPath(bpath, "duration_s"), "must be >= 0");
+    if (def.cooldown_s < 0.f) r.error(joinPath(bpath, "cooldown_s"), "must be >= 0");
+    if (def.speed_mps < 0.f) r.error(joinPath(bpath, "speed_mps"), "must be >= 0");
+    out.push_back(std::move(def));
+  }
+}
+
 }  // namespace
+
+std::string_view toString(BehaviorMode mode) {
+  switch (mode) {
+    case BehaviorMode::kIdle: return "idle";
+    case BehaviorMode::kWander: return "wander";
+    case BehaviorMode::kGreet: return "greet";
+    case BehaviorMode::kAmbient: return "ambient";
+    case BehaviorMode::kInvestigate: return "investigate";
+    case BehaviorMode::kAttack: return "attack";
+    case BehaviorMode::kFaceTarget: return "face_target";
+  }
+  return "?";
+}
+
+int Archetype::findBehavior(std::string_view behavior) const {
+  for (size_t i = 0; i < behaviors.size(); ++i) {
+    if (behaviors[i].name == behavior) return static_cast<int>(i);
+  }
+  return -1;
+}
 
 void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
   if (!r.isObject(object, "")) return;
@@ -55,13 +116,27 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
       r.error(path, "archetype \"" + it.key() + "\" is defined twice");
       continue;
     }
-    r.onlyKeys(j, path, {"species", "notice_radius_m", "action_timeout_s", "greet", "wander"});
+    r.onlyKeys(j, path, {"species", "selection_tree", "behavior", "perception", "behaviors",
+                         "notice_radius_m", "action_timeout_s", "greet", "wander"});
     Archetype a;
     a.name = it.key();
     if (auto v = r.string(j, path, "species", true)) a.species = *v;
+    if (auto v = r.string(j, path, "selection_tree", false)) a.selection_tree = *v;
+    if (auto v = r.string(j, path, "behavior", false)) a.behavior = *v;
     if (auto v = r.number(j, path, "notice_radius_m", false)) {
-      a.notice_radius_m = static_cast<float>(*v);
+      a.sensors.sight_range_m = static_cast<float>(*v);
       if (*v < 0) r.error(joinPath(path, "notice_radius_m"), "must be >= 0");
+    }
+    if (j.contains("perception")) {
+      readSensorConfig(j["perception"], joinPath(path, "perception"), r, a.sensors);
+    }
+    if (j.contains("behaviors")) {
+      readBehaviors(j["behaviors"], joinPath(path, "behaviors"), r, a.behaviors);
+    }
+    if (!a.behavior.empty() && !a.selection_tree.empty()) {
+      r.error(joinPath(path, "behavior"), "cannot be combined with selection_tree");
+    } else if (!a.behavior.empty() && a.findBehavior(a.behavior) < 0) {
+      r.error(joinPath(path, "behavior"), "\"" + a.behavior + "\" is not in behaviors");
     }
     if (auto v = r.number(j, path, "action_timeout_s", false)) {
       a.action_timeout_s = static_cast<float>(*v);

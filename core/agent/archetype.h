@@ -3,11 +3,23 @@
 //
 // File format (config/archetypes/*.json): an object mapping archetype names to
 //   { "species": "human",
-//     "notice_radius_m": 6,                    // players closer than this are noticed
+//     "selection_tree": "Grunt",               // behavior selection tree, or instead
+//     "behavior": "Ambient",                   // one fixed behavior; neither: "No Behavior"
+//     "perception": { "sight_range_m": 30, "fov_deg": 120, ... },  // SensorConfig
+//     "behaviors": { "GruntIdle": { "mode": "wander" },
+//                    "GruntAttack": { "mode": "attack", "action": "Attack",
+//                                     "duration_s": 1, "cooldown_s": 2 } },
 //     "action_timeout_s": 30,                  // a client action not reported by then fails
 //     "greet":  { "action": "Greet", "duration_s": 2, "cooldown_s": 20 },
 //     "wander": { "radius_m": 8, "speed_mps": 1.4, "pause_s": [2, 6] } }
-// Every key but "species" is optional; defaults are the values above.
+// Every key but "species" is optional; defaults are the values above. "notice_radius_m"
+// is accepted as the sight range for files written before perception existed.
+//
+// Behaviors: a selection tree chooses a behavior by name; the archetype says what that
+// behavior does with a built-in mode (see builtin_behaviors.h):
+//   idle, wander, greet, ambient (greet, else wander), investigate, attack, face_target.
+// "No Behavior" (no tree, no fixed behavior, or a behavior with no entry here) only faces
+// its attention target.
 #pragma once
 
 #include <optional>
@@ -16,6 +28,8 @@
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "perception/perception_config.h"
 
 namespace npc {
 
@@ -34,13 +48,41 @@ struct WanderReflex {
   float pause_max_s = 6.f;
 };
 
+enum class BehaviorMode : uint8_t {
+  kIdle,
+  kWander,
+  kGreet,
+  kAmbient,
+  kInvestigate,
+  kAttack,
+  kFaceTarget,
+};
+
+std::string_view toString(BehaviorMode mode);
+
+// What a named behavior does until it is given a behavior tree.
+struct BehaviorDef {
+  std::string name;              // as the selection tree names it (after translation)
+  BehaviorMode mode = BehaviorMode::kIdle;
+  std::string action;            // greet / attack: the action to perform ("" = greet's)
+  float duration_s = 1.f;        // greet / attack: action duration; investigate: look around
+  float cooldown_s = 2.f;        // greet / attack: pause between two actions
+  float speed_mps = 0.f;         // wander / investigate / attack approach; 0 = wander speed
+};
+
 struct Archetype {
   std::string name;
   std::string species;
-  float notice_radius_m = 6.f;
+  std::string selection_tree;    // "" = none
+  std::string behavior;          // with no tree: the one behavior it always runs ("" = none)
+  SensorConfig sensors;
+  std::vector<BehaviorDef> behaviors;
   float action_timeout_s = 30.f;
   GreetReflex greet;
   WanderReflex wander;
+
+  // Index of the behavior named `name`, or -1.
+  int findBehavior(std::string_view name) const;
 };
 
 class ArchetypeSet {

@@ -44,19 +44,27 @@ struct UpsertObstacle {
 struct RemoveObstacle {
   ObstacleId id;
 };
-// A noise somebody made: heard by agents within radius_m (perception decides how).
+// A noise somebody made: heard by agents within radius_m × their hearing scale.
 struct SoundEvent {
   EntityId source = EntityId::kNone;
   Vec3 position;
   float radius_m = 0.f;
-  std::string kind;
+  std::string kind;    // generic, footstep, collision, gunshot, explosion, bullet_impact
+  float threat = -1.f; // 0..1; negative: the kind's default
 };
-// A named signal to one agent (target), or to every agent of a place (target kNone).
+// A named signal. Receivers, by the first field set: one agent (target), every agent of a
+// place, of a species, of a signal group, or within radius_m of position.
 struct SignalEvent {
   EntityId target = EntityId::kNone;
   std::string place;
+  std::string species;
+  uint16_t group = 0;
+  float radius_m = 0.f;
+  Vec3 position;
   std::string name;
   EntityId sender = EntityId::kNone;
+  float value = 0.f;     // carried to receivers
+  std::function<void(const Status&)> reply;  // admin calls only
 };
 
 enum class ActionOutcome : uint8_t { kCompleted, kFailed, kProgress };
@@ -84,12 +92,53 @@ struct DescribeAgent {
   EntityId id;
   std::function<void(const Status&, const std::string& json)> reply;
 };
+// Admin: switch an agent's sensors at run time; unset fields keep their value.
+struct SetSensors {
+  EntityId agent;
+  std::optional<bool> vision, hearing, signals;
+  std::optional<float> sight_range_m, fov_deg, hearing_scale;
+  std::function<void(const Status&)> reply;
+};
+// Admin: SetBehaviorVariable on one agent's selection tree.
+struct SetBehaviorVariable {
+  EntityId agent;
+  std::string name;
+  bool value = false;
+  std::function<void(const Status&)> reply;
+};
+// Admin: register (or, with remove, unregister) an object type for visibility.
+struct RegisterVisibilityType {
+  std::string type;          // the objects' species name
+  float multiplier = 1.f;    // assessment multiplier [Limit: > 0]
+  bool use_coefficient = false;
+  bool remove = false;
+  std::function<void(const Status&)> reply;
+};
+// Admin: seeing `attribute` (an attribute entity) reveals `principal`.
+struct SetAttributePrincipal {
+  EntityId attribute;
+  EntityId principal;
+  std::function<void(const Status&)> reply;
+};
+// Admin: one player's stealth meter: the highest perception coefficient (0..10) any agent
+// has for them, and which agent.
+struct GetStealth {
+  EntityId player;
+  std::function<void(const Status&, EntityId agent, float value)> reply;
+};
+// Admin: reload behavior definitions (selection trees) from disk; a bad set is refused and
+// the loaded one stays. `report` lists errors and warnings.
+struct ReloadDefinitions {
+  std::function<void(const Status&, const std::string& report)> reply;
+};
 // A client stream ended: the agents it owned keep living, their actions go to subscribers.
 struct ClientGone {};
 
-using CommandBody = std::variant<UpsertEntity, RemoveEntity, UpsertObstacle, RemoveObstacle,
-                                 SoundEvent, SignalEvent, ActionResult, SpawnAgent, DespawnAgent,
-                                 DescribeAgent, ClientGone>;
+using CommandBody =
+    std::variant<UpsertEntity, RemoveEntity, UpsertObstacle, RemoveObstacle, SoundEvent,
+                 SignalEvent, ActionResult, SpawnAgent, DespawnAgent, DescribeAgent, SetSensors,
+                 SetBehaviorVariable, RegisterVisibilityType, SetAttributePrincipal, GetStealth,
+                 ReloadDefinitions, ClientGone>;
 
 struct Command {
   ClientId origin = ClientId::kDaemon;

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "perception/perception_debug.h"
+
 namespace npc {
 
 namespace {
@@ -35,8 +37,50 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
     : config_(config),
       archetypes_(std::move(archetypes)),
       world_(config.world),
-      reflexes_(archetypes_, vocabulary_) {
+      behaviors_(archetypes_, vocabulary_),
+      perception_(config.perception, world_.species()),
+      trees_(perception_.signalNames()) {
   vocabulary_.intern(names_, archetypes_);
+}
+
+BstLoadReport Simulation::loadSelectionTrees(const std::string& dir) {
+  trees_dir_ = dir;
+  return finishTreeLoad(trees_.loadDirectory(dir));
+}
+
+BstLoadReport Simulation::loadSelectionTrees(const std::vector<BstSourceFile>& files) {
+  return finishTreeLoad(trees_.loadSources(files));
+}
+
+std::optional<BstLoadReport> Simulation::reloadSelectionTreesIfChanged() {
+  if (trees_dir_.empty()) return std::nullopt;
+  auto report = trees_.reloadIfChanged();
+  if (!report) return std::nullopt;
+  return finishTreeLoad(std::move(*report));
+}
+
+BstLoadReport Simulation::finishTreeLoad(BstLoadReport report) {
+  for (size_t i = 0; i < archetypes_.size(); ++i) {
+    const Archetype& type = archetypes_.at(static_cast<uint16_t>(i));
+    if (type.selection_tree.empty()) continue;
+    const SelectionTree* tree = trees_.tree(trees_.findTree(type.selection_tree));
+    if (!tree) {
+      report.errors.push_back("archetype \"" + type.name + "\": selection_tree \"" +
+                              type.selection_tree + "\" is not loaded");
+      continue;
+    }
+    for (const BstNode& node : tree->nodes) {
+      if (node.kind != BstNodeKind::kLeaf || node.behavior == BehaviorId::kNone) continue;
+      const std::string_view behavior = trees_.behaviorName(node.behavior);
+      if (type.findBehavior(behavior) < 0) {
+        report.warnings.push_back("archetype \"" + type.name + "\": behavior \"" +
+                                  std::string(behavior) + "\" of tree \"" + tree->name +
+                                  "\" is not in its behaviors (agents will face their target)");
+      }
+    }
+  }
+  for (Agent& agent : agents_.rows()) bindBehavior(agent);
+  return report;
 }
 
 bool Simulation::submit(Command command) {
@@ -67,8 +111,10 @@ void Simulation::tick() {
 
   ingest();                       // 1. client updates, admin commands, action results
   world_.refreshSpatialIndex();   // 2. neighbour index reflects this tick's positions
-  expireActions();                // 3. actions the game never reported on fail
-  decide();                       // 4. idle agents choose their next action
+  perceive();                     // 3. sight, hearing, signals; stealth meter
+  select();                       // 4. signals set selection variables; trees pick behaviors
+  expireActions();                // 5. actions the game never reported on fail
+  decide();                       // 6. idle agents' behaviors choose their next action
 }
 
 void Simulation::ingest() {
@@ -101,14 +147,57 @@ void Simulation::apply(Command& command) {
                    EntityId::kNone);
           } else {
             world_.upsertObstacle(c.obstacle);
+            perception_.markObstaclesChanged();
           }
         } else if constexpr (std::is_same_v<T, RemoveObstacle>) {
           if (!world_.removeObstacle(c.id)) {
             report({StatusCode::kNotFound, "obstacle " + std::to_string(raw(c.id)) + ": unknown"},
                    EntityId::kNone);
+          } else {
+            perception_.markObstaclesChanged();
           }
-        } else if constexpr (std::is_same_v<T, SoundEvent> || std::is_same_v<T, SignalEvent>) {
-          // Accepted; perception and selection trees consume stimuli once they run.
+        } else if constexpr (std::is_same_v<T, SoundEvent>) {
+          report(addSound(c), EntityId::kNone);
+        } else if constexpr (std::is_same_v<T, SignalEvent>) {
+          Status s = postSignal(c);
+          if (c.reply) {
+            c.reply(s);
+          } else {
+            report(s, c.target);
+          }
+        } else if constexpr (std::is_same_v<T, SetSensors>) {
+          if (c.reply) c.reply(setSensors(c));
+        } else if constexpr (std::is_same_v<T, SetBehaviorVariable>) {
+          if (c.reply) c.reply(setBehaviorVariable(c));
+        } else if constexpr (std::is_same_v<T, RegisterVisibilityType>) {
+          if (c.reply) c.reply(registerVisibilityType(c));
+        } else if constexpr (std::is_same_v<T, SetAttributePrincipal>) {
+          Status s = perception_.visibility().setPrincipal(world_, c.attribute, c.principal);
+          if (c.reply) c.reply(s);
+        } else if constexpr (std::is_same_v<T, GetStealth>) {
+          const Entity* player = world_.entities().get(c.player);
+          if (!player || player->kind != EntityKind::kPlayer) {
+            if (c.reply) {
+              c.reply({StatusCode::kNotFound, entityLabel(c.player) + ": no such player"},
+                      EntityId::kNone, 0.f);
+            }
+          } else if (c.reply) {
+            const StealthReading r = perception_.stealth().reading(c.player);
+            c.reply({}, r.agent, r.value);
+          }
+        } else if constexpr (std::is_same_v<T, ReloadDefinitions>) {
+          if (trees_dir_.empty()) {
+            if (c.reply) {
+              c.reply({StatusCode::kFailedPrecondition, "no definitions directory configured"},
+                      {});
+            }
+          } else {
+            const BstLoadReport r = finishTreeLoad(trees_.reload());
+            if (c.reply) {
+              c.reply(r.ok() ? Status{} : Status{StatusCode::kInvalidArgument, r.text()},
+                      r.text());
+            }
+          }
         } else if constexpr (std::is_same_v<T, ActionResult>) {
           report(applyActionResult(c), c.agent);
         } else if constexpr (std::is_same_v<T, SpawnAgent>) {
@@ -193,11 +282,14 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
 
   if (archetype) {
     Agent* agent = agents_.get(agents_.insert(s.id));
+    const Archetype& type = archetypes_.at(*archetype);
     agent->entity = handle;
     agent->archetype = *archetype;
     agent->home = e->position;
     agent->rng = Rng::forStream(config_.seed, raw(s.id));
-    emitEvent(EventKind::kAgentSpawned, s.id, e->place, archetypes_.at(*archetype).name);
+    initPerceptionState(agent->perception, type.sensors, s.id, config_.seed);
+    bindBehavior(*agent);
+    emitEvent(EventKind::kAgentSpawned, s.id, e->place, type.name);
   }
   return {};
 }
@@ -210,6 +302,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
   const Entity* e = world_.entities().get(id);
   const PlaceIndex place = e ? e->place : PlaceIndex::kNone;
   if (!world_.entities().remove(id)) return {StatusCode::kNotFound, entityLabel(id) + ": unknown"};
+  perception_.visibility().forgetEntity(id);
   world_.markMoved();
   if (was_agent) emitEvent(EventKind::kAgentDespawned, id, place, {});
   return {};
@@ -255,10 +348,198 @@ void Simulation::endAction(Agent& agent, bool completed, const std::string& reas
     ++agent.actions_failed;
     ++totals_.actions_failed;
   }
-  reflexes_.onActionEnded(agent, timeS(), completed);
+  behaviors_.onActionEnded(agent, timeS(), completed);
   agent.intention = IntentionId::kNone;
   agent.action = NameTable::kNone;
   agent.action_progress = 0.f;
+}
+
+void Simulation::perceive() {
+  if (config_.derive_footsteps) {
+    for (const Entity& e : world_.entities().rows()) {
+      if (e.kind == EntityKind::kPlayer) perception_.addFootstep(e);
+    }
+  }
+  perceivers_.clear();
+  for (Agent& agent : agents_.rows()) perceivers_.push_back({agent.entity, &agent.perception});
+  signals_.clear();
+  perception_.update(world_, perceivers_, tick_, timeS(), signals_);
+  const PerceptionStats& last = perception_.lastTick();
+  totals_.perception_rays += last.rays;
+  totals_.perception_full_updates += last.full_updates;
+  for (const StealthChange& c : perception_.stealth().changes()) {
+    EventOut ev;
+    ev.kind = EventKind::kStealth;
+    ev.agent = c.agent;
+    ev.subject = c.player;
+    ev.value = c.value;
+    if (const Entity* p = world_.entities().get(c.player)) ev.place = p->place;
+    output_.events.push_back(ev);
+  }
+}
+
+void Simulation::select() {
+  for (const Signal& signal : signals_.signals()) {
+    if (Agent* agent = agents_.get(signal.receiver)) trees_.applySignal(agent->bst, signal.id);
+  }
+  totals_.signals_delivered += signals_.size();
+  for (Agent& agent : agents_.rows()) {
+    const BehaviorSelection selection = trees_.evaluate(agent.bst);
+    if (!selection.changed) continue;
+    emitEvent(EventKind::kBehavior, agent.id,
+              world_.entities().get(agent.entity) ? world_.entities().get(agent.entity)->place
+                                                  : PlaceIndex::kNone,
+              std::string(trees_.behaviorName(selection.previous)) + " -> " +
+                  std::string(trees_.behaviorName(selection.current)));
+    enterBehavior(agent, selection.current);
+  }
+}
+
+void Simulation::bindBehavior(Agent& agent) {
+  const Archetype& type = archetypes_.at(agent.archetype);
+  if (!type.selection_tree.empty()) {
+    // An agent already on a tree keeps it: reloads migrate its variables lazily.
+    const SelectionTreeId tree = trees_.findTree(type.selection_tree);
+    if (agent.bst.tree == SelectionTreeId::kNone && tree != SelectionTreeId::kNone) {
+      trees_.bind(agent.bst, tree);
+    }
+    return;
+  }
+  const int def = type.findBehavior(type.behavior);
+  agent.behavior_def = def < 0 ? Agent::kNoBehaviorDef : static_cast<uint8_t>(def);
+}
+
+void Simulation::enterBehavior(Agent& agent, BehaviorId behavior) {
+  // Leaving the old behavior needs nothing yet: built-in behaviors keep no resources. Its
+  // running action finishes (interrupting it is the intention queue's job).
+  const int def = behavior == BehaviorId::kNone
+                      ? -1
+                      : archetypes_.at(agent.archetype).findBehavior(trees_.behaviorName(behavior));
+  agent.behavior_def = def < 0 ? Agent::kNoBehaviorDef : static_cast<uint8_t>(def);
+  behaviors_.onBehaviorEntered(agent);
+  ++totals_.behavior_changes;
+}
+
+Status Simulation::addSound(const SoundEvent& c) {
+  Sound sound;
+  sound.position = c.position;
+  sound.radius_m = c.radius_m;
+  sound.source = c.source;
+  sound.threat = c.threat;
+  if (!c.kind.empty()) {
+    auto kind = parseSoundKind(c.kind);
+    if (!kind) {
+      return {StatusCode::kInvalidArgument, "sound: \"" + c.kind + "\" is not a sound kind"};
+    }
+    sound.kind = *kind;
+  }
+  if (!isFinite(c.position) || !(std::isfinite(c.radius_m) && c.radius_m > 0.f)) {
+    return {StatusCode::kInvalidArgument, "sound: needs a finite position and a radius > 0"};
+  }
+  if (c.threat > 1.f || std::isnan(c.threat)) {
+    return {StatusCode::kInvalidArgument, "sound: threat must be within 0..1"};
+  }
+  if (!perception_.addSound(sound)) {
+    return {StatusCode::kResourceExhausted, "sound: too many sounds this tick"};
+  }
+  return {};
+}
+
+Status Simulation::postSignal(const SignalEvent& c) {
+  SignalRequest request;
+  request.id = perception_.signalNames().intern(c.name);
+  if (request.id == SignalId::kNone) {
+    return {StatusCode::kInvalidArgument, "signal: needs a name (or too many distinct names)"};
+  }
+  request.sender = c.sender;
+  request.position = c.position;
+  request.value = c.value;
+  if (c.target != EntityId::kNone) {
+    if (!agents_.get(c.target)) {
+      return {StatusCode::kNotFound, "signal " + c.name + ": " + entityLabel(c.target) +
+                                         " is not an agent"};
+    }
+    request.scope = SignalScope::kAgent;
+    request.target = c.target;
+  } else if (!c.place.empty()) {
+    request.scope = SignalScope::kPlace;
+    request.place = world_.findPlace(c.place);
+    if (request.place == PlaceIndex::kNone) {
+      return {StatusCode::kNotFound, "signal " + c.name + ": place \"" + c.place + "\" is unknown"};
+    }
+  } else if (!c.species.empty()) {
+    request.scope = SignalScope::kSpecies;
+    request.species = world_.species().find(c.species);
+    if (request.species == NameTable::kNone) {
+      return {StatusCode::kNotFound,
+              "signal " + c.name + ": species \"" + c.species + "\" is unknown"};
+    }
+  } else if (c.group != 0) {
+    request.scope = SignalScope::kGroup;
+    request.group = c.group;
+  } else if (c.radius_m > 0.f && std::isfinite(c.radius_m) && isFinite(c.position)) {
+    request.scope = SignalScope::kRadius;
+    request.radius_m = c.radius_m;
+  } else {
+    return {StatusCode::kInvalidArgument,
+            "signal " + c.name + ": needs a target, place, species, group or radius"};
+  }
+  if (!perception_.postSignal(request)) {
+    return {StatusCode::kResourceExhausted, "signal " + c.name + ": too many signals this tick"};
+  }
+  return {};
+}
+
+Status Simulation::setSensors(const SetSensors& c) {
+  Agent* agent = agents_.get(c.agent);
+  if (!agent) return {StatusCode::kNotFound, entityLabel(c.agent) + ": no such agent"};
+  SensorConfig sensors = agent->perception.sensors;
+  if (c.vision) sensors.vision = *c.vision;
+  if (c.hearing) sensors.hearing = *c.hearing;
+  if (c.signals) sensors.signals = *c.signals;
+  if (c.sight_range_m) sensors.sight_range_m = *c.sight_range_m;
+  if (c.fov_deg) sensors.fov_deg = *c.fov_deg;
+  if (c.hearing_scale) sensors.hearing_scale = *c.hearing_scale;
+  if (!(std::isfinite(sensors.sight_range_m) && sensors.sight_range_m >= 0.f)) {
+    return {StatusCode::kInvalidArgument, "sensors: sight_range must be finite and >= 0"};
+  }
+  if (!(sensors.fov_deg > 0.f && sensors.fov_deg <= 360.f)) {
+    return {StatusCode::kInvalidArgument, "sensors: fov_deg must be within (0, 360]"};
+  }
+  if (!(std::isfinite(sensors.hearing_scale) && sensors.hearing_scale >= 0.f)) {
+    return {StatusCode::kInvalidArgument, "sensors: hearing_scale must be finite and >= 0"};
+  }
+  agent->perception.sensors = sensors;
+  return {};
+}
+
+Status Simulation::setBehaviorVariable(const SetBehaviorVariable& c) {
+  Agent* agent = agents_.get(c.agent);
+  if (!agent) return {StatusCode::kNotFound, entityLabel(c.agent) + ": no such agent"};
+  if (agent->bst.tree == SelectionTreeId::kNone) {
+    return {StatusCode::kFailedPrecondition, entityLabel(c.agent) + " has no selection tree"};
+  }
+  return trees_.setVariable(agent->bst, c.name, c.value);
+}
+
+Status Simulation::registerVisibilityType(const RegisterVisibilityType& c) {
+  if (c.type.empty()) return {StatusCode::kInvalidArgument, "visibility type: needs a name"};
+  if (c.remove) {
+    const uint16_t type = world_.species().find(c.type);
+    if (type == NameTable::kNone || !perception_.visibility().unregisterType(type)) {
+      return {StatusCode::kNotFound, "visibility type \"" + c.type + "\" is not registered"};
+    }
+    return {};
+  }
+  if (!(c.multiplier > 0.f && std::isfinite(c.multiplier))) {
+    return {StatusCode::kInvalidArgument, "visibility type: multiplier must be > 0"};
+  }
+  const uint16_t type = world_.species().intern(c.type);
+  if (type == NameTable::kNone) {
+    return {StatusCode::kResourceExhausted, "visibility type: too many distinct species"};
+  }
+  perception_.visibility().registerType(type, {c.multiplier, c.use_coefficient});
+  return {};
 }
 
 void Simulation::expireActions() {
@@ -275,7 +556,7 @@ void Simulation::decide() {
   ActionOut out;
   for (Agent& agent : agents_.rows()) {
     const Entity* self = world_.entities().get(agent.entity);
-    if (!self || !reflexes_.decide(agent, *self, world_, now, out)) continue;
+    if (!self || !behaviors_.decide(agent, *self, world_, now, out)) continue;
     out.intention = static_cast<IntentionId>(next_intention_++);
     out.owner = self->owner;
     out.place = self->place;
@@ -338,8 +619,6 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   j["position"] = {e->position.x, e->position.y, e->position.z};
   j["forward"] = {e->forward.x, e->forward.y, e->forward.z};
   j["home"] = {agent->home.x, agent->home.y, agent->home.z};
-  j["noticed"] = agent->noticed == EntityId::kNone ? nlohmann::json(nullptr)
-                                                   : nlohmann::json(raw(agent->noticed));
   if (agent->busy()) {
     j["action"] = {{"intention", raw(agent->intention)},
                    {"name", names_.name(agent->action)},
@@ -350,6 +629,15 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
     j["action"] = nullptr;
   }
   j["idle_for_s"] = std::max(0.0, agent->idle_until_s - now);
+  const Archetype& type = archetypes_.at(agent->archetype);
+  if (agent->behavior_def == Agent::kNoBehaviorDef) {
+    j["behavior"] = {{"name", trees_.behaviorName(agent->bst.behavior)}, {"mode", "face_target"}};
+  } else {
+    const BehaviorDef& def = type.behaviors[agent->behavior_def];
+    j["behavior"] = {{"name", def.name}, {"mode", toString(def.mode)}};
+  }
+  j["selection"] = trees_.describe(agent->bst);
+  j["perception"] = describePerception(agent->perception, now);
   j["actions_completed"] = agent->actions_completed;
   j["actions_failed"] = agent->actions_failed;
   j["tick"] = tick_;

@@ -15,8 +15,10 @@
 
 #include "agent/agent.h"
 #include "agent/archetype.h"
-#include "agent/reflexes.h"
+#include "agent/builtin_behaviors.h"
 #include "base/dense_table.h"
+#include "bst/selection_tree_library.h"
+#include "perception/perception_system.h"
 #include "sim/commands.h"
 #include "sim/tick_output.h"
 #include "world/world.h"
@@ -29,6 +31,8 @@ struct SimConfig {
   WorldOptions world;
   size_t max_queued_commands = 1 << 20;  // submit() refuses beyond this (back-pressure)
   size_t max_agents = 100000;            // spawns beyond this fail with kResourceExhausted
+  PerceptionConfig perception;           // global perception tuning (difficulty)
+  bool derive_footsteps = true;          // moving players make footstep sounds each tick
 };
 
 struct SimStats {
@@ -45,6 +49,10 @@ struct SimStats {
   uint64_t actions_completed = 0;
   uint64_t actions_failed = 0;
   uint64_t errors = 0;  // commands refused
+  uint64_t behavior_changes = 0;
+  uint64_t signals_delivered = 0;
+  uint64_t perception_rays = 0;
+  uint64_t perception_full_updates = 0;
 };
 
 class Simulation {
@@ -52,6 +60,17 @@ class Simulation {
   Simulation(const SimConfig& config, ArchetypeSet archetypes);
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
+
+  // Set-up (before the first tick, or on the tick thread): loads the selection trees the
+  // archetypes name, from a directory or from in-memory files. Every archetype's
+  // selection_tree must exist and every behavior a tree selects should be defined by the
+  // archetypes using it (missing ones are warnings: such agents face their target).
+  // Agents already spawned are bound again. A failed load keeps what was loaded.
+  BstLoadReport loadSelectionTrees(const std::string& dir);
+  BstLoadReport loadSelectionTrees(const std::vector<BstSourceFile>& files);
+  // Tick thread: reloads the selection tree directory when its files changed (walks the
+  // directory: call every second or so, not every tick). nullopt when nothing changed.
+  std::optional<BstLoadReport> reloadSelectionTreesIfChanged();
 
   // Thread-safe. Queues commands for the next tick, in order. Returns false (queuing
   // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
@@ -69,6 +88,8 @@ class Simulation {
   const ArchetypeSet& archetypes() const { return archetypes_; }
   // Interned action, parameter, unit and text names used in TickOutput.
   const NameTable& names() const { return names_; }
+  const PerceptionSystem& perception() const { return perception_; }
+  const SelectionTreeLibrary& selectionTrees() const { return trees_; }
   SimStats stats() const;
   double timeS() const { return static_cast<double>(tick_) * config_.tick_dt_s; }
   uint64_t tickCount() const { return tick_; }
@@ -80,15 +101,24 @@ class Simulation {
  private:
   // Tick phases, in order (ARCHITECTURE.md "One tick").
   void ingest();
-  void updatePlaces();
-  void decide();
+  void perceive();
+  void select();
   void expireActions();
+  void decide();
 
   // Command handlers; each returns the error to report, if any.
   void apply(Command& command);
   Status upsertEntity(const EntityState& state, ClientId origin, bool must_be_new);
   Status removeEntity(EntityId id, bool must_be_agent);
   Status applyActionResult(const ActionResult& result);
+  Status postSignal(const SignalEvent& signal);
+  Status addSound(const SoundEvent& sound);
+  Status setSensors(const SetSensors& command);
+  Status setBehaviorVariable(const SetBehaviorVariable& command);
+  Status registerVisibilityType(const RegisterVisibilityType& command);
+  BstLoadReport finishTreeLoad(BstLoadReport report);
+  void bindBehavior(Agent& agent);
+  void enterBehavior(Agent& agent, BehaviorId behavior);
   void releaseClient(ClientId client);
   void endAction(Agent& agent, bool completed, const std::string& reason);
   void emitError(ClientId to, uint64_t seq, EntityId agent, std::string text);
@@ -99,8 +129,13 @@ class Simulation {
   World world_;
   DenseTable<Agent, EntityId> agents_;
   NameTable names_;
-  ReflexVocabulary vocabulary_;
-  Reflexes reflexes_;
+  BehaviorVocabulary vocabulary_;
+  BuiltinBehaviors behaviors_;
+  PerceptionSystem perception_;
+  SelectionTreeLibrary trees_;
+  std::string trees_dir_;              // where selection trees load from ("" = none)
+  std::vector<Perceiver> perceivers_;  // tick scratch, capacity reused
+  SignalQueue signals_;
 
   mutable std::mutex queue_mutex_;
   std::vector<Command> queue_;     // guarded by queue_mutex_

@@ -10,6 +10,7 @@ std::string_view toString(EventKind kind) {
     case EventKind::kIntentionCompleted: return "intention_completed";
     case EventKind::kIntentionFailed: return "intention_failed";
     case EventKind::kBehavior: return "behavior";
+    case EventKind::kStealth: return "stealth";
   }
   return "?";
 }

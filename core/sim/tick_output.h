@@ -43,7 +43,9 @@ enum class EventKind : uint8_t {
   kAgentDespawned,
   kIntentionCompleted,
   kIntentionFailed,
-  kBehavior,            // an agent changed what it is doing (text names it)
+  kBehavior,            // an agent changed behavior: text "Old -> New"
+  kStealth,             // a player's stealth meter moved: subject = player, agent = the
+                        // agent most aware of them, value = 0..10
 };
 
 std::string_view toString(EventKind kind);
@@ -57,6 +59,8 @@ struct EventOut {
   EntityId agent = EntityId::kNone;
   PlaceIndex place = PlaceIndex::kNone;
   uint64_t seq = 0;  // for errors: the client's update sequence number it refers to
+  EntityId subject = EntityId::kNone;
+  float value = 0.f;
   std::string text;
 };
 

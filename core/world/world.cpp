@@ -40,23 +40,26 @@ PlaceIndex World::placeAt(Vec3 p) const {
 }
 
 void World::upsertObstacle(const Obstacle& obstacle) {
-  for (Obstacle& o : obstacles_) {
-    if (o.id == obstacle.id) {
-      o = obstacle;
-      return;
-    }
+  auto [it, inserted] =
+      obstacle_slot_.try_emplace(raw(obstacle.id), static_cast<uint32_t>(obstacles_.size()));
+  if (inserted) {
+    obstacles_.push_back(obstacle);
+  } else {
+    obstacles_[it->second] = obstacle;
   }
-  obstacles_.push_back(obstacle);
 }
 
 bool World::removeObstacle(ObstacleId id) {
-  for (size_t i = 0; i < obstacles_.size(); ++i) {
-    if (obstacles_[i].id == id) {
-      obstacles_.erase(obstacles_.begin() + static_cast<ptrdiff_t>(i));
-      return true;
-    }
+  auto it = obstacle_slot_.find(raw(id));
+  if (it == obstacle_slot_.end()) return false;
+  const uint32_t index = it->second;
+  obstacle_slot_.erase(it);
+  if (index + 1 != obstacles_.size()) {
+    obstacles_[index] = obstacles_.back();
+    obstacle_slot_[raw(obstacles_[index].id)] = index;
   }
-  return false;
+  obstacles_.pop_back();
+  return true;
 }
 
 std::optional<RayHit> World::raycast(Vec3 from, Vec3 to) const {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "world/entity_table.h"
@@ -57,7 +58,8 @@ class World {
   PlaceIndex placeAt(Vec3 p) const;
 
   // --- obstacles ----------------------------------------------------------------------
-  // Inserts or replaces the obstacle with this id.
+  // Inserts or replaces the obstacle with this id. O(1); removal swaps the last obstacle
+  // into the hole, so obstacles() order depends only on the sequence of calls.
   void upsertObstacle(const Obstacle& obstacle);
   bool removeObstacle(ObstacleId id);
   std::span<const Obstacle> obstacles() const { return obstacles_; }
@@ -72,6 +74,7 @@ class World {
   bool index_dirty_ = true;
   std::vector<Place> places_;
   std::vector<Obstacle> obstacles_;
+  std::unordered_map<uint64_t, uint32_t> obstacle_slot_;  // id -> index; lookups only
 };
 
 }  // namespace npc

@@ -13,6 +13,10 @@ namespace {
 std::atomic<uint64_t> g_allocations{0};
 }
 
+// Counting replacements of the global allocation functions. GCC cannot see that new and
+// delete below are a matched malloc/free pair and warns; they are.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void* operator new(size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(size ? size : 1)) return p;

@@ -51,7 +51,7 @@ TEST_CASE("The daemon runs the demo world and serves clients", "[daemon]") {
   SECTION("Should load the demo's agents and keep them acting with simulated players") {
     REQUIRE(waitFor([&] { return daemon.stats().load().sim.actions_completed >= 5; }));
     const DaemonStats s = daemon.stats().load();
-    REQUIRE(s.sim.agents == 10);
+    REQUIRE(s.sim.agents == 11);
     REQUIRE(s.sim.places == 4);
     REQUIRE(s.sim.errors == 0);
 
@@ -59,7 +59,7 @@ TEST_CASE("The daemon runs the demo world and serves clients", "[daemon]") {
     ctx.set_deadline(std::chrono::system_clock::now() + 5s);
     npc::v1::Stats stats;
     REQUIRE(stub->GetStats(&ctx, npc::v1::GetStatsRequest{}, &stats).ok());
-    REQUIRE(stats.agents() == 10);
+    REQUIRE(stats.agents() == 11);
     REQUIRE(stats.tick() > 0);
   }
   SECTION("Should stream the demo NPCs' actions to an observing client") {

@@ -1,15 +1,9 @@
-// End-to-end tests of the gRPC adapter over real gRPC on 127.0.0.1: a Simulation ticked by
-// a test thread, a ClientHub, an NpcService, and sync-stub clients. Every client call has a
-// deadline and every wait has a timeout, so a bug fails a test instead of hanging it.
-#include <atomic>
+// End-to-end tests of the gRPC adapter's streams over real gRPC on 127.0.0.1 (fixture:
+// grpc_fixture.h). Admin calls beyond spawn/despawn/describe: admin_rpc_test.cpp.
 #include <chrono>
-#include <condition_variable>
-#include <functional>
 #include <future>
 #include <limits>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,350 +11,19 @@
 #include <catch2/catch.hpp>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
-#include <grpcpp/health_check_service_interface.h>
 #include <nlohmann/json.hpp>
 
-#include "client_hub.h"
-#include "npc/v1/npc.grpc.pb.h"
-#include "npc_service.h"
-#include "stats_board.h"
+#include "grpc_fixture.h"
 
 using namespace npc;
+using namespace npc::test;
 using namespace std::chrono_literals;
-
-namespace {
-
-constexpr auto kWait = 5s;             // how long a test waits for something that must happen
-constexpr auto kStreamDeadline = 60s;  // backstop for a stream whose test has gone wrong
-constexpr uint32_t kUnownedRaw = 0xfffffffeu;
-
-std::chrono::system_clock::time_point deadlineIn(std::chrono::seconds s) {
-  return std::chrono::system_clock::now() + s;
-}
-
-// Polls `condition` until it holds or `timeout` passes.
-bool eventually(const std::function<bool()>& condition, std::chrono::milliseconds timeout = kWait) {
-  const auto until = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < until) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(2ms);
-  }
-  return condition();
-}
-
-ArchetypeSet testArchetypes() {
-  ArchetypeSet set;
-  Archetype villager;
-  villager.name = "villager";
-  villager.species = "human";
-  villager.notice_radius_m = 10.f;
-  villager.action_timeout_s = 1e6f;  // results from a slow test must never race a timeout
-  villager.greet.action = "Greet";
-  villager.greet.duration_s = 2.f;
-  villager.greet.cooldown_s = 20.f;
-  villager.wander.radius_m = 5.f;
-  villager.wander.pause_min_s = 0.1f;
-  villager.wander.pause_max_s = 0.2f;
-  set.add(villager);
-  Archetype statue = villager;  // never acts: handy for agents that only need to exist
-  statue.name = "statue";
-  statue.notice_radius_m = 0.f;
-  statue.wander.radius_m = 0.f;
-  set.add(statue);
-  return set;
-}
-
-SimConfig testSimConfig() {
-  SimConfig config;
-  config.tick_dt_s = 0.05;
-  return config;
-}
-
-struct ServerSetup {
-  HubLimits limits;
-  int max_receive_bytes = 0;  // 0: gRPC's default (4 MiB)
-  std::chrono::milliseconds tick_sleep{2};
-};
-
-// Everything the daemon wires together, minus config: sim + hub + service + server, and a
-// thread that runs tick() and publish() until the server goes away.
-class TestServer {
- public:
-  explicit TestServer(const ServerSetup& setup = {})
-      : sim_(testSimConfig(), testArchetypes()),
-        hub_(sim_, setup.limits),
-        service_(hub_, stats_),
-        tick_sleep_(setup.tick_sleep) {
-    REQUIRE(sim_.world().addPlace("square", Aabb{{-100.f, -100.f, -10.f}, {100.f, 100.f, 10.f}}));
-    grpc::EnableDefaultHealthCheckService(true);
-    grpc::ServerBuilder builder;
-    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
-    builder.RegisterService(&service_);
-    if (setup.max_receive_bytes > 0) builder.SetMaxReceiveMessageSize(setup.max_receive_bytes);
-    server_ = builder.BuildAndStart();
-    REQUIRE(server_);
-    REQUIRE(port_ > 0);
-    ticker_ = std::thread([this] { tickLoop(); });
-  }
-
-  ~TestServer() {
-    // As the daemon does it: streams end first, unary calls still get their tick.
-    hub_.drain();
-    server_->Shutdown(deadlineIn(5s));
-    stop_ = true;
-    ticker_.join();
-  }
-
-  std::shared_ptr<grpc::Channel> channel() const {
-    return grpc::CreateChannel("127.0.0.1:" + std::to_string(port_),
-                               grpc::InsecureChannelCredentials());
-  }
-  ClientHub& hub() { return hub_; }
-  Simulation& sim() { return sim_; }  // submit()/queuedCommands() only: thread-safe
-  void pauseTicks(bool paused) { paused_ = paused; }
-
- private:
-  void tickLoop() {
-    while (!stop_) {
-      if (!paused_) {
-        sim_.tick();
-        hub_.publish(sim_);
-        DaemonStats stats;
-        stats.sim = sim_.stats();
-        stats_.store(stats);
-      }
-      std::this_thread::sleep_for(tick_sleep_);
-    }
-  }
-
-  Simulation sim_;
-  ClientHub hub_;
-  StatsBoard stats_;
-  NpcService service_;
-  std::chrono::milliseconds tick_sleep_;
-  int port_ = 0;
-  std::unique_ptr<grpc::Server> server_;
-  std::atomic<bool> stop_{false};
-  std::atomic<bool> paused_{false};
-  std::thread ticker_;
-};
-
-// One Connect stream. A background thread reads every ServerMessage into a list the test
-// waits on; with read=false nothing is read (a client that cannot keep up).
-class StreamClient {
- public:
-  explicit StreamClient(std::shared_ptr<grpc::Channel> channel, bool read = true)
-      : stub_(v1::NpcSim::NewStub(std::move(channel))) {
-    context_.set_deadline(std::chrono::system_clock::now() + kStreamDeadline);
-    stream_ = stub_->Connect(&context_);
-    if (read) reader_ = std::thread([this] { readAll(); });
-  }
-
-  ~StreamClient() {
-    context_.TryCancel();
-    if (reader_.joinable()) reader_.join();
-  }
-
-  bool send(const v1::WorldUpdate& update) {
-    std::lock_guard lock(write_mutex_);
-    return !finished_ && stream_->Write(update);
-  }
-  void halfClose() {
-    std::lock_guard lock(write_mutex_);
-    if (!finished_) stream_->WritesDone();
-  }
-  // The client vanishes: its call is cancelled as if the process had died.
-  void vanish() {
-    context_.TryCancel();
-    if (reader_.joinable()) reader_.join();
-  }
-
-  // For read=false clients: reads whatever is buffered, then the final status.
-  grpc::Status readToEnd() {
-    v1::ServerMessage message;
-    while (stream_->Read(&message)) {
-    }
-    std::lock_guard lock(write_mutex_);
-    finished_ = true;
-    return stream_->Finish();
-  }
-
-  std::optional<v1::ServerMessage> waitMessage(
-      const std::function<bool(const v1::ServerMessage&)>& match) {
-    std::unique_lock lock(mutex_);
-    std::optional<v1::ServerMessage> found;
-    cv_.wait_for(lock, kWait, [&] {
-      for (const auto& m : messages_) {
-        if (match(m)) {
-          found = m;
-          return true;
-        }
-      }
-      return done_;
-    });
-    return found;
-  }
-  std::optional<v1::Action> waitAction(const std::function<bool(const v1::Action&)>& match) {
-    std::optional<v1::Action> found;
-    waitMessage([&](const v1::ServerMessage& m) {
-      for (const auto& a : m.actions()) {
-        if (match(a)) {
-          found = a;
-          return true;
-        }
-      }
-      return false;
-    });
-    return found;
-  }
-  std::optional<v1::Event> waitEvent(const std::function<bool(const v1::Event&)>& match) {
-    std::optional<v1::Event> found;
-    waitMessage([&](const v1::ServerMessage& m) {
-      for (const auto& e : m.events()) {
-        if (match(e)) {
-          found = e;
-          return true;
-        }
-      }
-      return false;
-    });
-    return found;
-  }
-  std::optional<v1::Event> waitError(uint64_t seq, const std::string& text) {
-    return waitEvent([&](const v1::Event& e) {
-      return e.kind() == v1::EVENT_KIND_ERROR && e.seq() == seq && e.text() == text;
-    });
-  }
-  // Waits for the Welcome and returns the client id it carries (0 if none came).
-  uint32_t waitWelcome() {
-    auto m = waitMessage([](const v1::ServerMessage& m) { return m.has_welcome(); });
-    return m ? m->welcome().client_id() : 0;
-  }
-
-  std::optional<grpc::Status> waitDone() {
-    std::unique_lock lock(mutex_);
-    if (!cv_.wait_for(lock, kWait, [&] { return done_; })) return std::nullopt;
-    return status_;
-  }
-  std::vector<v1::ServerMessage> messages() const {
-    std::lock_guard lock(mutex_);
-    return messages_;
-  }
-
- private:
-  void readAll() {
-    v1::ServerMessage message;
-    while (stream_->Read(&message)) {
-      std::lock_guard lock(mutex_);
-      messages_.push_back(message);
-      cv_.notify_all();
-    }
-    grpc::Status status;
-    {
-      std::lock_guard lock(write_mutex_);
-      finished_ = true;
-      status = stream_->Finish();
-    }
-    std::lock_guard lock(mutex_);
-    status_ = status;
-    done_ = true;
-    cv_.notify_all();
-  }
-
-  std::unique_ptr<v1::NpcSim::Stub> stub_;
-  grpc::ClientContext context_;
-  std::unique_ptr<grpc::ClientReaderWriter<v1::WorldUpdate, v1::ServerMessage>> stream_;
-  std::mutex write_mutex_;  // Write, WritesDone and Finish never overlap
-  bool finished_ = false;   // guarded by write_mutex_
-
-  mutable std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<v1::ServerMessage> messages_;  // guarded by mutex_
-  bool done_ = false;                        // guarded by mutex_
-  grpc::Status status_;                      // guarded by mutex_
-  std::thread reader_;
-};
-
-void setVec(v1::Vec3* v, float x, float y, float z) {
-  v->set_x(x);
-  v->set_y(y);
-  v->set_z(z);
-}
-
-v1::Entity* addEntity(v1::WorldUpdate& u, uint64_t id, v1::EntityKind kind, float x, float y,
-                      const std::string& archetype = {}) {
-  v1::Entity* e = u.add_upserts();
-  e->set_id(id);
-  e->set_kind(kind);
-  setVec(e->mutable_position(), x, y, 0.f);
-  e->set_archetype(archetype);
-  return e;
-}
-
-bool hasEntityParam(const v1::Action& a, const std::string& name, uint64_t entity) {
-  for (const auto& p : a.params()) {
-    if (p.name() == name && p.has_entity() && p.entity() == entity) return true;
-  }
-  return false;
-}
-
-// Sync unary helpers with a deadline each.
-struct Admin {
-  explicit Admin(const std::shared_ptr<grpc::Channel>& channel)
-      : stub(v1::NpcSim::NewStub(channel)) {}
-
-  grpc::Status spawn(uint64_t id, const std::string& archetype, v1::EntityKind kind,
-                     v1::SpawnAgentReply* reply = nullptr) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(deadlineIn(5s));
-    v1::SpawnAgentRequest req;
-    req.mutable_agent()->set_id(id);
-    req.mutable_agent()->set_kind(kind);
-    req.mutable_agent()->set_archetype(archetype);
-    setVec(req.mutable_agent()->mutable_position(), 7.f, 8.f, 0.f);
-    v1::SpawnAgentReply local;
-    return stub->SpawnAgent(&ctx, req, reply ? reply : &local);
-  }
-  grpc::Status despawn(uint64_t id) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(deadlineIn(5s));
-    v1::DespawnAgentRequest req;
-    req.set_id(id);
-    v1::DespawnAgentReply reply;
-    return stub->DespawnAgent(&ctx, req, &reply);
-  }
-  grpc::Status get(uint64_t id, std::string* json = nullptr) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(deadlineIn(5s));
-    v1::GetAgentRequest req;
-    req.set_id(id);
-    v1::GetAgentReply reply;
-    grpc::Status s = stub->GetAgent(&ctx, req, &reply);
-    if (json) *json = reply.json();
-    return s;
-  }
-  grpc::Status stats(v1::Stats* out) {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(deadlineIn(5s));
-    return stub->GetStats(&ctx, v1::GetStatsRequest(), out);
-  }
-  // The agent's "owner" from GetAgent, or -1 if the call failed.
-  int64_t owner(uint64_t id) {
-    std::string json;
-    if (!get(id, &json).ok()) return -1;
-    return nlohmann::json::parse(json).at("owner").get<int64_t>();
-  }
-
-  std::unique_ptr<v1::NpcSim::Stub> stub;
-};
-
-}  // namespace
 
 TEST_CASE("A game client streams its world and performs its NPCs' actions", "[grpc]") {
   TestServer server;
   StreamClient client(server.channel());
 
-  SECTION("Should greet first, report the outcome, then carry on with the next action") {
+  SECTION("Should act, take the outcome, then greet the player the NPC has come to see") {
     auto welcome = client.waitMessage([](const v1::ServerMessage& m) { return m.has_welcome(); });
     REQUIRE(welcome);
     CHECK(welcome->welcome().client_id() >= 1);
@@ -369,8 +32,9 @@ TEST_CASE("A game client streams its world and performs its NPCs' actions", "[gr
 
     v1::WorldUpdate update;
     update.set_seq(1);
-    addEntity(update, 1, v1::ENTITY_KIND_NPC, 0.f, 0.f, "villager");
-    addEntity(update, 2, v1::ENTITY_KIND_PLAYER, 3.f, 0.f);
+    v1::Entity* villager = addEntity(update, 1, v1::ENTITY_KIND_NPC, 0.f, 0.f, "villager");
+    setVec(villager->mutable_forward(), 1.f, 0.f, 0.f);
+    addEntity(update, 2, v1::ENTITY_KIND_PLAYER, 3.f, 0.f);  // in front, 3 m away
     REQUIRE(client.send(update));
 
     auto spawned = client.waitEvent([](const v1::Event& e) {
@@ -380,18 +44,26 @@ TEST_CASE("A game client streams its world and performs its NPCs' actions", "[gr
     CHECK(spawned->place() == "square");
     CHECK(spawned->text() == "villager");
 
-    auto greet = client.waitAction([](const v1::Action& a) { return a.agent() == 1; });
-    REQUIRE(greet);
-    CHECK(greet->name() == "Greet");
-    CHECK(greet->intention() != 0);
-    CHECK(greet->place() == "square");
-    CHECK(hasEntityParam(*greet, "target", 2));
+    // Seeing takes a few perception updates; until then the villager wanders.
+    auto first = client.waitAction([](const v1::Action& a) { return a.agent() == 1; });
+    REQUIRE(first);
+    CHECK(first->name() == "MoveTo");
+    CHECK(first->intention() != 0);
+    CHECK(first->place() == "square");
+    Admin admin(server.channel());
+    REQUIRE(eventually([&] {
+      v1::GetStealthMeterRequest request;
+      request.set_player(2);
+      v1::GetStealthMeterReply meter;
+      return admin.call(&v1::NpcSim::Stub::GetStealthMeter, request, &meter).ok() &&
+             meter.agent() == 1 && meter.value() == 10.f;  // 10: visible
+    }));
 
     v1::WorldUpdate result;
     result.set_seq(2);
     v1::ActionResult* r = result.add_results();
     r->set_agent(1);
-    r->set_intention(greet->intention());
+    r->set_intention(first->intention());
     r->set_outcome(v1::ActionResult::OUTCOME_COMPLETED);
     REQUIRE(client.send(result));
 
@@ -401,12 +73,14 @@ TEST_CASE("A game client streams its world and performs its NPCs' actions", "[gr
     REQUIRE(completed);
     CHECK(completed->place() == "square");
 
-    auto next = client.waitAction([&](const v1::Action& a) {
-      return a.agent() == 1 && a.intention() != greet->intention();
+    auto greet = client.waitAction([&](const v1::Action& a) {
+      return a.agent() == 1 && a.intention() != first->intention();
     });
-    REQUIRE(next);
-    CHECK(next->name() == "MoveTo");
-    CHECK(next->intention() > greet->intention());
+    REQUIRE(greet);
+    CHECK(greet->name() == "Greet");
+    CHECK(greet->intention() > first->intention());
+    CHECK(greet->place() == "square");
+    CHECK(hasEntityParam(*greet, "target", 2));
   }
 
   SECTION("Should flush the replies to the last update before finishing OK on half-close") {
@@ -542,6 +216,41 @@ TEST_CASE("Admin calls are answered from the tick thread", "[grpc]") {
     CHECK(stats.clients_dropped() == 0);
     CHECK(stats.tick() > 0);
     CHECK(stats.places() == 1);
+  }
+}
+
+TEST_CASE("Stealth events name the player and pass every place filter", "[grpc]") {
+  TestServer server;
+  StreamClient client(server.channel());
+  REQUIRE(client.waitWelcome() != 0);
+
+  SECTION("Should reach a client watching another place, with subject and value set") {
+    v1::WorldUpdate subscribe;
+    subscribe.set_seq(1);
+    subscribe.mutable_subscribe()->add_places("elsewhere");
+    subscribe.mutable_subscribe()->add_events(v1::EVENT_KIND_STEALTH);
+    subscribe.mutable_subscribe()->add_events(v1::EVENT_KIND_AGENT_SPAWNED);
+    REQUIRE(client.send(subscribe));
+    v1::WorldUpdate world;
+    world.set_seq(2);
+    v1::Entity* villager = addEntity(world, 1, v1::ENTITY_KIND_NPC, 0.f, 0.f, "villager");
+    setVec(villager->mutable_forward(), 1.f, 0.f, 0.f);
+    addEntity(world, 2, v1::ENTITY_KIND_PLAYER, 3.f, 0.f);  // in front, 3 m away
+    REQUIRE(client.send(world));
+
+    auto stealth = client.waitEvent([](const v1::Event& e) {
+      return e.kind() == v1::EVENT_KIND_STEALTH && e.subject() == 2;
+    });
+    REQUIRE(stealth);
+    CHECK(stealth->agent() == 1);
+    CHECK(stealth->value() > 0.f);
+    CHECK(stealth->value() <= 10.f);
+    CHECK(stealth->place() == "square");
+    int spawned = 0;  // the place filter still holds for other kinds
+    for (const auto& m : client.messages()) {
+      for (const auto& e : m.events()) spawned += e.kind() == v1::EVENT_KIND_AGENT_SPAWNED;
+    }
+    CHECK(spawned == 0);
   }
 }
 

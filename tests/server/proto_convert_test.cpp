@@ -2,8 +2,10 @@
 // sees for bad input (their exact text is part of the API).
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -316,9 +318,10 @@ TEST_CASE("convertUpdate names bad obstacles, removals, stimuli and results", "[
     ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
 
     REQUIRE(out.errors.size() == 3);
-    CHECK(out.errors[0] == "sounds[0].radius: must be finite and >= 0");
+    CHECK(out.errors[0] == "sounds[0].radius: must be finite and > 0");
     CHECK(out.errors[1] == "signals[0].name: must be set");
-    CHECK(out.errors[2] == "signals[0].place: must be set when target is 0");
+    CHECK(out.errors[2] ==
+          "signals[0]: one of target, place, species, group or radius must be set");
   }
 }
 
@@ -375,6 +378,18 @@ TEST_CASE("convertUpdate reads a subscription", "[proto_convert]") {
     CHECK(out.subscription->wantsEvent(EventKind::kAgentSpawned));
     CHECK(out.subscription->wantsEvent(EventKind::kBehavior));
     CHECK_FALSE(out.subscription->wantsEvent(EventKind::kAgentDespawned));
+    CHECK_FALSE(out.subscription->wantsEvent(EventKind::kStealth));
+  }
+
+  SECTION("Should select stealth events like any other kind") {
+    sub->add_events(v1::EVENT_KIND_STEALTH);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK(out.errors.empty());
+    REQUIRE(out.subscription);
+    CHECK(out.subscription->wantsEvent(EventKind::kStealth));
+    CHECK_FALSE(out.subscription->wantsEvent(EventKind::kBehavior));
   }
 
   SECTION("Should mean every event kind when none is listed") {
@@ -420,10 +435,11 @@ TEST_CASE("Kind enums map both ways", "[proto_convert]") {
   SECTION("Should round-trip every event kind") {
     for (EventKind k : {EventKind::kError, EventKind::kAgentSpawned, EventKind::kAgentDespawned,
                         EventKind::kIntentionCompleted, EventKind::kIntentionFailed,
-                        EventKind::kBehavior}) {
+                        EventKind::kBehavior, EventKind::kStealth}) {
       CHECK(fromProto(toProto(k)) == k);
     }
     CHECK(toProto(EventKind::kIntentionCompleted) == v1::EVENT_KIND_INTENTION_COMPLETED);
+    CHECK(toProto(EventKind::kStealth) == v1::EVENT_KIND_STEALTH);
   }
 
   SECTION("Should map unspecified and unknown values to nothing") {
@@ -548,5 +564,313 @@ TEST_CASE("Outbound actions and events carry names, not interned indices", "[pro
     e.place = world.findPlace("square");
     toProto(e, world, out);
     CHECK(out.place() == "square");
+    CHECK(out.subject() == 0);
+    CHECK(out.value() == 0.f);
+  }
+
+  SECTION("Should carry a stealth event's player as subject and its meter as value") {
+    EventOut e;
+    e.kind = EventKind::kStealth;
+    e.agent = EntityId{5};
+    e.subject = EntityId{40};
+    e.value = 7.5f;
+    e.place = world.findPlace("square");
+
+    v1::Event out;
+    toProto(e, world, out);
+
+    CHECK(out.kind() == v1::EVENT_KIND_STEALTH);
+    CHECK(out.agent() == 5);
+    CHECK(out.subject() == 40);
+    CHECK(out.value() == 7.5f);
+    CHECK(out.place() == "square");
+  }
+}
+
+TEST_CASE("convertUpdate accepts only the sound kinds core knows", "[proto_convert]") {
+  v1::WorldUpdate u;
+  auto addSound = [&](const std::string& kind) {
+    v1::Sound* s = u.add_sounds();
+    setVec(s->mutable_position(), 1.f, 2.f, 0.f);
+    s->set_radius(10.f);
+    s->set_kind(kind);
+    return s;
+  };
+
+  SECTION("Should accept every kind and an empty one, and carry threat when set") {
+    for (const char* kind :
+         {"", "generic", "footstep", "collision", "gunshot", "explosion", "bullet_impact"}) {
+      addSound(kind);
+    }
+    addSound("gunshot")->set_threat(0.25f);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK(out.errors.empty());
+    REQUIRE(out.commands.size() == 8);
+    CHECK(bodyAs<SoundEvent>(out.commands[0]).kind.empty());
+    CHECK(bodyAs<SoundEvent>(out.commands[6]).kind == "bullet_impact");
+    CHECK(bodyAs<SoundEvent>(out.commands[6]).threat < 0.f);  // the kind's default
+    CHECK(bodyAs<SoundEvent>(out.commands[7]).threat == 0.25f);
+  }
+
+  SECTION("Should name an unknown kind and list the accepted ones") {
+    addSound("x");
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 1);
+    CHECK(out.errors[0] == "sounds[0].kind: \"x\" is not a sound kind (generic, footstep, "
+                           "collision, gunshot, explosion, bullet_impact)");
+    CHECK(out.commands.empty());
+  }
+
+  SECTION("Should refuse a threat outside 0..1, NaN, and a radius of 0") {
+    addSound("gunshot")->set_threat(1.5f);
+    addSound("gunshot")->set_threat(kNaN);
+    addSound("gunshot")->set_threat(-0.1f);
+    addSound("gunshot")->set_radius(0.f);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 4);
+    CHECK(out.errors[0] == "sounds[0].threat: must be within 0..1");
+    CHECK(out.errors[1] == "sounds[1].threat: must be within 0..1");
+    CHECK(out.errors[2] == "sounds[2].threat: must be within 0..1");
+    CHECK(out.errors[3] == "sounds[3].radius: must be finite and > 0");
+    CHECK(out.commands.empty());
+  }
+}
+
+TEST_CASE("Signals name their receivers by one scope field", "[proto_convert]") {
+  v1::WorldUpdate u;
+  auto addSignal = [&]() {
+    v1::Signal* s = u.add_signals();
+    s->set_name("OnAlarm");
+    return s;
+  };
+
+  SECTION("Should copy every field, whichever scope comes first") {
+    v1::Signal* s = addSignal();
+    s->set_target(9);
+    s->set_place("square");
+    s->set_species("wolf");
+    s->set_group(65535);
+    s->set_radius(12.f);
+    setVec(s->mutable_position(), 1.f, 2.f, 3.f);
+    s->set_value(0.5f);
+    s->set_sender(4);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK(out.errors.empty());
+    REQUIRE(out.commands.size() == 1);
+    const SignalEvent& e = bodyAs<SignalEvent>(out.commands[0]);
+    CHECK(e.name == "OnAlarm");
+    CHECK(e.target == EntityId{9});
+    CHECK(e.place == "square");
+    CHECK(e.species == "wolf");
+    CHECK(e.group == 65535);
+    CHECK(e.radius_m == 12.f);
+    CHECK(e.position == Vec3{1.f, 2.f, 3.f});
+    CHECK(e.value == 0.5f);
+    CHECK(e.sender == EntityId{4});
+    CHECK_FALSE(e.reply);
+  }
+
+  SECTION("Should accept each scope on its own") {
+    addSignal()->set_target(9);
+    addSignal()->set_place("square");
+    addSignal()->set_species("wolf");
+    addSignal()->set_group(3);
+    v1::Signal* around = addSignal();
+    around->set_radius(5.f);
+    setVec(around->mutable_position(), 0.f, 0.f, 0.f);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    CHECK(out.errors.empty());
+    CHECK(out.commands.size() == 5);
+  }
+
+  SECTION("Should require a scope, a group that fits 16 bits and a position with a radius") {
+    addSignal();
+    addSignal()->set_group(65536);
+    addSignal()->set_radius(5.f);
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 3);
+    CHECK(out.errors[0] ==
+          "signals[0]: one of target, place, species, group or radius must be set");
+    CHECK(out.errors[1] == "signals[1].group: must be at most 65535 (got 65536)");
+    CHECK(out.errors[2] == "signals[2].position: must be set with radius");
+    CHECK(out.commands.empty());
+  }
+
+  SECTION("Should refuse non-finite radius, position and value, and over-long names") {
+    v1::Signal* s = addSignal();
+    s->set_target(9);
+    s->set_radius(kInf);
+    setVec(s->mutable_position(), kNaN, 0.f, 0.f);
+    s->set_value(kNaN);
+    s->set_species(std::string(300, 's'));
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 4);
+    CHECK(out.errors[0] == "signals[0].species: must be at most 256 bytes (got 300)");
+    CHECK(out.errors[1] == "signals[0].radius: must be finite and >= 0");
+    CHECK(out.errors[2] == "signals[0].position: must be finite");
+    CHECK(out.errors[3] == "signals[0].value: must be finite");
+  }
+
+  SECTION("Should label the errors of a SendSignal request \"signal\"") {
+    v1::SendSignalRequest request;
+    request.mutable_signal()->set_place("square");
+    SignalEvent e;
+    std::vector<std::string> errors;
+
+    CHECK_FALSE(toCommand(request, e, errors));
+    CHECK(errors == std::vector<std::string>{"signal.name: must be set"});
+
+    request.mutable_signal()->set_name("OnAlarm");
+    errors.clear();
+    REQUIRE(toCommand(request, e, errors));
+    CHECK(e.place == "square");
+    CHECK(e.name == "OnAlarm");
+  }
+}
+
+TEST_CASE("Admin requests become commands or name their bad fields", "[proto_convert]") {
+  std::vector<std::string> errors;
+
+  SECTION("Should copy the sensors that are set and leave the others unchanged") {
+    v1::SetSensorsRequest r;
+    r.set_agent(7);
+    r.set_vision(false);
+    r.set_fov_deg(360.f);
+    r.set_hearing_scale(0.f);
+    SetSensors c;
+
+    REQUIRE(toCommand(r, c, errors));
+    CHECK(c.agent == EntityId{7});
+    CHECK(c.vision == std::optional<bool>(false));
+    CHECK_FALSE(c.hearing);
+    CHECK_FALSE(c.signals);
+    CHECK_FALSE(c.sight_range_m);
+    CHECK(c.fov_deg == std::optional<float>(360.f));
+    CHECK(c.hearing_scale == std::optional<float>(0.f));
+  }
+
+  SECTION("Should refuse sensor values out of range") {
+    v1::SetSensorsRequest r;
+    r.set_sight_range(-1.f);
+    r.set_fov_deg(0.f);
+    r.set_hearing_scale(kInf);
+    SetSensors c;
+
+    CHECK_FALSE(toCommand(r, c, errors));
+    CHECK(errors == std::vector<std::string>{"agent: must not be 0",
+                                             "sight_range: must be finite and >= 0",
+                                             "fov_deg: must be within (0, 360]",
+                                             "hearing_scale: must be finite and >= 0"});
+    for (float fov : {360.5f, kNaN, kInf}) {
+      errors.clear();
+      r.set_agent(7);
+      r.clear_sight_range();
+      r.clear_hearing_scale();
+      r.set_fov_deg(fov);
+      CHECK_FALSE(toCommand(r, c, errors));
+      CHECK(errors == std::vector<std::string>{"fov_deg: must be within (0, 360]"});
+    }
+  }
+
+  SECTION("Should require the agent and variable name of SetBehaviorVariable") {
+    v1::SetBehaviorVariableRequest r;
+    r.set_agent(7);
+    r.set_name("Alarm");
+    r.set_value(true);
+    SetBehaviorVariable c;
+    REQUIRE(toCommand(r, c, errors));
+    CHECK(c.agent == EntityId{7});
+    CHECK(c.name == "Alarm");
+    CHECK(c.value);
+
+    r.set_agent(0);
+    r.set_name(std::string(257, 'v'));
+    CHECK_FALSE(toCommand(r, c, errors));
+    CHECK(errors == std::vector<std::string>{"agent: must not be 0",
+                                             "name: must be at most 256 bytes (got 257)"});
+    errors.clear();
+    r.set_agent(7);
+    r.clear_name();
+    CHECK_FALSE(toCommand(r, c, errors));
+    CHECK(errors == std::vector<std::string>{"name: must be set"});
+  }
+
+  SECTION("Should default a visibility multiplier to 1 and refuse one that is not > 0") {
+    v1::RegisterVisibilityTypeRequest r;
+    r.set_type("grenade");
+    r.set_use_coefficient(true);
+    RegisterVisibilityType c;
+    REQUIRE(toCommand(r, c, errors));
+    CHECK(c.type == "grenade");
+    CHECK(c.multiplier == 1.f);
+    CHECK(c.use_coefficient);
+    CHECK_FALSE(c.remove);
+
+    r.set_multiplier(2.5f);
+    r.set_remove(true);
+    REQUIRE(toCommand(r, c, errors));
+    CHECK(c.multiplier == 2.5f);
+    CHECK(c.remove);
+
+    for (float m : {0.f, -1.f, kNaN, kInf}) {
+      errors.clear();
+      r.set_multiplier(m);
+      CHECK_FALSE(toCommand(r, c, errors));
+      CHECK(errors == std::vector<std::string>{"multiplier: must be finite and > 0"});
+    }
+    errors.clear();
+    r.clear_multiplier();
+    r.clear_type();
+    CHECK_FALSE(toCommand(r, c, errors));
+    CHECK(errors == std::vector<std::string>{"type: must be set"});
+  }
+
+  SECTION("Should require an attribute and let principal 0 remove the link") {
+    v1::SetAttributePrincipalRequest r;
+    r.set_attribute(12);
+    SetAttributePrincipal c;
+    REQUIRE(toCommand(r, c, errors));
+    CHECK(c.attribute == EntityId{12});
+    CHECK(c.principal == EntityId::kNone);
+
+    r.set_attribute(0);
+    r.set_principal(3);
+    CHECK_FALSE(toCommand(r, c, errors));
+    CHECK(errors == std::vector<std::string>{"attribute: must not be 0"});
+  }
+
+  SECTION("Should refuse id 0 for a player, a despawn and a describe") {
+    v1::GetStealthMeterRequest stealth;
+    GetStealth g;
+    CHECK_FALSE(toCommand(stealth, g, errors));
+    stealth.set_player(40);
+    REQUIRE(toCommand(stealth, g, errors));
+    CHECK(g.player == EntityId{40});
+    DespawnAgent d;
+    CHECK_FALSE(toCommand(v1::DespawnAgentRequest(), d, errors));
+    DescribeAgent a;
+    CHECK_FALSE(toCommand(v1::GetAgentRequest(), a, errors));
+    CHECK(errors == std::vector<std::string>{"player: must not be 0", "id: must not be 0",
+                                             "id: must not be 0"});
+  }
+
+  SECTION("Should accept ReloadDefinitions, which has no fields") {
+    ReloadDefinitions c;
+    CHECK(toCommand(v1::ReloadDefinitionsRequest(), c, errors));
+    CHECK(errors.empty());
   }
 }

@@ -38,6 +38,10 @@ RunResult runDemo(uint64_t seed, int ticks) {
   SimConfig config;
   config.seed = seed;
   Simulation sim(config, std::move(archetypes));
+  const BstLoadReport trees = sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees");
+  INFO(trees.text());
+  REQUIRE(trees.ok());
+  REQUIRE(trees.warnings.empty());
   REQUIRE(applyWorldFile(world, sim, errors));
   DemoGame demo(world.players);
   std::vector<Command> pending;

@@ -13,7 +13,9 @@ inline ArchetypeSet testArchetypes() {
   Archetype villager;
   villager.name = "villager";
   villager.species = "human";
-  villager.notice_radius_m = 6.f;
+  villager.sensors.sight_range_m = 6.f;
+  villager.behaviors.push_back({"Ambient", BehaviorMode::kAmbient});
+  villager.behavior = "Ambient";
   villager.action_timeout_s = 3.f;
   villager.greet.action = "Greet";
   villager.greet.duration_s = 1.f;
@@ -25,7 +27,8 @@ inline ArchetypeSet testArchetypes() {
   Archetype statue = villager;
   statue.name = "statue";
   statue.wander.radius_m = 0.f;
-  statue.notice_radius_m = 0.f;
+  statue.sensors.vision = false;  // perceives nothing, so never turns to face anything
+  statue.sensors.hearing = false;
   set.add(statue);
   return set;
 }

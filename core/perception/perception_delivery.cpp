@@ -1,0 +1,148 @@
+// PerceptionSystem: delivery of queued signals and sounds (steps 2 and 3 of update()).
+// Kept apart from perception_system.cpp, which holds vision and the track rules.
+#include <algorithm>
+#include <cmath>
+
+#include "perception/perception_system.h"
+#include "world/world.h"
+
+namespace npc {
+
+namespace {
+constexpr uint32_t kNoPerceiver = 0xffffffffu;
+}  // namespace
+
+// Rows from the world's neighbour grid are as of its last refresh; the bounds checks below
+// only matter if an entity was removed after World::refreshSpatialIndex() this tick.
+
+void PerceptionSystem::deliverSignals(const World& world, std::span<const Perceiver> perceivers,
+                                      SignalQueue& out) {
+  const EntityTable& entities = world.entities();
+  for (const SignalRequest& req : pending_signals_) {
+    receivers_.clear();
+    switch (req.scope) {
+      case SignalScope::kAgent: {
+        const EntityHandle h = entities.find(req.target);
+        if (entities.get(h) && perceiver_of_row_[entities.rowOf(h)] != kNoPerceiver) {
+          receivers_.push_back(perceiver_of_row_[entities.rowOf(h)]);
+        }
+        break;
+      }
+      case SignalScope::kGroup:
+        if (req.group == 0) break;
+        for (uint32_t i = 0; i < perceivers.size(); ++i) {
+          if (perceivers[i].state && perceivers[i].state->group == req.group) {
+            receivers_.push_back(i);
+          }
+        }
+        break;
+      case SignalScope::kSpecies:
+        for (uint32_t i = 0; i < perceivers.size(); ++i) {
+          const Entity* e = entities.get(perceivers[i].entity);
+          if (e && e->species == req.species) receivers_.push_back(i);
+        }
+        break;
+      case SignalScope::kPlace:
+        for (uint32_t i = 0; i < perceivers.size(); ++i) {
+          const Entity* e = entities.get(perceivers[i].entity);
+          if (e && req.place != PlaceIndex::kNone && e->place == req.place) receivers_.push_back(i);
+        }
+        break;
+      case SignalScope::kRadius:
+        // The world's neighbour grid, then only the rows that are perceivers.
+        world.forEachInRadius(req.position, req.radius_m, [&](uint32_t row) {
+          if (row < perceiver_of_row_.size() && perceiver_of_row_[row] != kNoPerceiver) {
+            receivers_.push_back(perceiver_of_row_[row]);
+          }
+        });
+        std::sort(receivers_.begin(), receivers_.end());
+        break;
+    }
+    for (uint32_t i : receivers_) {
+      const PerceptionState* st = perceivers[i].state;
+      const Entity* e = entities.get(perceivers[i].entity);
+      if (!st || !e || !st->sensors.signals) continue;
+      if (e->id == req.sender && !req.include_sender) continue;
+      if (out.push({e->id, req.sender, req.subject, req.position, req.value, req.id})) {
+        ++last_.signals_sent;
+      }
+    }
+  }
+  pending_signals_.clear();
+}
+
+void PerceptionSystem::deliverSounds(const World& world, std::span<const Perceiver> perceivers,
+                                     double now_s, SignalQueue& out) {
+  const EntityTable& entities = world.entities();
+  for (const Sound& sound : pending_sounds_) {
+    ++last_.sounds_delivered;
+    const SoundKindConfig& kind = config_.sounds[static_cast<size_t>(sound.kind)];
+    const float threat = sound.threat >= 0.f ? std::min(sound.threat, 1.f) : kind.threat;
+    const float reach = sound.radius_m * max_hearing_scale_;
+    if (!(reach > 0.f)) continue;
+    // Friendly noise: a non-threatening sound made by an NPC is ignored by its own species.
+    const Entity* source = entities.get(sound.source);
+    const bool friendly_filter = !config_.hear_friendly_movement && source &&
+                                 source->kind == EntityKind::kNpc &&
+                                 threat < config_.threatening_threshold;
+    receivers_.clear();
+    world.forEachInRadius(sound.position, reach, [&](uint32_t row) {
+      if (row < perceiver_of_row_.size() && perceiver_of_row_[row] != kNoPerceiver) {
+        receivers_.push_back(perceiver_of_row_[row]);
+      }
+    });
+    std::sort(receivers_.begin(), receivers_.end());
+    for (uint32_t i : receivers_) {
+      PerceptionState* st = perceivers[i].state;
+      const Entity* self = entities.get(perceivers[i].entity);
+      if (!st || !self || !self->active || !st->sensors.hearing) continue;
+      if (self->id == sound.source) continue;
+      if (friendly_filter && source->species == self->species) continue;
+      const float d = std::sqrt(distanceSq(self->position, sound.position));
+      if (d > sound.radius_m * st->sensors.hearing_scale) continue;
+      ++last_.sounds_heard;
+      hear(*self, *st, sound, threat, d, now_s, out);
+    }
+  }
+  pending_sounds_.clear();
+}
+
+void PerceptionSystem::hear(const Entity& self, PerceptionState& st, const Sound& sound,
+                            float threat, float distance_m, double now_s, SignalQueue& out) {
+  if (sound.kind == SoundKind::kBulletImpact && distance_m <= config_.bullet_rain_radius_m &&
+      now_s - st.last_bullet_rain_s >= config_.bullet_rain_cooldown_s) {
+    st.last_bullet_rain_s = now_s;
+    emit(out, SignalId::kOnBulletRain, self.id, sound.source, sound.position, threat);
+  }
+  const double expires =
+      now_s + config_.sounds[static_cast<size_t>(sound.kind)].lifetime_s;
+  const float threatening = config_.threatening_threshold;
+  expireSoundTargets(st, now_s);
+  int i = findSoundTarget(st, sound.source, sound.kind, sound.position,
+                          config_.sound_merge_radius_m);
+  if (i >= 0) {
+    SoundTarget& s = st.sounds[i];
+    const bool escalated = s.threat < threatening && threat >= threatening;
+    s.position = sound.position;
+    s.heard_s = now_s;
+    s.expires_s = std::max(s.expires_s, expires);
+    if (threat > s.threat) {
+      s.threat = threat;
+      s.kind = sound.kind;
+    }
+    if (escalated) {
+      emit(out, SignalId::kOnHearThreateningSound, self.id, sound.source, sound.position, threat);
+    }
+  } else {
+    const uint32_t dropped_before = st.sound_targets_dropped;
+    i = addSoundTarget(st, {sound.source, sound.position, threat, now_s, expires, sound.kind});
+    last_.sound_targets_dropped += st.sound_targets_dropped - dropped_before;
+    if (i < 0) return;
+    emit(out,
+         threat >= threatening ? SignalId::kOnHearThreateningSound : SignalId::kOnHearSound,
+         self.id, sound.source, sound.position, threat);
+  }
+  updateAttention(self, st, out);
+}
+
+}  // namespace npc

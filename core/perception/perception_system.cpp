@@ -1,0 +1,391 @@
+#include "perception/perception_system.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "world/name_table.h"
+#include "world/world.h"
+
+namespace npc {
+
+namespace {
+
+constexpr uint32_t kNoPerceiver = 0xffffffffu;
+
+// Phase of an agent's full updates: a well-mixed hash of its id, so neighbours with
+// consecutive ids do not all update on the same tick.
+uint64_t phaseOf(EntityId id, uint64_t period) {
+  uint64_t z = raw(id) + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return (z ^ (z >> 31)) % period;
+}
+
+// The first tick >= t whose remainder modulo period is phase.
+uint64_t firstTickAtOrAfter(uint64_t t, uint64_t phase, uint64_t period) {
+  return t + (phase + period - t % period) % period;
+}
+
+Vec3 eyeOf(const Entity& e) { return e.position + Vec3{0.f, 0.f, e.eye_height_m}; }
+
+}  // namespace
+
+void PerceptionStats::add(const PerceptionStats& o) {
+  full_updates += o.full_updates;
+  deferred_updates += o.deferred_updates;
+  candidates += o.candidates;
+  candidates_truncated += o.candidates_truncated;
+  rays += o.rays;
+  rays_hard += o.rays_hard;
+  rays_soft += o.rays_soft;
+  tracks_dropped += o.tracks_dropped;
+  sounds_delivered += o.sounds_delivered;
+  sounds_heard += o.sounds_heard;
+  sounds_refused += o.sounds_refused;
+  sound_targets_dropped += o.sound_targets_dropped;
+  signal_requests_refused += o.signal_requests_refused;
+  signals_sent += o.signals_sent;
+  obstacle_rebuilds += o.obstacle_rebuilds;
+}
+
+PerceptionSystem::PerceptionSystem(PerceptionConfig config, NameTable& species)
+    : config_(std::move(config)),
+      obstacles_(config_.obstacle_cell_m),
+      target_grid_(config_.target_cell_m, 4096) {
+  for (const VisibilityTypeConfig& t : config_.visibility_types) {
+    const uint16_t type = species.intern(t.name);
+    if (type != NameTable::kNone) visibility_.registerType(type, {t.multiplier, t.use_coefficient});
+  }
+  pending_sounds_.reserve(config_.max_pending_sounds);
+  pending_signals_.reserve(config_.max_pending_signals);
+  candidates_.resize(std::max<uint32_t>(config_.max_candidates, 1));
+}
+
+bool PerceptionSystem::addSound(const Sound& sound) {
+  if (!isFinite(sound.position) || !(sound.radius_m > 0.f) || !std::isfinite(sound.radius_m)) {
+    return false;
+  }
+  if (pending_sounds_.size() >= config_.max_pending_sounds) {
+    ++totals_.sounds_refused;
+    return false;
+  }
+  pending_sounds_.push_back(sound);
+  return true;
+}
+
+bool PerceptionSystem::addFootstep(const Entity& mover, float noise_suppression) {
+  auto sound = footstepFromMovement(config_.footsteps, mover, noise_suppression);
+  return sound && addSound(*sound);
+}
+
+bool PerceptionSystem::postSignal(const SignalRequest& request) {
+  if (request.id == SignalId::kNone) return false;
+  if (pending_signals_.size() >= config_.max_pending_signals) {
+    ++totals_.signal_requests_refused;
+    return false;
+  }
+  pending_signals_.push_back(request);
+  return true;
+}
+
+void PerceptionSystem::emit(SignalQueue& out, SignalId id, EntityId receiver, EntityId subject,
+                            Vec3 position, float value) {
+  if (out.push({receiver, EntityId::kNone, subject, position, value, id})) ++last_.signals_sent;
+}
+
+// --- the phase ---------------------------------------------------------------------------
+
+void PerceptionSystem::update(const World& world, std::span<const Perceiver> perceivers,
+                              uint64_t tick, double now_s, SignalQueue& out) {
+  last_ = {};
+  rays_this_tick_ = 0;
+  const EntityTable& entities = world.entities();
+
+  if (obstacles_dirty_ || world.obstacles().size() != indexed_obstacles_) {
+    obstacles_.rebuild(world.obstacles());
+    indexed_obstacles_ = world.obstacles().size();
+    obstacles_dirty_ = false;
+    ++last_.obstacle_rebuilds;
+  }
+
+  // Who is a perceiver, by entity row; which species perceive; how far anyone hears.
+  perceiver_of_row_.assign(entities.size(), kNoPerceiver);
+  single_species_ = true;
+  bool first = true;
+  max_hearing_scale_ = 0.f;
+  for (uint32_t i = 0; i < perceivers.size(); ++i) {
+    const Entity* e = entities.get(perceivers[i].entity);
+    if (!e || !perceivers[i].state) continue;
+    perceiver_of_row_[entities.rowOf(perceivers[i].entity)] = i;
+    if (first) only_species_ = e->species;
+    single_species_ = single_species_ && e->species == only_species_;
+    first = false;
+    const SensorConfig& s = perceivers[i].state->sensors;
+    if (s.hearing) max_hearing_scale_ = std::max(max_hearing_scale_, s.hearing_scale);
+  }
+
+  deliverSignals(world, perceivers, out);
+  deliverSounds(world, perceivers, now_s, out);
+  rebuildTargets(world);
+
+  const uint64_t period = std::max<uint32_t>(config_.full_update_period_ticks, 1);
+  const size_t n = perceivers.size();
+  const size_t start = n ? cursor_ % n : 0;
+  bool exhausted = false;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = (start + k) % n;
+    PerceptionState* st = perceivers[i].state;
+    const Entity* self = entities.get(perceivers[i].entity);
+    if (!st || !self) continue;
+    const uint64_t phase = phaseOf(self->id, period);
+    if (st->next_full_update_tick == PerceptionState::kUnscheduled) {
+      st->next_full_update_tick = firstTickAtOrAfter(tick, phase, period);
+    }
+    if (st->next_full_update_tick > tick) continue;
+    if (!exhausted && config_.max_rays_per_tick != 0 &&
+        rays_this_tick_ >= config_.max_rays_per_tick) {
+      exhausted = true;
+      cursor_ = i;  // the first agent left waiting goes first next tick
+    }
+    if (exhausted) {
+      ++last_.deferred_updates;
+      continue;
+    }
+    fullUpdate(world, *self, entities.rowOf(perceivers[i].entity), *st, now_s, out);
+    st->next_full_update_tick = firstTickAtOrAfter(tick + 1, phase, period);
+  }
+
+  stealth_.update(world, perceivers, config_.stealth_report_step);
+  totals_.add(last_);
+}
+
+// --- potential targets -------------------------------------------------------------------
+
+std::optional<PerceptionSystem::TargetItem> PerceptionSystem::classify(const World& world,
+                                                                      const Entity& e,
+                                                                      uint32_t row) const {
+  const VisibilityType* type = visibility_.find(e.species);
+  const float mult = type ? type->multiplier : 1.f;
+  switch (e.kind) {
+    case EntityKind::kPlayer:
+      return TargetItem{row, row, mult, mult, e.species, true, true, false};
+    case EntityKind::kNpc: {
+      // When every perceiver shares one species, NPCs of it can be nobody's target.
+      if (single_species_ && e.species == only_species_) return std::nullopt;
+      const bool coef = type && type->use_coefficient;
+      return TargetItem{row, row, mult, mult, e.species, false, coef, !coef};
+    }
+    case EntityKind::kObject:
+      if (!type) return std::nullopt;
+      return TargetItem{row, row, mult, mult, e.species, false, type->use_coefficient,
+                        !type->use_coefficient};
+    case EntityKind::kAttribute: {
+      if (!type) return std::nullopt;  // seed: attributes need an assessment multiplier
+      const EntityHandle h = world.entities().find(visibility_.principalOf(e.id));
+      const Entity* p = world.entities().get(h);
+      if (!p || !p->active || p->kind == EntityKind::kAttribute) return std::nullopt;
+      auto principal = classify(world, *p, world.entities().rowOf(h));
+      if (!principal) return std::nullopt;
+      TargetItem item = *principal;
+      item.row = row;
+      item.multiplier = mult;
+      item.instant = !(type->use_coefficient && principal->track_uses_coefficient);
+      return item;
+    }
+  }
+  return std::nullopt;
+}
+
+void PerceptionSystem::rebuildTargets(const World& world) {
+  targets_.clear();
+  target_eyes_.clear();
+  auto rows = world.entities().rows();
+  for (uint32_t row = 0; row < rows.size(); ++row) {
+    const Entity& e = rows[row];
+    if (!e.active || !isFinite(e.position)) continue;
+    if (auto item = classify(world, e, row)) {
+      targets_.push_back(*item);
+      target_eyes_.push_back(eyeOf(e));
+    }
+  }
+  target_grid_.rebuild(target_eyes_);
+}
+
+// --- full update ---------------------------------------------------------------------------
+
+void PerceptionSystem::fullUpdate(const World& world, const Entity& self, uint32_t self_row,
+                                  PerceptionState& st, double now_s, SignalQueue& out) {
+  ++last_.full_updates;
+  ++st.full_updates;
+  const uint32_t dropped_before = st.tracks_dropped;
+  for (Evidence& ev : evidence_) ev = {};
+  if (st.sensors.vision && self.active) gatherSight(world, self, self_row, st, now_s);
+  advanceTracks(world, self, st, now_s, out);
+  expireSoundTargets(st, now_s);
+  updateAttention(self, st, out);
+  st.last_full_update_s = now_s;
+  last_.tracks_dropped += st.tracks_dropped - dropped_before;
+}
+
+void PerceptionSystem::gatherSight(const World& world, const Entity& self, uint32_t self_row,
+                                   PerceptionState& st, double now_s) {
+  const EntityTable& entities = world.entities();
+  auto rows = entities.rows();
+  const Vec3 eye = eyeOf(self);
+  const float range = st.sensors.sight_range_m;
+  const float cos_half = cosHalfFov(st.sensors.fov_deg);
+  bool truncated = false;
+  const uint32_t n = target_grid_.queryRadius(eye, range, candidates_, &truncated);
+  last_.candidates += n;
+  if (truncated) {
+    ++st.candidates_truncated;
+    ++last_.candidates_truncated;
+  }
+  for (uint32_t k = 0; k < n; ++k) {
+    const TargetItem& item = targets_[candidates_[k]];
+    if (item.row == self_row || item.principal_row == self_row) continue;
+    if (!item.principal_is_player && item.principal_species == self.species) continue;
+    const Vec3 target_eye = target_eyes_[candidates_[k]];
+    const Vec3 to = target_eye - eye;
+    if (!insideFov(self.forward, to, cos_half)) continue;
+
+    ++rays_this_tick_;
+    ++last_.rays;
+    const SightLine sight = obstacles_.lineOfSight(eye, target_eye);
+    const Entity& principal = rows[item.principal_row];
+    int ti = findTrack(st, principal.id);
+    if (sight.block == SightBlock::kHardCover) {
+      ++last_.rays_hard;
+      continue;
+    }
+    if (sight.block == SightBlock::kSoftCover) {
+      ++last_.rays_soft;
+      // Soft cover blocks like hard cover, except for a target that is already visible.
+      if (ti < 0 || st.tracks[ti].state != TrackState::kVisible) continue;
+    }
+    if (ti < 0) {
+      TargetTrack track;
+      track.target = principal.id;
+      track.handle = entities.handleAt(item.principal_row);
+      track.position = principal.position;
+      track.threat = item.threat;
+      track.last_seen_s = now_s;
+      track.flags = (item.track_uses_coefficient ? TargetTrack::kUsesCoefficient : 0) |
+                    (item.principal_is_player ? TargetTrack::kPlayer : 0);
+      ti = addTrack(st, track, item.instant && sight.block == SightBlock::kClear);
+      if (ti < 0) continue;
+      evidence_[ti] = {};
+    }
+    Evidence& ev = evidence_[ti];
+    const float d = std::sqrt(lengthSq(to));
+    ev.distance_m = ev.best == SightBlock::kHardCover ? d : std::min(ev.distance_m, d);
+    ev.best = std::min(ev.best, sight.block);
+    if (item.instant) {
+      ev.instant = true;
+    } else {
+      const Entity& seen = rows[item.row];
+      ev.increment = std::max(ev.increment,
+                              coefficientIncrement(config_, d, range, item.multiplier,
+                                                   seen.eye_height_m, isMoving(config_, seen)));
+    }
+  }
+}
+
+void PerceptionSystem::advanceTracks(const World& world, const Entity& self,
+                                     PerceptionState& st, double now_s, SignalQueue& out) {
+  const EntityTable& entities = world.entities();
+  auto toVisible = [&](TargetTrack& t) {
+    t.state = TrackState::kVisible;
+    t.coefficient = kMaxCoefficient;
+    t.visible_since_s = now_s;
+    t.timer_s = -1.0;
+    emit(out, SignalId::kOnEnemySeen, self.id, t.target, t.position, t.threat);
+  };
+  auto toMemory = [&](TargetTrack& t) {
+    t.state = TrackState::kMemory;
+    t.timer_s = now_s + memoryDuration(config_.memory, t.threat, now_s - t.visible_since_s);
+    emit(out, SignalId::kOnLostSightOfTarget, self.id, t.target, t.position, t.threat);
+  };
+
+  for (int i = 0; i < st.track_count;) {
+    TargetTrack& t = st.tracks[i];
+    const Evidence ev = evidence_[i];
+    const Entity* target = entities.get(t.handle);
+    bool drop = !target || target->id != t.target;  // despawned: forgotten without a signal
+    if (!drop && ev.best != SightBlock::kHardCover) {
+      t.position = target->position;
+      t.distance_m = ev.distance_m;
+      t.last_seen_s = now_s;
+      switch (t.state) {
+        case TrackState::kVisible:
+          if (ev.best == SightBlock::kClear) {
+            t.timer_s = -1.0;  // out of soft cover: the timer starts afresh next time
+          } else {
+            if (t.timer_s < 0.0) t.timer_s = now_s;
+            if (now_s - t.timer_s >= st.soft_cover_persist_s) toMemory(t);
+          }
+          break;
+        case TrackState::kMemory:
+          toVisible(t);
+          break;
+        case TrackState::kPotential: {
+          if (ev.instant || !t.has(TargetTrack::kUsesCoefficient)) {
+            toVisible(t);
+            break;
+          }
+          t.coefficient = std::min(kMaxCoefficient,
+                                   t.coefficient + ev.increment - config_.decay_per_update);
+          if (t.coefficient >= kMaxCoefficient) {
+            toVisible(t);
+          } else if (t.coefficient <= 0.f) {
+            drop = true;
+          } else if (!t.has(TargetTrack::kSuspicious) &&
+                     t.coefficient > config_.suspicious_threshold) {
+            t.flags |= TargetTrack::kSuspicious;
+            emit(out, SignalId::kOnSuspicious, self.id, t.target, t.position, t.coefficient);
+          }
+          break;
+        }
+      }
+    } else if (!drop) {
+      switch (t.state) {
+        case TrackState::kVisible:
+          toMemory(t);
+          break;
+        case TrackState::kPotential:
+          t.coefficient -= config_.decay_per_update;
+          drop = t.coefficient <= 0.f;
+          break;
+        case TrackState::kMemory:
+          t.coefficient = std::max(0.f, t.coefficient - config_.decay_per_update);
+          if (now_s >= t.timer_s) {
+            emit(out, SignalId::kOnTargetForgotten, self.id, t.target, t.position, t.threat);
+            drop = true;
+          }
+          break;
+      }
+    }
+    if (drop) {
+      evidence_[i] = evidence_[st.track_count - 1];
+      removeTrack(st, i);
+    } else {
+      ++i;
+    }
+  }
+}
+
+void PerceptionSystem::updateAttention(const Entity& self, PerceptionState& st,
+                                       SignalQueue& out) {
+  const AttentionTarget next = pickAttention(st);
+  const AttentionTarget prev = st.attention;
+  st.attention = next;
+  if (next.cls == prev.cls && next.target == prev.target) return;
+  if (next.cls == AttentionClass::kNone) {
+    emit(out, SignalId::kOnNoTarget, self.id, prev.target, prev.position, 0.f);
+  } else {
+    emit(out, SignalId::kOnNewAttentionTarget, self.id, next.target, next.position,
+         static_cast<float>(next.cls));
+  }
+}
+
+}  // namespace npc

@@ -1,0 +1,182 @@
+// PerceptionSystem: the perception phase of the tick (ARCHITECTURE.md step 3).
+//
+// Per tick the simulation calls, after ingest and World::refreshSpatialIndex():
+//   update(world, perceivers, tick, now_s, out)
+// which, in order:
+//   1. rebuilds the obstacle ray grid if obstacles changed (markObstaclesChanged() or a
+//      different obstacle count);
+//   2. delivers the signals posted since the last update (postSignal) to their receivers;
+//   3. delivers the sounds added since the last update (addSound/addFootstep) to every
+//      listener within earshot: heard when distance / hearing_scale <= radius, hearing on,
+//      not the source itself; creates or refreshes a sound target and sends OnHearSound /
+//      OnHearThreateningSound / OnBulletRain;
+//   4. rebuilds the potential-target grid (players, other-species NPCs, registered objects,
+//      attributes with a principal) — the candidates for every agent come from it;
+//   5. runs the full update of each agent that is due (every full_update_period_ticks ticks,
+//      phase = hash(agent id) % period) while the tick's ray budget lasts; agents past the
+//      budget stay due and go first next tick (counted as deferred);
+//   6. recomputes the stealth meter.
+// Full update of one agent: candidates within sight range (grid query, capped at
+// max_candidates) → same-species rule → field of view → one ray eye to eye through the
+// obstacle grid → coefficient / switch vision → track transitions (see perception_state.h)
+// → sound-target expiry → attention target. Signals go to `out` as they happen.
+//
+// Inputs between ticks (tick thread, during ingest): addSound, addFootstep, postSignal,
+// markObstaclesChanged, visibility registration, attribute principals, setSomSpeed; agents'
+// sensors and groups are fields of their PerceptionState.
+//
+// Determinism: agents are visited in the span's order starting at a cursor that only moves
+// when the ray budget runs out; candidates, listeners and receivers are visited in ascending
+// entity-row order; no clock, no unordered containers, random draws only in
+// initPerceptionState. Design note and measured costs: core/perception/README.md.
+// Thread: tick thread only.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "perception/obstacle_index.h"
+#include "perception/perception_config.h"
+#include "perception/perception_state.h"
+#include "perception/signals.h"
+#include "perception/sounds.h"
+#include "perception/stealth_meter.h"
+#include "perception/visibility.h"
+#include "world/spatial_grid.h"
+
+namespace npc {
+
+class World;
+class NameTable;
+
+struct PerceptionStats {
+  uint64_t full_updates = 0;
+  uint64_t deferred_updates = 0;      // due but past the ray budget
+  uint64_t candidates = 0;            // potential targets examined
+  uint64_t candidates_truncated = 0;  // full updates that hit max_candidates
+  uint64_t rays = 0;
+  uint64_t rays_hard = 0;             // blocked by hard cover
+  uint64_t rays_soft = 0;             // crossed soft cover only
+  uint64_t tracks_dropped = 0;
+  uint64_t sounds_delivered = 0;      // sound events processed
+  uint64_t sounds_heard = 0;          // (sound, listener) pairs that heard it
+  uint64_t sounds_refused = 0;        // addSound past max_pending_sounds (totals only)
+  uint64_t sound_targets_dropped = 0;
+  uint64_t signal_requests_refused = 0;  // postSignal past the cap (totals only)
+  uint64_t signals_sent = 0;          // deliveries pushed to the output queue
+  uint64_t obstacle_rebuilds = 0;
+  void add(const PerceptionStats& o);
+};
+
+class PerceptionSystem {
+ public:
+  // Registers config.visibility_types under their names in `species` (World::species()).
+  PerceptionSystem(PerceptionConfig config, NameTable& species);
+  PerceptionSystem(const PerceptionSystem&) = delete;
+  PerceptionSystem& operator=(const PerceptionSystem&) = delete;
+
+  // The perception phase; see the file comment. `perceivers` must not hold one entity twice;
+  // a perceiver whose entity is gone or inactive perceives nothing (its tracks still age).
+  // [Limit: call at most once per tick, with non-decreasing tick and now_s]
+  void update(const World& world, std::span<const Perceiver> perceivers, uint64_t tick,
+              double now_s, SignalQueue& out);
+
+  // --- inputs, applied by the next update() --------------------------------------------
+  // False (and counted) when max_pending_sounds sounds are already queued, or the sound is
+  // malformed (non-finite position, radius <= 0).
+  bool addSound(const Sound& sound);
+  // Derives a footstep from `mover`'s velocity and eye height (sounds.h); false when it makes
+  // none or the queue is full.
+  bool addFootstep(const Entity& mover, float noise_suppression = 0.f);
+  // False (and counted) when max_pending_signals requests are queued or the id is kNone.
+  bool postSignal(const SignalRequest& request);
+  // The world's obstacles were upserted or removed: rebuild the ray grid at the next update.
+  void markObstaclesChanged() { obstacles_dirty_ = true; }
+
+  // --- run-time settings -----------------------------------------------------------------
+  void setSomSpeed(float som_speed) { config_.som_speed = som_speed; }
+  const PerceptionConfig& config() const { return config_; }
+  VisibilityRegistry& visibility() { return visibility_; }
+  const VisibilityRegistry& visibility() const { return visibility_; }
+  // Interns custom signal names (call at load/ingest time, not per tick).
+  SignalNames& signalNames() { return signal_names_; }
+  const SignalNames& signalNames() const { return signal_names_; }
+
+  // --- outputs ---------------------------------------------------------------------------
+  const StealthMeter& stealth() const { return stealth_; }
+  // The ray grid as of the last update (other systems may use it for line of sight).
+  const ObstacleIndex& obstacles() const { return obstacles_; }
+  const PerceptionStats& lastTick() const { return last_; }
+  const PerceptionStats& totals() const { return totals_; }
+
+ private:
+  // What one potential target looks like this tick, shared by every observer.
+  struct TargetItem {
+    uint32_t row;             // the entity seen (a target or an attribute)
+    uint32_t principal_row;   // the entity tracked (== row unless an attribute)
+    float multiplier;         // coefficient-rate factor of what is seen
+    float threat;             // threat index of the principal
+    uint16_t principal_species;
+    bool principal_is_player;
+    bool track_uses_coefficient;  // the principal is perceived through the coefficient
+    bool instant;                 // seeing this makes the principal visible at once
+  };
+  // A track's evidence gathered during one full update.
+  struct Evidence {
+    SightBlock best = SightBlock::kHardCover;  // kHardCover: not seen this update
+    bool instant = false;
+    float increment = 0.f;
+    float distance_m = 0.f;
+  };
+
+  void rebuildTargets(const World& world);
+  std::optional<TargetItem> classify(const World& world, const Entity& e, uint32_t row) const;
+  void deliverSignals(const World& world, std::span<const Perceiver> perceivers,
+                      SignalQueue& out);
+  void deliverSounds(const World& world, std::span<const Perceiver> perceivers, double now_s,
+                     SignalQueue& out);
+  void hear(const Entity& self, PerceptionState& st, const Sound& sound, float threat,
+            float distance_m, double now_s, SignalQueue& out);
+  void fullUpdate(const World& world, const Entity& self, uint32_t self_row,
+                  PerceptionState& st, double now_s, SignalQueue& out);
+  void gatherSight(const World& world, const Entity& self, uint32_t self_row,
+                   PerceptionState& st, double now_s);
+  void advanceTracks(const World& world, const Entity& self, PerceptionState& st,
+                     double now_s, SignalQueue& out);
+  void updateAttention(const Entity& self, PerceptionState& st, SignalQueue& out);
+  void emit(SignalQueue& out, SignalId id, EntityId receiver, EntityId subject, Vec3 position,
+            float value);
+
+  PerceptionConfig config_;
+  VisibilityRegistry visibility_;
+  SignalNames signal_names_;
+  ObstacleIndex obstacles_;
+  bool obstacles_dirty_ = true;
+  size_t indexed_obstacles_ = 0;  // World::obstacles().size() at the last rebuild
+  StealthMeter stealth_;
+
+  std::vector<Sound> pending_sounds_;
+  std::vector<SignalRequest> pending_signals_;
+
+  // Per-tick scratch, sized once and reused.
+  SpatialGrid target_grid_;
+  std::vector<TargetItem> targets_;
+  std::vector<Vec3> target_eyes_;
+  std::vector<uint32_t> candidates_;
+  std::vector<uint32_t> perceiver_of_row_;  // entity row → index in perceivers, or kNoPerceiver
+  std::vector<uint32_t> receivers_;
+  std::array<Evidence, kMaxTracks> evidence_{};
+  float max_hearing_scale_ = 0.f;
+  bool single_species_ = false;  // every perceiver has species only_species_
+  uint16_t only_species_ = 0;
+  size_t cursor_ = 0;
+  uint64_t rays_this_tick_ = 0;
+
+  PerceptionStats last_;
+  PerceptionStats totals_;
+};
+
+}  // namespace npc

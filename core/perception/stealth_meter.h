@@ -1,0 +1,62 @@
+// Stealth meter: for each player, the highest perception coefficient any agent currently has
+// for them, and which agent (seed "stealth-o-meter"; Far Cry AIPlayer keeps the max of the
+// values enemies report). A visible player counts 10; a potential or remembered one counts
+// its coefficient, which decays while unseen.
+//
+// update() is called once per tick after all full updates (PerceptionSystem does it). It reads
+// every perceiver's tracks (O(agents × tracks), no allocation once warm) and produces:
+//   readings()  every player entity, sorted by player id (value 0 / agent kNone when nobody
+//               perceives them);
+//   changes()   the players whose meter moved by at least report_step since the value last
+//               reported, or dropped to 0, or reached 10: the events to send to clients.
+// Ties between agents go to the lower agent id.
+//
+// Thread: tick thread.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "perception/perception_state.h"
+#include "world/ids.h"
+
+namespace npc {
+
+class World;
+
+struct StealthReading {
+  EntityId player = EntityId::kNone;
+  EntityId agent = EntityId::kNone;  // the agent most likely to see the player
+  float value = 0.f;                 // 0..10
+};
+
+struct StealthChange {
+  EntityId player = EntityId::kNone;
+  EntityId agent = EntityId::kNone;
+  float value = 0.f;
+  float previous = 0.f;  // the value last reported for this player (0 for a new player)
+};
+
+class StealthMeter {
+ public:
+  void update(const World& world, std::span<const Perceiver> perceivers, float report_step);
+
+  // The player's current reading; value 0 and agent kNone for an unknown player.
+  StealthReading reading(EntityId player) const;
+  std::span<const StealthReading> readings() const { return readings_; }
+  std::span<const StealthChange> changes() const { return changes_; }
+
+ private:
+  struct Cell {
+    float value = 0.f;
+    EntityId agent = EntityId::kNone;
+  };
+  std::vector<Cell> cells_;  // scratch, by entity row
+  std::vector<StealthReading> readings_;
+  std::vector<float> reported_;  // parallel to readings_
+  std::vector<StealthReading> next_;
+  std::vector<float> next_reported_;
+  std::vector<StealthChange> changes_;
+};
+
+}  // namespace npc

@@ -1,0 +1,110 @@
+// Loading PerceptionConfig and SensorConfig from JSON, with errors naming the JSON path.
+#include <catch2/catch.hpp>
+
+// GCC 12 reports false -Warray-bounds positives inside nlohmann's inlined object code.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
+
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.h"
+#include "perception/perception_config.h"
+
+using namespace npc;
+
+namespace {
+nlohmann::json parse(std::string_view text) { return nlohmann::json::parse(text); }
+}  // namespace
+
+TEST_CASE("Config: defaults are the seed's and CryEngine's", "[perception][config]") {
+  PerceptionConfig c;
+  SensorConfig s;
+  SECTION("Should default to SOM speed 1.5, decay 0.1 and a 3-5 s soft-cover window") {
+    REQUIRE(c.som_speed == 1.5f);
+    REQUIRE(c.decay_per_update == 0.1f);
+    REQUIRE(c.suspicious_threshold == 5.f);
+    REQUIRE(c.low_eye_height_m == 1.f);
+    REQUIRE(c.sounds[static_cast<size_t>(SoundKind::kExplosion)].lifetime_s == 6.f);
+    REQUIRE(s.soft_cover_min_s == 3.f);
+    REQUIRE(s.soft_cover_max_s == 5.f);
+    REQUIRE(s.sight_range_m == 50.f);
+  }
+}
+
+TEST_CASE("Config: reading JSON", "[perception][config]") {
+  JsonReader r("config/npcd.json");
+  SECTION("Should read every global section") {
+    PerceptionConfig c;
+    readPerceptionConfig(parse(R"({
+      "som_speed": 1.2, "decay_per_update": 0.2, "full_update_period_ticks": 3,
+      "max_rays_per_tick": 0,
+      "memory": { "base_s": 4, "max_s": 20 },
+      "sounds": { "gunshot": { "lifetime_s": 5, "threat": 0.9 } },
+      "footsteps": { "stand_base_m": 5 },
+      "visibility_types": { "grenade": { "multiplier": 2, "use_coefficient": false },
+                            "flashlight_spot": { "use_coefficient": true } }
+    })"), "/perception", r, c);
+    INFO(r.report());
+    REQUIRE(r.ok());
+    REQUIRE(c.som_speed == 1.2f);
+    REQUIRE(c.decay_per_update == 0.2f);
+    REQUIRE(c.full_update_period_ticks == 3);
+    REQUIRE(c.max_rays_per_tick == 0);
+    REQUIRE(c.memory.base_s == 4.f);
+    REQUIRE(c.memory.max_s == 20.f);
+    REQUIRE(c.memory.min_s == 2.f);
+    REQUIRE(c.sounds[static_cast<size_t>(SoundKind::kGunshot)].lifetime_s == 5.f);
+    REQUIRE(c.sounds[static_cast<size_t>(SoundKind::kGunshot)].threat == 0.9f);
+    REQUIRE(c.footsteps.stand_base_m == 5.f);
+    REQUIRE(c.visibility_types.size() == 2);
+    REQUIRE(c.visibility_types[0].name == "flashlight_spot");  // JSON objects are sorted
+    REQUIRE(c.visibility_types[0].use_coefficient);
+    REQUIRE(c.visibility_types[1].multiplier == 2.f);
+  }
+  SECTION("Should name the path and the rule of every bad value") {
+    PerceptionConfig c;
+    readPerceptionConfig(parse(R"({
+      "som_speed": 0, "full_update_period_ticks": 0, "low_factor": 2, "sight": 1,
+      "memory": { "min_s": 40 },
+      "sounds": { "whistle": {}, "explosion": { "lifetime_s": "long" } },
+      "visibility_types": { "grenade": { "multiplier": -1 } }
+    })"), "/perception", r, c);
+    REQUIRE(r.report() ==
+            "config/npcd.json: /perception/sight: unknown key\n"
+            "config/npcd.json: /perception/som_speed: must be > 0\n"
+            "config/npcd.json: /perception/low_factor: must be within [0, 1]\n"
+            "config/npcd.json: /perception/full_update_period_ticks: must be an integer >= 1\n"
+            "config/npcd.json: /perception/memory/min_s: must be <= max_s\n"
+            "config/npcd.json: /perception/sounds/explosion/lifetime_s: "
+            "expected a number, got string\n"
+            "config/npcd.json: /perception/sounds/whistle: unknown sound kind (expected generic, "
+            "footstep, collision, gunshot, explosion or bullet_impact)\n"
+            "config/npcd.json: /perception/visibility_types/grenade/multiplier: must be > 0");
+  }
+  SECTION("Should read an archetype's sensors") {
+    SensorConfig s;
+    readSensorConfig(parse(R"({ "vision": false, "sight_range_m": 30, "fov_deg": 120,
+                                "hearing_scale": 1.5, "soft_cover_s": [4, 4] })"),
+                     "/guard/perception", r, s);
+    REQUIRE(r.ok());
+    REQUIRE_FALSE(s.vision);
+    REQUIRE(s.hearing);
+    REQUIRE(s.sight_range_m == 30.f);
+    REQUIRE(s.fov_deg == 120.f);
+    REQUIRE(s.hearing_scale == 1.5f);
+    REQUIRE(s.soft_cover_min_s == 4.f);
+  }
+  SECTION("Should reject a bad field of view, range and soft-cover window") {
+    SensorConfig s;
+    readSensorConfig(parse(R"({ "fov_deg": 400, "sight_range_m": -3, "hearing": "yes",
+                                "soft_cover_s": [5, 3] })"),
+                     "/guard/perception", r, s);
+    REQUIRE(r.report() ==
+            "config/npcd.json: /guard/perception/hearing: expected true or false, got string\n"
+            "config/npcd.json: /guard/perception/sight_range_m: must be > 0\n"
+            "config/npcd.json: /guard/perception/fov_deg: must be within (0, 360]\n"
+            "config/npcd.json: /guard/perception/soft_cover_s: expected [min, max] seconds "
+            "with 0 <= min <= max");
+  }
+}
