@@ -59,7 +59,8 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
     const std::string bpath = joinPath(path, it.key());
     const json& b = it.value();
     if (!r.isObject(b, bpath)) continue;
-    r.onlyKeys(b, bpath, {"mode", "action", "duration_s", "cooldown_s", "speed_mps"});
+    r.onlyKeys(b, bpath,
+               {"mode", "action", "duration_s", "cooldown_s", "speed_mps", "set_when_done"});
     BehaviorDef def;
     def.name = it.key();
     if (auto v = r.string(b, bpath, "mode", true)) {
@@ -74,6 +75,15 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
     if (auto v = r.number(b, bpath, "duration_s", false)) def.duration_s = static_cast<float>(*v);
     if (auto v = r.number(b, bpath, "cooldown_s", false)) def.cooldown_s = static_cast<float>(*v);
     if (auto v = r.number(b, bpath, "speed_mps", false)) def.speed_mps = static_cast<float>(*v);
+    if (b.contains("set_when_done") && r.isObject(b["set_when_done"], joinPath(bpath, "set_when_done"))) {
+      for (auto v = b["set_when_done"].begin(); v != b["set_when_done"].end(); ++v) {
+        if (v.value().is_boolean()) {
+          def.set_when_done.emplace_back(v.key(), v.value().get<bool>());
+        } else {
+          r.error(joinPath(joinPath(bpath, "set_when_done"), v.key()), "expected true or false");
+        }
+      }
+    }
     if (def.mode == BehaviorMode::kAttack && def.action.empty()) {
       r.error(joinPath(bpath, "action"), "is required for mode attack");
     }

@@ -8,7 +8,9 @@
 //     "perception": { "sight_range_m": 30, "fov_deg": 120, ... },  // SensorConfig
 //     "behaviors": { "GruntIdle": { "mode": "wander" },
 //                    "GruntAttack": { "mode": "attack", "action": "Attack",
-//                                     "duration_s": 1, "cooldown_s": 2 } },
+//                                     "duration_s": 1, "cooldown_s": 2 },
+//                    "GruntInvestigate": { "mode": "investigate",
+//                                          "set_when_done": { "AwareOfSound": false } } },
 //     "action_timeout_s": 30,                  // a client action not reported by then fails
 //     "greet":  { "action": "Greet", "duration_s": 2, "cooldown_s": 20 },
 //     "wander": { "radius_m": 8, "speed_mps": 1.4, "pause_s": [2, 6] } }
@@ -25,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -68,6 +71,9 @@ struct BehaviorDef {
   float duration_s = 1.f;        // greet / attack: action duration; investigate: look around
   float cooldown_s = 2.f;        // greet / attack: pause between two actions
   float speed_mps = 0.f;         // wander / investigate / attack approach; 0 = wander speed
+  // SetBehaviorVariable calls made when the behavior has done its job (greet: the greeting
+  // completed; investigate: the look-around completed), e.g. {"AwareOfSound": false}.
+  std::vector<std::pair<std::string, bool>> set_when_done;
 };
 
 struct Archetype {

@@ -50,8 +50,10 @@ class BuiltinBehaviors {
   bool decide(Agent& agent, const Entity& self, const World& world, double now_s,
               ActionOut& out) const;
 
-  // Bookkeeping when the agent's running action ends.
-  void onActionEnded(Agent& agent, double now_s, bool completed) const;
+  // Bookkeeping when the agent's running action ends. True when that action finished the
+  // behavior's job (greet: the greeting; investigate: the look-around): the caller then
+  // applies the BehaviorDef's set_when_done.
+  bool onActionEnded(Agent& agent, double now_s, bool completed) const;
   // Bookkeeping when the selection tree switched the agent to another behavior.
   void onBehaviorEntered(Agent& agent) const;
 

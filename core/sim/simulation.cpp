@@ -41,6 +41,15 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       perception_(config.perception, world_.species()),
       trees_(perception_.signalNames()) {
   vocabulary_.intern(names_, archetypes_);
+  for (size_t a = 0; a < archetypes_.size(); ++a) {
+    const auto& defs = archetypes_.at(static_cast<uint16_t>(a)).behaviors;
+    for (size_t d = 0; d < defs.size(); ++d) {
+      for (const auto& [name, value] : defs[d].set_when_done) {
+        done_assignments_.push_back({static_cast<uint16_t>(a), static_cast<uint8_t>(d),
+                                     trees_.internVariable(name), value});
+      }
+    }
+  }
 }
 
 BstLoadReport Simulation::loadSelectionTrees(const std::string& dir) {
@@ -348,7 +357,13 @@ void Simulation::endAction(Agent& agent, bool completed, const std::string& reas
     ++agent.actions_failed;
     ++totals_.actions_failed;
   }
-  behaviors_.onActionEnded(agent, timeS(), completed);
+  if (behaviors_.onActionEnded(agent, timeS(), completed)) {
+    for (const DoneAssignment& d : done_assignments_) {
+      if (d.archetype == agent.archetype && d.behavior_def == agent.behavior_def) {
+        trees_.setVariable(agent.bst, d.variable, d.value);
+      }
+    }
+  }
   agent.intention = IntentionId::kNone;
   agent.action = NameTable::kNone;
   agent.action_progress = 0.f;

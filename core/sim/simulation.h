@@ -134,6 +134,14 @@ class Simulation {
   PerceptionSystem perception_;
   SelectionTreeLibrary trees_;
   std::string trees_dir_;              // where selection trees load from ("" = none)
+  // BehaviorDef::set_when_done resolved to variable ids, for every archetype's behaviors.
+  struct DoneAssignment {
+    uint16_t archetype;
+    uint8_t behavior_def;
+    SelectionVariableId variable;
+    bool value;
+  };
+  std::vector<DoneAssignment> done_assignments_;
   std::vector<Perceiver> perceivers_;  // tick scratch, capacity reused
   SignalQueue signals_;
 

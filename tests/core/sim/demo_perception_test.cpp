@@ -1,5 +1,7 @@
 // The demo's guards notice players the way the sensory model says: a runner crossing their
 // view is seen in seconds, a crouched, still player at the same distance never.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "sim/simulation.h"
@@ -77,5 +79,52 @@ TEST_CASE("Demo guards: running players are seen, crouched still ones much later
     const Watch w = watchPlayer({4, 0, 0}, {0, 0, 0}, 1.7f, 50);
     REQUIRE(w.ticks_to_seen >= 0);
     REQUIRE(w.ticks_to_seen < 10);
+  }
+}
+
+TEST_CASE("Demo guards investigate a noise, then go back to idle", "[sim][demo]") {
+  std::vector<std::string> errors;
+  ArchetypeSet archetypes;
+  REQUIRE(archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors));
+  Simulation sim(SimConfig{}, std::move(archetypes));
+  REQUIRE(sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok());
+  EntityState guard;
+  guard.id = EntityId{100};
+  guard.kind = EntityKind::kNpc;
+  guard.archetype = "guard";
+  guard.position = Vec3{0, 0, 0};
+  sim.submit({ClientId{1}, 0, UpsertEntity{guard}});
+  std::vector<std::string> behaviors;
+  std::vector<std::string> actions;
+  auto run = [&](int ticks) {
+    for (int t = 0; t < ticks; ++t) {
+      sim.tick();
+      for (const EventOut& e : sim.output().events) {
+        if (e.kind == EventKind::kBehavior) behaviors.push_back(e.text);
+      }
+      for (const ActionOut& a : sim.output().actions) {
+        actions.push_back(sim.names().name(a.name));
+        ActionResult r;  // the game performs everything at once
+        r.agent = a.agent;
+        r.intention = a.intention;
+        sim.submit({ClientId{1}, 0, r});
+      }
+    }
+  };
+  run(5);
+  SoundEvent shot;
+  shot.position = Vec3{10, 0, 0};
+  shot.radius_m = 40.f;
+  shot.kind = "gunshot";
+  sim.submit({ClientId{1}, 0, shot});
+  run(20);  // 2 s, within the gunshot's 4 s lifetime: only set_when_done can end it
+
+  SECTION("Should walk to the noise, look around, and return to idle by itself") {
+    REQUIRE(behaviors == std::vector<std::string>{"No Behavior -> GruntIdle",
+                                                  "GruntIdle -> GruntInvestigate",
+                                                  "GruntInvestigate -> GruntIdle"});
+    const auto look = std::find(actions.begin(), actions.end(), "LookAround");
+    REQUIRE(look != actions.end());
+    REQUIRE(std::find(actions.begin(), look, "MoveTo") != look);
   }
 }
