@@ -61,7 +61,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "simulated_players", "log_level", "log_format", "status_interval_s",
                 "max_message_bytes", "outbox_max_messages", "max_items_per_update",
                 "max_agents", "grid_cell_m", "shutdown_grace_s", "derive_footsteps",
-                "definitions_poll_s", "perception"});
+                "definitions_poll_s", "metrics_listen", "perception"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -72,6 +72,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     if (auto v = r.string(j, "", "world", false)) c.world = resolvePath(base_dir, *v);
     if (auto v = r.boolean(j, "", "derive_footsteps", false)) c.derive_footsteps = *v;
     if (auto v = r.number(j, "", "definitions_poll_s", false)) c.definitions_poll_s = *v;
+    if (auto v = r.string(j, "", "metrics_listen", false)) c.metrics_listen = *v;
     if (j.contains("perception")) readPerceptionConfig(j["perception"], "/perception", r, c.perception);
     if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
     if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
@@ -127,6 +128,8 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
       if (!value(out.config_path)) return false;
     } else if (arg == "--listen") {
       if (!value(out.listen)) return false;
+    } else if (arg == "--metrics-listen") {
+      if (!value(out.metrics_listen)) return false;
     } else if (arg == "--log-level") {
       if (!value(out.log_level)) return false;
     } else {
@@ -138,10 +141,12 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
 }
 
 std::string usage() {
-  return "usage: npcd [--config FILE] [--listen ADDR] [--log-level LEVEL] [--help]\n"
+  return "usage: npcd [--config FILE] [--listen ADDR] [--metrics-listen ADDR] [--log-level LEVEL]\n"
+         "            [--help]\n"
          "  --config FILE      daemon config (JSON); keys in README.md. Default: built-in\n"
          "                     defaults, an empty world, listening on 127.0.0.1:50051\n"
          "  --listen ADDR      gRPC address, overrides the config's \"listen\" (host:port)\n"
+         "  --metrics-listen ADDR  Prometheus /metrics address, overrides \"metrics_listen\"\n"
          "  --log-level LEVEL  trace, debug, info, warn, error or off; overrides \"log_level\"\n"
          "  --help             this text\n";
 }
@@ -149,6 +154,7 @@ std::string usage() {
 bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std::string>& errors) {
   if (!cli.config_path.empty() && !loadConfigFile(cli.config_path, config, errors)) return false;
   if (!cli.listen.empty()) config.listen = cli.listen;
+  if (!cli.metrics_listen.empty()) config.metrics_listen = cli.metrics_listen;
   if (!cli.log_level.empty()) {
     if (!validLogLevel(cli.log_level)) {
       errors.push_back("--log-level: expected trace, debug, info, warn, error or off");

@@ -29,6 +29,7 @@ struct DaemonConfig {
   double grid_cell_m = 8.0;            // spatial index cell size
   double shutdown_grace_s = 5.0;       // how long in-flight RPCs get on SIGTERM
   bool derive_footsteps = true;        // moving players make footstep sounds
+  std::string metrics_listen;          // Prometheus /metrics address ("" = off)
   double definitions_poll_s = 0.0;     // reload changed selection trees this often; 0 = off
   PerceptionConfig perception;         // global perception tuning ("perception" object)
 
@@ -47,6 +48,7 @@ bool parseConfig(const std::string& name, const std::string& text, const std::st
 struct CommandLine {
   std::string config_path;
   std::string listen;
+  std::string metrics_listen;
   std::string log_level;
   bool help = false;
 };

@@ -11,6 +11,7 @@
 #include "client_hub.h"
 #include "demo/demo_game.h"
 #include "logging.h"
+#include "metrics.h"
 #include "npc_service.h"
 #include "sim/simulation.h"
 #include "sim/world_file.h"
@@ -47,6 +48,15 @@ bool Daemon::start(std::vector<std::string>& errors) {
   }
   if (!applyWorldFile(world, *sim_, errors)) return false;
   if (config_.simulated_players) demo_ = std::make_unique<DemoGame>(world.players);
+
+  if (!config_.metrics_listen.empty()) {
+    std::string error;
+    metrics_ = std::make_unique<Metrics>(config_.metrics_listen, error);
+    if (!error.empty()) {
+      errors.push_back(error);
+      return false;
+    }
+  }
 
   HubLimits limits;
   limits.outbox_max_messages = config_.outbox_max_messages;
@@ -93,6 +103,9 @@ bool Daemon::start(std::vector<std::string>& errors) {
     s.clients = static_cast<uint32_t>(hub_->clientCount());
     s.clients_dropped = hub_->droppedCount();
   };
+  if (metrics_) {
+    hooks.observe = [this](const DaemonStats& s, double tick_s) { metrics_->onTick(s, tick_s); };
+  }
   driver_ = std::make_unique<TickDriver>(io_, *sim_, stats_, options, std::move(hooks));
   work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(
       io_.get_executor());
@@ -105,6 +118,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
                                    demo_ ? ", simulated players on" : "")));
   return true;
 }
+
+int Daemon::metricsPort() const { return metrics_ ? metrics_->port() : 0; }
 
 void Daemon::shutdown() {
   if (!started_ || stopped_) return;

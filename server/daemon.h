@@ -22,6 +22,7 @@ namespace npc {
 
 class ClientHub;
 class DemoGame;
+class Metrics;
 class NpcService;
 class Simulation;
 class TickDriver;
@@ -38,6 +39,8 @@ class Daemon {
   bool start(std::vector<std::string>& errors);
   // The TCP port actually bound (useful with port 0). 0 before start().
   int port() const { return port_; }
+  // The Prometheus port actually bound; 0 when metrics are off.
+  int metricsPort() const;
 
   // Graceful stop, idempotent, from any thread but the tick thread: health turns
   // NOT_SERVING, streams end with UNAVAILABLE, in-flight RPCs get shutdown_grace_s, the
@@ -52,6 +55,7 @@ class Daemon {
   StatsBoard stats_;
   std::unique_ptr<Simulation> sim_;
   std::unique_ptr<DemoGame> demo_;
+  std::unique_ptr<Metrics> metrics_;
   std::unique_ptr<ClientHub> hub_;
   std::unique_ptr<NpcService> service_;
   std::unique_ptr<grpc::Server> server_;

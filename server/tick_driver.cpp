@@ -44,8 +44,10 @@ void TickDriver::onTick(const boost::system::error_code& ec) {
   sim_.tick();
   if (hooks_.after_tick) hooks_.after_tick();
   const auto end = Clock::now();
-  stats_.record(std::chrono::duration<double, std::milli>(end - begin).count());
+  const double tick_ms = std::chrono::duration<double, std::milli>(end - begin).count();
+  stats_.record(tick_ms);
   publishStats();
+  if (hooks_.observe) hooks_.observe(last_, tick_ms / 1000.0);
   scheduleNext();
 }
 

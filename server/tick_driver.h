@@ -31,6 +31,7 @@ struct TickDriverOptions {
 struct TickHooks {
   std::function<void()> after_tick;             // tick thread: demo game, publish to clients
   std::function<void(DaemonStats&)> add_stats;  // tick thread: fill client counts
+  std::function<void(const DaemonStats&, double tick_s)> observe;  // tick thread: metrics
 };
 
 class TickDriver {

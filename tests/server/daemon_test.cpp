@@ -2,6 +2,10 @@
 #include <chrono>
 #include <thread>
 
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <catch2/catch.hpp>
 #include <grpcpp/grpcpp.h>
 
@@ -18,6 +22,7 @@ DaemonConfig demoConfig() {
   std::vector<std::string> errors;
   REQUIRE(loadConfigFile(NPCD_SOURCE_DIR "/config/npcd.json", c, errors));
   c.listen = "127.0.0.1:0";
+  c.metrics_listen = "127.0.0.1:0";
   c.tick_hz = 50;  // the demo at 5x speed keeps the test short
   c.status_interval_s = 0;
   c.log_level = "warn";
@@ -88,6 +93,39 @@ TEST_CASE("The daemon runs the demo world and serves clients", "[daemon]") {
       REQUIRE(status.error_code() == grpc::StatusCode::UNAVAILABLE);
     }
   }
+  daemon.shutdown();
+}
+
+// Minimal HTTP/1.0 GET over loopback; returns the whole response.
+std::string httpGet(int port, const std::string& path) {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket socket(io);
+  socket.connect({boost::asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
+  const std::string request = "GET " + path + " HTTP/1.0\r\nHost: localhost\r\n\r\n";
+  boost::asio::write(socket, boost::asio::buffer(request));
+  std::string response;
+  boost::system::error_code ec;
+  char buf[4096];
+  for (;;) {
+    const size_t n = socket.read_some(boost::asio::buffer(buf), ec);
+    response.append(buf, n);
+    if (ec) break;
+  }
+  return response;
+}
+
+TEST_CASE("The daemon serves Prometheus metrics", "[daemon][metrics]") {
+  Daemon daemon(demoConfig());
+  std::vector<std::string> errors;
+  REQUIRE(daemon.start(errors));
+  REQUIRE(daemon.metricsPort() > 0);
+  REQUIRE(waitFor([&] { return daemon.stats().load().sim.actions_emitted >= 3; }));
+  const std::string body = httpGet(daemon.metricsPort(), "/metrics");
+  REQUIRE_THAT(body, Catch::Contains("npcd_tick_duration_seconds_bucket"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_agents{state=\"awake\"} 11"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_stream_clients 0"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_actions_total"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_perception_rays_total"));
   daemon.shutdown();
 }
 

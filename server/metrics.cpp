@@ -1,0 +1,97 @@
+#include "metrics.h"
+
+#include <exception>
+
+#include <prometheus/counter.h>
+#include <prometheus/exposer.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+namespace npc {
+
+namespace {
+
+prometheus::Counter* counter(prometheus::Registry& r, const std::string& name,
+                             const std::string& help, const prometheus::Labels& labels = {}) {
+  return &prometheus::BuildCounter().Name(name).Help(help).Register(r).Add(labels);
+}
+
+prometheus::Gauge* gauge(prometheus::Registry& r, const std::string& name,
+                         const std::string& help, const prometheus::Labels& labels = {}) {
+  return &prometheus::BuildGauge().Name(name).Help(help).Register(r).Add(labels);
+}
+
+void grow(prometheus::Counter* c, uint64_t now, uint64_t& last) {
+  if (now > last) c->Increment(static_cast<double>(now - last));
+  last = now;
+}
+
+}  // namespace
+
+Metrics::Metrics(const std::string& listen, std::string& error)
+    : registry_(std::make_shared<prometheus::Registry>()) {
+  try {
+    exposer_ = std::make_unique<prometheus::Exposer>(listen);
+  } catch (const std::exception& e) {
+    error = "metrics: cannot listen on " + listen + ": " + e.what();
+    return;
+  }
+  exposer_->RegisterCollectable(registry_);
+  const auto ports = exposer_->GetListeningPorts();
+  port_ = ports.empty() ? 0 : ports.front();
+
+  prometheus::Registry& r = *registry_;
+  // 0.1 ms .. 1 s: a 10 Hz tick has 100 ms to spend.
+  tick_duration_ = &prometheus::BuildHistogram()
+                        .Name("npcd_tick_duration_seconds")
+                        .Help("Wall time of one simulation tick")
+                        .Register(r)
+                        .Add({}, prometheus::Histogram::BucketBoundaries{
+                                     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
+                                     0.025, 0.05, 0.1, 0.25, 0.5, 1.0});
+  ticks_ = counter(r, "npcd_ticks_total", "Simulation ticks run");
+  overruns_ = counter(r, "npcd_tick_overrun_total", "Ticks that ended after their successor's slot");
+  auto& agents = prometheus::BuildGauge().Name("npcd_agents").Help("Agents by state").Register(r);
+  agents_awake_ = &agents.Add({{"state", "awake"}});
+  agents_asleep_ = &agents.Add({{"state", "asleep"}});
+  places_ = gauge(r, "npcd_places", "Places in the world");
+  entities_ = gauge(r, "npcd_entities", "Entities in the world");
+  clients_ = gauge(r, "npcd_stream_clients", "Connected Connect streams");
+  clients_dropped_ = counter(r, "npcd_clients_dropped_total", "Clients dropped for falling behind");
+  actions_ = counter(r, "npcd_actions_total", "Actions emitted to clients");
+  actions_completed_ = counter(r, "npcd_actions_completed_total", "Actions reported completed");
+  actions_failed_ = counter(r, "npcd_actions_failed_total", "Actions failed or timed out");
+  rays_ = counter(r, "npcd_perception_rays_total", "Line-of-sight rays cast by perception");
+  behavior_changes_ = counter(r, "npcd_behavior_changes_total", "Behavior switches by selection trees");
+  signals_ = counter(r, "npcd_signals_total", "Signals delivered to agents");
+  command_errors_ = &prometheus::BuildCounter()
+                         .Name("npcd_errors_total")
+                         .Help("Refused inputs by kind")
+                         .Register(r)
+                         .Add({{"kind", "command"}});
+}
+
+Metrics::~Metrics() = default;
+
+void Metrics::onTick(const DaemonStats& s, double tick_s) {
+  if (!exposer_) return;
+  tick_duration_->Observe(tick_s);
+  ticks_->Increment();
+  agents_awake_->Set(static_cast<double>(s.sim.agents_awake));
+  agents_asleep_->Set(static_cast<double>(s.sim.agents_asleep));
+  places_->Set(static_cast<double>(s.sim.places));
+  entities_->Set(static_cast<double>(s.sim.entities));
+  clients_->Set(static_cast<double>(s.clients));
+  grow(overruns_, s.tick_overruns, last_.overruns);
+  grow(clients_dropped_, s.clients_dropped, last_.dropped);
+  grow(actions_, s.sim.actions_emitted, last_.actions);
+  grow(actions_completed_, s.sim.actions_completed, last_.completed);
+  grow(actions_failed_, s.sim.actions_failed, last_.failed);
+  grow(rays_, s.sim.perception_rays, last_.rays);
+  grow(behavior_changes_, s.sim.behavior_changes, last_.behavior_changes);
+  grow(signals_, s.sim.signals_delivered, last_.signals);
+  grow(command_errors_, s.sim.errors, last_.errors);
+}
+
+}  // namespace npc

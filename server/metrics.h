@@ -1,0 +1,66 @@
+// Metrics: Prometheus exposition (prometheus-cpp) on its own HTTP port, updated by the tick
+// thread once per tick from the same figures as GetStats. Names follow Prometheus
+// conventions (npcd_*, seconds, _total for counters); see README.md "Metrics".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "stats_board.h"
+
+namespace prometheus {
+class Counter;
+class Exposer;
+class Gauge;
+class Histogram;
+class Registry;
+}  // namespace prometheus
+
+namespace npc {
+
+class Metrics {
+ public:
+  // Starts serving /metrics on `listen` ("host:port", port 0 picks one). Throws nothing:
+  // on failure `error` is set and the object serves nothing.
+  Metrics(const std::string& listen, std::string& error);
+  ~Metrics();
+  Metrics(const Metrics&) = delete;
+  Metrics& operator=(const Metrics&) = delete;
+
+  bool serving() const { return exposer_ != nullptr; }
+  int port() const { return port_; }
+
+  // Tick thread, after every tick: `tick_s` is the tick's wall duration.
+  void onTick(const DaemonStats& stats, double tick_s);
+
+ private:
+  // Counters move by the growth of the cumulative figures since the last tick.
+  struct Cumulative {
+    uint64_t actions = 0, completed = 0, failed = 0, errors = 0, rays = 0, behavior_changes = 0,
+             signals = 0, overruns = 0, dropped = 0;
+  };
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::unique_ptr<prometheus::Exposer> exposer_;
+  int port_ = 0;
+  Cumulative last_;
+
+  prometheus::Histogram* tick_duration_ = nullptr;
+  prometheus::Counter* ticks_ = nullptr;
+  prometheus::Counter* overruns_ = nullptr;
+  prometheus::Gauge* agents_awake_ = nullptr;
+  prometheus::Gauge* agents_asleep_ = nullptr;
+  prometheus::Gauge* places_ = nullptr;
+  prometheus::Gauge* entities_ = nullptr;
+  prometheus::Gauge* clients_ = nullptr;
+  prometheus::Counter* clients_dropped_ = nullptr;
+  prometheus::Counter* actions_ = nullptr;
+  prometheus::Counter* actions_completed_ = nullptr;
+  prometheus::Counter* actions_failed_ = nullptr;
+  prometheus::Counter* rays_ = nullptr;
+  prometheus::Counter* behavior_changes_ = nullptr;
+  prometheus::Counter* signals_ = nullptr;
+  prometheus::Counter* command_errors_ = nullptr;
+};
+
+}  // namespace npc
