@@ -24,6 +24,7 @@ struct HubLimits {
   size_t outbox_max_messages = 256;    // a client further behind than this is dropped
   size_t max_items_per_update = 10000; // items in one WorldUpdate beyond this are refused
   size_t max_inbox_commands = 65536;   // back-pressure: reads pause while the sim queue is fuller
+  double max_updates_per_s = 0.0;      // per stream, burst of one second's worth; 0 = no limit
 };
 
 class ClientHub {

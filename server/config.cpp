@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,10 @@ void validate(DaemonConfig& c, JsonReader& r) {
   if (!(c.grid_cell_m > 0.0)) r.error("/grid_cell_m", "must be > 0");
   if (c.shutdown_grace_s < 0.0) r.error("/shutdown_grace_s", "must be >= 0");
   if (c.definitions_poll_s < 0.0) r.error("/definitions_poll_s", "must be >= 0");
+  if (c.max_updates_per_s < 0.0) r.error("/max_updates_per_s", "must be >= 0");
+  if (c.tls_cert.empty() != c.tls_key.empty()) {
+    r.error(c.tls_cert.empty() ? "/tls_cert" : "/tls_key", "tls_cert and tls_key go together");
+  }
   if (c.listen.empty()) r.error("/listen", "must not be empty");
 }
 
@@ -61,7 +66,8 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "simulated_players", "log_level", "log_format", "status_interval_s",
                 "max_message_bytes", "outbox_max_messages", "max_items_per_update",
                 "max_agents", "grid_cell_m", "shutdown_grace_s", "derive_footsteps",
-                "definitions_poll_s", "metrics_listen", "perception"});
+                "definitions_poll_s", "metrics_listen", "auth_token", "tls_cert", "tls_key",
+                "max_updates_per_s", "perception"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -73,6 +79,10 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     if (auto v = r.boolean(j, "", "derive_footsteps", false)) c.derive_footsteps = *v;
     if (auto v = r.number(j, "", "definitions_poll_s", false)) c.definitions_poll_s = *v;
     if (auto v = r.string(j, "", "metrics_listen", false)) c.metrics_listen = *v;
+    if (auto v = r.string(j, "", "auth_token", false)) c.auth_token = *v;
+    if (auto v = r.string(j, "", "tls_cert", false)) c.tls_cert = resolvePath(base_dir, *v);
+    if (auto v = r.string(j, "", "tls_key", false)) c.tls_key = resolvePath(base_dir, *v);
+    if (auto v = r.number(j, "", "max_updates_per_s", false)) c.max_updates_per_s = *v;
     if (j.contains("perception")) readPerceptionConfig(j["perception"], "/perception", r, c.perception);
     if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
     if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
@@ -153,6 +163,9 @@ std::string usage() {
 
 bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std::string>& errors) {
   if (!cli.config_path.empty() && !loadConfigFile(cli.config_path, config, errors)) return false;
+  if (const char* token = std::getenv("NPCD_AUTH_TOKEN"); token && *token) {
+    config.auth_token = token;
+  }
   if (!cli.listen.empty()) config.listen = cli.listen;
   if (!cli.metrics_listen.empty()) config.metrics_listen = cli.metrics_listen;
   if (!cli.log_level.empty()) {

@@ -30,6 +30,12 @@ struct DaemonConfig {
   double shutdown_grace_s = 5.0;       // how long in-flight RPCs get on SIGTERM
   bool derive_footsteps = true;        // moving players make footstep sounds
   std::string metrics_listen;          // Prometheus /metrics address ("" = off)
+  std::string auth_token;              // bearer token every call must carry ("" = off;
+                                       // env NPCD_AUTH_TOKEN overrides); required when
+                                       // listening beyond loopback
+  std::string tls_cert;                // PEM certificate chain; with tls_key enables TLS
+  std::string tls_key;                 // PEM private key
+  double max_updates_per_s = 0.0;      // per Connect stream; 0 = unlimited
   double definitions_poll_s = 0.0;     // reload changed selection trees this often; 0 = off
   PerceptionConfig perception;         // global perception tuning ("perception" object)
 

@@ -1,6 +1,8 @@
 #include "daemon.h"
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <future>
 
 #include <boost/asio/post.hpp>
@@ -19,11 +21,50 @@
 
 namespace npc {
 
+namespace {
+
+bool isLoopback(const std::string& listen) {
+  const auto colon = listen.rfind(':');
+  std::string host = listen.substr(0, colon == std::string::npos ? listen.size() : colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+bool readFile(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return true;
+}
+
+// Plaintext, or TLS when a certificate and key are configured.
+std::shared_ptr<grpc::ServerCredentials> credentials(const DaemonConfig& c,
+                                                     std::vector<std::string>& errors) {
+  if (c.tls_cert.empty()) return grpc::InsecureServerCredentials();
+  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+  if (!readFile(c.tls_cert, pair.cert_chain)) errors.push_back(c.tls_cert + ": cannot read tls_cert");
+  if (!readFile(c.tls_key, pair.private_key)) errors.push_back(c.tls_key + ": cannot read tls_key");
+  grpc::SslServerCredentialsOptions options;
+  options.pem_key_cert_pairs.push_back(pair);
+  return grpc::SslServerCredentials(options);
+}
+
+}  // namespace
+
 Daemon::Daemon(DaemonConfig config) : config_(std::move(config)) {}
 
 Daemon::~Daemon() { shutdown(); }
 
 bool Daemon::start(std::vector<std::string>& errors) {
+  if (config_.auth_token.empty() && !isLoopback(config_.listen)) {
+    errors.push_back("listening on " + config_.listen +
+                     " beyond loopback needs auth_token (config) or NPCD_AUTH_TOKEN (env)");
+    return false;
+  }
+  const auto creds = credentials(config_, errors);
+  if (!errors.empty()) return false;
   ArchetypeSet archetypes;
   if (!config_.archetypes_dir.empty()) archetypes.loadDirectory(config_.archetypes_dir, errors);
   WorldFile world;
@@ -61,12 +102,13 @@ bool Daemon::start(std::vector<std::string>& errors) {
   HubLimits limits;
   limits.outbox_max_messages = config_.outbox_max_messages;
   limits.max_items_per_update = config_.max_items_per_update;
+  limits.max_updates_per_s = config_.max_updates_per_s;
   hub_ = std::make_unique<ClientHub>(*sim_, limits);
-  service_ = std::make_unique<NpcService>(*hub_, stats_);
+  service_ = std::make_unique<NpcService>(*hub_, stats_, TokenGate(config_.auth_token));
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config_.listen, grpc::InsecureServerCredentials(), &port_);
+  builder.AddListeningPort(config_.listen, creds, &port_);
   builder.RegisterService(service_.get());
   builder.SetMaxReceiveMessageSize(config_.max_message_bytes);
   server_ = builder.BuildAndStart();

@@ -104,16 +104,36 @@ grpc::ServerUnaryReactor* submitAdmin(Simulation& sim, const Request& request,
 
 }  // namespace
 
-NpcService::NpcService(ClientHub& hub, StatsBoard& stats) : hub_(hub), stats_(stats) {}
+namespace {
+
+// A stream refused before it starts: finishes at once, deletes itself when done.
+class RefusedStream final : public grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage> {
+ public:
+  explicit RefusedStream(const grpc::Status& status) { Finish(status); }
+  void OnDone() override { delete this; }
+};
+
+grpc::ServerUnaryReactor* refuse(grpc::CallbackServerContext* context) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
+  reactor->Finish(TokenGate::refusal());
+  return reactor;
+}
+
+}  // namespace
+
+NpcService::NpcService(ClientHub& hub, StatsBoard& stats, TokenGate gate)
+    : hub_(hub), stats_(stats), gate_(std::move(gate)) {}
 
 grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage>* NpcService::Connect(
     grpc::CallbackServerContext* context) {
+  if (!gate_.allows(*context)) return new RefusedStream(TokenGate::refusal());
   return new ConnectReactor(hub_, hub_.open(), context);
 }
 
 grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* context,
                                                  const v1::SpawnAgentRequest* request,
                                                  v1::SpawnAgentReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   auto* reactor = new DeferredUnary();
   std::vector<std::string> errors;
   EntityState state;
@@ -132,12 +152,14 @@ grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* co
 grpc::ServerUnaryReactor* NpcService::DespawnAgent(grpc::CallbackServerContext* context,
                                                    const v1::DespawnAgentRequest* request,
                                                    v1::DespawnAgentReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<npc::DespawnAgent>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetAgent(grpc::CallbackServerContext* context,
                                                const v1::GetAgentRequest* request,
                                                v1::GetAgentReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<DescribeAgent>(hub_.sim(), *request, [reply](Call call) {
     return [call = std::move(call), reply](const Status& s, const std::string& json) {
       call->finish(toGrpcStatus(s), [&] { reply->set_json(json); });
@@ -148,36 +170,42 @@ grpc::ServerUnaryReactor* NpcService::GetAgent(grpc::CallbackServerContext* cont
 grpc::ServerUnaryReactor* NpcService::SendSignal(grpc::CallbackServerContext* context,
                                                  const v1::SendSignalRequest* request,
                                                  v1::SendSignalReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<SignalEvent>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetBehaviorVariable(
     grpc::CallbackServerContext* context, const v1::SetBehaviorVariableRequest* request,
     v1::SetBehaviorVariableReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<npc::SetBehaviorVariable>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetSensors(grpc::CallbackServerContext* context,
                                                  const v1::SetSensorsRequest* request,
                                                  v1::SetSensorsReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<npc::SetSensors>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::RegisterVisibilityType(
     grpc::CallbackServerContext* context, const v1::RegisterVisibilityTypeRequest* request,
     v1::RegisterVisibilityTypeReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<npc::RegisterVisibilityType>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetAttributePrincipal(
     grpc::CallbackServerContext* context, const v1::SetAttributePrincipalRequest* request,
     v1::SetAttributePrincipalReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<npc::SetAttributePrincipal>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetStealthMeter(grpc::CallbackServerContext* context,
                                                       const v1::GetStealthMeterRequest* request,
                                                       v1::GetStealthMeterReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   const uint64_t player = request->player();
   return submitAdmin<GetStealth>(hub_.sim(), *request, [reply, player](Call call) {
     return [call = std::move(call), reply, player](const Status& s, EntityId agent, float value) {
@@ -193,6 +221,7 @@ grpc::ServerUnaryReactor* NpcService::GetStealthMeter(grpc::CallbackServerContex
 grpc::ServerUnaryReactor* NpcService::ReloadDefinitions(
     grpc::CallbackServerContext* context, const v1::ReloadDefinitionsRequest* request,
     v1::ReloadDefinitionsReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<npc::ReloadDefinitions>(hub_.sim(), *request, [reply](Call call) {
     return [call = std::move(call), reply](const Status& s, const std::string& report) {
       call->finish(toGrpcStatus(s), [&] { reply->set_report(report); });
@@ -203,6 +232,7 @@ grpc::ServerUnaryReactor* NpcService::ReloadDefinitions(
 grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* context,
                                                const v1::GetStatsRequest* request,
                                                v1::Stats* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
   const DaemonStats d = stats_.load();
   reply->set_tick(d.sim.tick);
   reply->set_sim_time(d.sim.sim_time_s);

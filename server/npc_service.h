@@ -12,11 +12,14 @@
 // Calls that wait on a tick finish with CANCELLED if the client gives up first; a reply that
 // arrives after that is ignored. Core Status -> gRPC code goes through toGrpcStatus() only.
 //
+// Every call first passes the TokenGate; a refused call ends with UNAUTHENTICATED.
+//
 // Agents spawned here belong to nobody (ClientId::kUnowned): their actions go to every
 // client subscribed to their place, like the agents of a client that left.
 #pragma once
 
 #include "npc/v1/npc.grpc.pb.h"
+#include "token_gate.h"
 
 namespace npc {
 
@@ -25,7 +28,7 @@ class StatsBoard;
 
 class NpcService final : public v1::NpcSim::CallbackService {
  public:
-  NpcService(ClientHub& hub, StatsBoard& stats);
+  NpcService(ClientHub& hub, StatsBoard& stats, TokenGate gate = TokenGate(""));
 
   grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage>* Connect(
       grpc::CallbackServerContext* context) override;
@@ -66,6 +69,7 @@ class NpcService final : public v1::NpcSim::CallbackService {
  private:
   ClientHub& hub_;
   StatsBoard& stats_;
+  TokenGate gate_;
 };
 
 }  // namespace npc

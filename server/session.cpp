@@ -1,5 +1,7 @@
 #include "session.h"
 
+#include <algorithm>
+
 #include <utility>
 
 #include "client_hub.h"
@@ -194,8 +196,30 @@ void ConnectReactor::OnReadDone(bool ok) {
   session_->readNext(sim.queuedCommands() <= hub_.limits().max_inbox_commands);
 }
 
+bool ConnectReactor::withinRateLimit() {
+  const double rate = hub_.limits().max_updates_per_s;
+  if (rate <= 0.0) return true;
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - refilled_).count();
+  refilled_ = now;
+  tokens_ = std::min(std::max(rate, 1.0), tokens_ + elapsed * rate);
+  if (tokens_ < 1.0) return false;
+  tokens_ -= 1.0;
+  return true;
+}
+
 void ConnectReactor::handleUpdate() {
   const uint64_t seq = update_.seq();
+  if (!withinRateLimit()) {
+    const std::vector<std::string> refused{
+        "update " + std::to_string(seq) + " refused: more than " +
+        std::to_string(static_cast<int>(hub_.limits().max_updates_per_s)) +
+        " updates/s on this stream"};
+    if (session_->pushErrors(seq, refused) == Session::PushResult::kFull) {
+      hub_.dropSlowClient(session_);
+    }
+    return;
+  }
   ConvertedUpdate converted =
       convertUpdate(update_, session_->id(), hub_.limits().max_items_per_update);
   bool accepted = true;

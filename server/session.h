@@ -24,6 +24,8 @@
 // actions) are queued; then the outbox is flushed and the stream finishes OK.
 #pragma once
 
+#include <chrono>
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -135,11 +137,15 @@ class ConnectReactor final
   friend class Session;
 
   void handleUpdate();
+  // Token bucket of HubLimits::max_updates_per_s; reads are serial, so no lock is needed.
+  bool withinRateLimit();
 
   ClientHub& hub_;
   std::shared_ptr<Session> session_;
   grpc::CallbackServerContext* context_;
   v1::WorldUpdate update_;  // the one outstanding read's buffer
+  double tokens_ = 1.0;
+  std::chrono::steady_clock::time_point refilled_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace npc
