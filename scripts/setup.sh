@@ -15,6 +15,8 @@ PACKAGES=(
   liblua5.4-dev
   libbenchmark-dev
   prometheus-cpp-dev
+  openssl
+  python3-grpcio python3-protobuf
 )
 
 missing=()

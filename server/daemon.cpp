@@ -7,6 +7,7 @@
 
 #include <boost/asio/post.hpp>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
@@ -107,6 +108,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
   service_ = std::make_unique<NpcService>(*hub_, stats_, TokenGate(config_.auth_token));
 
   grpc::EnableDefaultHealthCheckService(true);
+  // Lets grpcurl-style tools list and call the API (grpc.reflection.v1alpha in gRPC 1.51).
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config_.listen, creds, &port_);
   builder.RegisterService(service_.get());
