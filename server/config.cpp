@@ -67,7 +67,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "max_message_bytes", "outbox_max_messages", "max_items_per_update",
                 "max_agents", "grid_cell_m", "shutdown_grace_s", "derive_footsteps",
                 "definitions_poll_s", "metrics_listen", "auth_token", "tls_cert", "tls_key",
-                "max_updates_per_s", "perception"});
+                "max_updates_per_s", "perception", "long_actions", "hibernation"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -84,6 +84,16 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     if (auto v = r.string(j, "", "tls_key", false)) c.tls_key = resolvePath(base_dir, *v);
     if (auto v = r.number(j, "", "max_updates_per_s", false)) c.max_updates_per_s = *v;
     if (j.contains("perception")) readPerceptionConfig(j["perception"], "/perception", r, c.perception);
+    if (auto v = r.string(j, "", "long_actions", false)) c.long_actions = resolvePath(base_dir, *v);
+    if (j.contains("hibernation") && r.isObject(j["hibernation"], "/hibernation")) {
+      const json& h = j["hibernation"];
+      r.onlyKeys(h, "/hibernation", {"enabled", "quiet_s"});
+      if (auto v = r.boolean(h, "/hibernation", "enabled", false)) c.hibernation.enabled = *v;
+      if (auto v = r.number(h, "/hibernation", "quiet_s", false)) {
+        c.hibernation.quiet_s = *v;
+        if (!(*v >= 0)) r.error("/hibernation/quiet_s", "must be >= 0");
+      }
+    }
     if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
     if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
     if (auto v = r.string(j, "", "log_format", false)) c.log_format = *v;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hibernation/place_dispatcher.h"
 #include "perception/perception_config.h"
 
 namespace npc {
@@ -38,6 +39,8 @@ struct DaemonConfig {
   double max_updates_per_s = 0.0;      // per Connect stream; 0 = unlimited
   double definitions_poll_s = 0.0;     // reload changed selection trees this often; 0 = off
   PerceptionConfig perception;         // global perception tuning ("perception" object)
+  std::string long_actions;            // long action definitions (JSON file); "" = none
+  HibernationConfig hibernation;       // "hibernation": { "enabled": true, "quiet_s": 30 }
 
   std::string source = "(defaults)";   // where this came from, for messages
 };

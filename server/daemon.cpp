@@ -79,7 +79,14 @@ bool Daemon::start(std::vector<std::string>& errors) {
   sim_config.world.grid_cell_size_m = static_cast<float>(config_.grid_cell_m);
   sim_config.perception = config_.perception;
   sim_config.derive_footsteps = config_.derive_footsteps;
+  sim_config.hibernation = config_.hibernation;
+  LongActionLibrary long_actions;
+  if (!config_.long_actions.empty() && !long_actions.loadFile(config_.long_actions, errors)) {
+    return false;
+  }
   sim_ = std::make_unique<Simulation>(sim_config, std::move(archetypes));
+  for (std::string& e : sim_->setLongActions(std::move(long_actions))) errors.push_back(std::move(e));
+  if (!errors.empty()) return false;
   if (!config_.selection_trees_dir.empty()) {
     const BstLoadReport report = sim_->loadSelectionTrees(config_.selection_trees_dir);
     for (const std::string& w : report.warnings) spdlog::warn(logText(w));

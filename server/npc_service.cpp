@@ -229,6 +229,13 @@ grpc::ServerUnaryReactor* NpcService::ReloadDefinitions(
   });
 }
 
+grpc::ServerUnaryReactor* NpcService::WakePlace(grpc::CallbackServerContext* context,
+                                                const v1::WakePlaceRequest* request,
+                                                v1::WakePlaceReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
+  return submitAdmin<npc::WakePlace>(hub_.sim(), *request, statusReply);
+}
+
 grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* context,
                                                const v1::GetStatsRequest* request,
                                                v1::Stats* reply) {
@@ -252,6 +259,8 @@ grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* cont
   reply->set_actions_failed(d.sim.actions_failed);
   reply->set_errors(d.sim.errors);
   reply->set_clients_dropped(hub_.droppedCount());
+  reply->set_places_awake(d.sim.places_awake);
+  reply->set_places_asleep(d.sim.places_asleep);
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   reactor->Finish(grpc::Status::OK);
   return reactor;

@@ -6,7 +6,7 @@
 //   GetAgent      -> queue DescribeAgent; the reply carries the JSON debug view
 //   GetStats      -> answered at once from the StatsBoard and the hub's counters
 //   SendSignal, SetBehaviorVariable, SetSensors, RegisterVisibilityType,
-//   SetAttributePrincipal, GetStealthMeter, ReloadDefinitions
+//   SetAttributePrincipal, GetStealthMeter, ReloadDefinitions, WakePlace
 //                 -> validate (toCommand in proto_convert.h), queue the matching command;
 //                    finished from its reply
 // Calls that wait on a tick finish with CANCELLED if the client gives up first; a reply that
@@ -65,6 +65,9 @@ class NpcService final : public v1::NpcSim::CallbackService {
   grpc::ServerUnaryReactor* ReloadDefinitions(grpc::CallbackServerContext* context,
                                               const v1::ReloadDefinitionsRequest* request,
                                               v1::ReloadDefinitionsReply* reply) override;
+  grpc::ServerUnaryReactor* WakePlace(grpc::CallbackServerContext* context,
+                                      const v1::WakePlaceRequest* request,
+                                      v1::WakePlaceReply* reply) override;
 
  private:
   ClientHub& hub_;

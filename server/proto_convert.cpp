@@ -345,6 +345,18 @@ bool toCommand(const v1::ReloadDefinitionsRequest&, ReloadDefinitions&,
   return true;
 }
 
+bool toCommand(const v1::WakePlaceRequest& request, WakePlace& out,
+               std::vector<std::string>& errors) {
+  if (request.place().empty()) errors.push_back("place: must be set");
+  if (request.place().size() > kMaxNameBytes) errors.push_back("place: longer than 256 bytes");
+  if (!(std::isfinite(request.delay_s()) && request.delay_s() >= 0.0)) {
+    errors.push_back("delay_s: must be finite and >= 0");
+  }
+  out.place = request.place();
+  out.delay_s = request.delay_s();
+  return errors.empty();
+}
+
 std::optional<EntityKind> fromProto(v1::EntityKind kind) {
   switch (kind) {
     case v1::ENTITY_KIND_NPC: return EntityKind::kNpc;
@@ -374,6 +386,8 @@ std::optional<EventKind> fromProto(v1::EventKind kind) {
     case v1::EVENT_KIND_INTENTION_FAILED: return EventKind::kIntentionFailed;
     case v1::EVENT_KIND_BEHAVIOR: return EventKind::kBehavior;
     case v1::EVENT_KIND_STEALTH: return EventKind::kStealth;
+    case v1::EVENT_KIND_PLACE_ASLEEP: return EventKind::kPlaceAsleep;
+    case v1::EVENT_KIND_PLACE_AWAKE: return EventKind::kPlaceAwake;
     default: return std::nullopt;
   }
 }
@@ -387,6 +401,8 @@ v1::EventKind toProto(EventKind kind) {
     case EventKind::kIntentionFailed: return v1::EVENT_KIND_INTENTION_FAILED;
     case EventKind::kBehavior: return v1::EVENT_KIND_BEHAVIOR;
     case EventKind::kStealth: return v1::EVENT_KIND_STEALTH;
+    case EventKind::kPlaceAsleep: return v1::EVENT_KIND_PLACE_ASLEEP;
+    case EventKind::kPlaceAwake: return v1::EVENT_KIND_PLACE_AWAKE;
   }
   return v1::EVENT_KIND_UNSPECIFIED;
 }

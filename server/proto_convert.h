@@ -94,6 +94,8 @@ bool toCommand(const v1::RegisterVisibilityTypeRequest& request, RegisterVisibil
 // attribute must not be 0; principal 0 removes the attribute's link.
 bool toCommand(const v1::SetAttributePrincipalRequest& request, SetAttributePrincipal& out,
                std::vector<std::string>& errors);
+bool toCommand(const v1::WakePlaceRequest& request, WakePlace& out,
+               std::vector<std::string>& errors);
 bool toCommand(const v1::GetStealthMeterRequest& request, GetStealth& out,
                std::vector<std::string>& errors);
 bool toCommand(const v1::ReloadDefinitionsRequest& request, ReloadDefinitions& out,

@@ -106,12 +106,14 @@ void TickDriver::onStatus(const boost::system::error_code& ec) {
 }
 
 std::string TickDriver::statusLine() const {
-  char line[320];
+  char line[400];
   std::snprintf(line, sizeof line,
-                "tick %llu | %.1f ticks/s | agents %zu awake %zu asleep %zu | tick p50 %.2f ms "
-                "p99 %.2f ms | %.1f actions/s | clients %u | overruns %llu",
+                "tick %llu | %.1f ticks/s | agents %zu awake %zu asleep %zu | places awake %zu "
+                "asleep %zu | tick p50 %.2f ms p99 %.2f ms | %.1f actions/s | clients %u | "
+                "overruns %llu",
                 static_cast<unsigned long long>(last_.sim.tick), ticks_per_second_,
                 last_.sim.agents, last_.sim.agents_awake, last_.sim.agents_asleep,
+                last_.sim.places_awake, last_.sim.places_asleep,
                 stats_.percentileMs(50), stats_.percentileMs(99), actions_per_second_,
                 last_.clients, static_cast<unsigned long long>(stats_.overruns));
   return line;

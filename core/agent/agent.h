@@ -7,6 +7,8 @@
 
 #include "base/rng.h"
 #include "bst/selection_tree_library.h"
+#include "hibernation/inventory.h"
+#include "hibernation/long_action.h"
 #include "perception/perception_state.h"
 #include "world/ids.h"
 #include "world/name_table.h"
@@ -41,6 +43,12 @@ struct Agent {
   EntityId faced = EntityId::kNone;   // attention target last turned to
   Vec3 investigated{1e30f, 1e30f, 1e30f};  // last position investigated
   bool looked_around = false;   // investigate: looked around at `investigated`
+
+  // Daemon-side long action (a long_action behavior, or the hibernation action while its
+  // place sleeps) and what it produced.
+  LongActionRun work;
+  bool work_is_hibernation = false;  // started because the place slept: stops on wake
+  Inventory inventory;
 
   uint32_t actions_completed = 0;
   uint32_t actions_failed = 0;

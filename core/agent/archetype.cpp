@@ -1,5 +1,6 @@
 #include "agent/archetype.h"
 
+#include <cstdint>
 #include <algorithm>
 #include <filesystem>
 
@@ -46,7 +47,7 @@ void readWander(const json& j, const std::string& path, JsonReader& r, WanderRef
 std::optional<BehaviorMode> parseMode(std::string_view text) {
   for (auto m : {BehaviorMode::kIdle, BehaviorMode::kWander, BehaviorMode::kGreet,
                  BehaviorMode::kAmbient, BehaviorMode::kInvestigate, BehaviorMode::kAttack,
-                 BehaviorMode::kFaceTarget}) {
+                 BehaviorMode::kFaceTarget, BehaviorMode::kLongAction}) {
     if (toString(m) == text) return m;
   }
   return std::nullopt;
@@ -68,7 +69,8 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
         def.mode = *m;
       } else {
         r.error(joinPath(bpath, "mode"),
-                "expected idle, wander, greet, ambient, investigate, attack or face_target");
+                "expected idle, wander, greet, ambient, investigate, attack, face_target or "
+                "long_action");
       }
     }
     if (auto v = r.string(b, bpath, "action", false)) def.action = *v;
@@ -84,8 +86,10 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
         }
       }
     }
-    if (def.mode == BehaviorMode::kAttack && def.action.empty()) {
-      r.error(joinPath(bpath, "action"), "is required for mode attack");
+    if ((def.mode == BehaviorMode::kAttack || def.mode == BehaviorMode::kLongAction) &&
+        def.action.empty()) {
+      r.error(joinPath(bpath, "action"), std::string("is required for mode ") +
+                                             std::string(toString(def.mode)));
     }
     if (def.duration_s < 0.f) r.error(joinPath(bpath, "duration_s"), "must be >= 0");
     if (def.cooldown_s < 0.f) r.error(joinPath(bpath, "cooldown_s"), "must be >= 0");
@@ -105,6 +109,7 @@ std::string_view toString(BehaviorMode mode) {
     case BehaviorMode::kInvestigate: return "investigate";
     case BehaviorMode::kAttack: return "attack";
     case BehaviorMode::kFaceTarget: return "face_target";
+    case BehaviorMode::kLongAction: return "long_action";
   }
   return "?";
 }
@@ -127,12 +132,24 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
       continue;
     }
     r.onlyKeys(j, path, {"species", "selection_tree", "behavior", "perception", "behaviors",
-                         "notice_radius_m", "action_timeout_s", "greet", "wander"});
+                         "hibernation_action", "inventory", "notice_radius_m",
+                         "action_timeout_s", "greet", "wander"});
     Archetype a;
     a.name = it.key();
     if (auto v = r.string(j, path, "species", true)) a.species = *v;
     if (auto v = r.string(j, path, "selection_tree", false)) a.selection_tree = *v;
     if (auto v = r.string(j, path, "behavior", false)) a.behavior = *v;
+    if (auto v = r.string(j, path, "hibernation_action", false)) a.hibernation_action = *v;
+    if (j.contains("inventory") && r.isObject(j["inventory"], joinPath(path, "inventory"))) {
+      for (auto item = j["inventory"].begin(); item != j["inventory"].end(); ++item) {
+        if (item.value().is_number_integer() && item.value().get<int64_t>() >= 0 &&
+            item.value().get<int64_t>() <= INT32_MAX) {
+          a.inventory.emplace_back(item.key(), item.value().get<int32_t>());
+        } else {
+          r.error(joinPath(joinPath(path, "inventory"), item.key()), "expected an integer >= 0");
+        }
+      }
+    }
     if (auto v = r.number(j, path, "notice_radius_m", false)) {
       a.sensors.sight_range_m = static_cast<float>(*v);
       if (*v < 0) r.error(joinPath(path, "notice_radius_m"), "must be >= 0");

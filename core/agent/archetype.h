@@ -19,7 +19,12 @@
 //
 // Behaviors: a selection tree chooses a behavior by name; the archetype says what that
 // behavior does with a built-in mode (see builtin_behaviors.h):
-//   idle, wander, greet, ambient (greet, else wander), investigate, attack, face_target.
+//   idle, wander, greet, ambient (greet, else wander), investigate, attack, face_target,
+//   long_action (a daemon-side long action such as ContinuousBaking, see
+//   core/hibernation/long_action.h).
+// "hibernation_action" names the long action an agent starts when its place goes to sleep
+// (none needed when its current behavior already is a long action); "inventory" gives its
+// starting items, e.g. { "flour": 100 }.
 // "No Behavior" (no tree, no fixed behavior, or a behavior with no entry here) only faces
 // its attention target.
 #pragma once
@@ -59,6 +64,7 @@ enum class BehaviorMode : uint8_t {
   kInvestigate,
   kAttack,
   kFaceTarget,
+  kLongAction,  // runs the daemon-side long action `action` (e.g. ContinuousBaking)
 };
 
 std::string_view toString(BehaviorMode mode);
@@ -83,6 +89,8 @@ struct Archetype {
   std::string behavior;          // with no tree: the one behavior it always runs ("" = none)
   SensorConfig sensors;
   std::vector<BehaviorDef> behaviors;
+  std::string hibernation_action;  // long action started when its place goes to sleep
+  std::vector<std::pair<std::string, int32_t>> inventory;  // at spawn, e.g. {"flour", 100}
   float action_timeout_s = 30.f;
   GreetReflex greet;
   WanderReflex wander;

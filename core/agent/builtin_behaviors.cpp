@@ -81,6 +81,7 @@ bool BuiltinBehaviors::decide(Agent& agent, const Entity& self, const World& wor
     case BehaviorMode::kInvestigate: return investigate(agent, def, type, out);
     case BehaviorMode::kAttack: return attack(agent, def, type, now_s, out);
     case BehaviorMode::kFaceTarget: return faceTarget(agent, out);
+    case BehaviorMode::kLongAction: return false;  // daemon-side: nothing for the client
   }
   return false;
 }

@@ -131,6 +131,13 @@ struct GetStealth {
 struct ReloadDefinitions {
   std::function<void(const Status&, const std::string& report)> reply;
 };
+// Admin / game: wake a sleeping place now (delay_s 0) or at a scheduled time (a game event
+// due delay_s seconds from now).
+struct WakePlace {
+  std::string place;
+  double delay_s = 0.0;
+  std::function<void(const Status&)> reply;
+};
 // A client stream ended: the agents it owned keep living, their actions go to subscribers.
 struct ClientGone {};
 
@@ -138,7 +145,7 @@ using CommandBody =
     std::variant<UpsertEntity, RemoveEntity, UpsertObstacle, RemoveObstacle, SoundEvent,
                  SignalEvent, ActionResult, SpawnAgent, DespawnAgent, DescribeAgent, SetSensors,
                  SetBehaviorVariable, RegisterVisibilityType, SetAttributePrincipal, GetStealth,
-                 ReloadDefinitions, ClientGone>;
+                 ReloadDefinitions, WakePlace, ClientGone>;
 
 struct Command {
   ClientId origin = ClientId::kDaemon;

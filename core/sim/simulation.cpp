@@ -12,6 +12,14 @@ namespace {
 
 std::string entityLabel(EntityId id) { return "entity " + std::to_string(raw(id)); }
 
+// The error for a command about an agent that is not awake.
+Status noAwakeAgent(EntityId id, bool hibernating) {
+  if (hibernating) {
+    return {StatusCode::kFailedPrecondition, entityLabel(id) + " is hibernating (its place is asleep)"};
+  }
+  return {StatusCode::kNotFound, entityLabel(id) + ": no such agent"};
+}
+
 Status invalid(EntityId id, std::string_view field, std::string_view problem) {
   return {StatusCode::kInvalidArgument,
           entityLabel(id) + ": " + std::string(field) + " " + std::string(problem)};
@@ -39,8 +47,10 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       world_(config.world),
       behaviors_(archetypes_, vocabulary_),
       perception_(config.perception, world_.species()),
-      trees_(perception_.signalNames()) {
+      trees_(perception_.signalNames()),
+      places_(config.hibernation) {
   vocabulary_.intern(names_, archetypes_);
+  setLongActions(LongActionLibrary{});
   for (size_t a = 0; a < archetypes_.size(); ++a) {
     const auto& defs = archetypes_.at(static_cast<uint16_t>(a)).behaviors;
     for (size_t d = 0; d < defs.size(); ++d) {
@@ -119,7 +129,8 @@ void Simulation::tick() {
   output_.sim_time_s = timeS();
 
   ingest();                       // 1. client updates, admin commands, action results
-  world_.refreshSpatialIndex();   // 2. neighbour index reflects this tick's positions
+  updatePlaces();                 // 2. quiet places sleep, woken ones settle (hibernation)
+  world_.refreshSpatialIndex();   //    neighbour index reflects this tick's positions
   perceive();                     // 3. sight, hearing, signals; stealth meter
   select();                       // 4. signals set selection variables; trees pick behaviors
   expireActions();                // 5. actions the game never reported on fail
@@ -221,6 +232,9 @@ void Simulation::apply(Command& command) {
           std::string json;
           Status s = describeAgent(c.id, json);
           if (c.reply) c.reply(s, json);
+        } else if constexpr (std::is_same_v<T, WakePlace>) {
+          Status s = wakePlaceCommand(c);
+          if (c.reply) c.reply(s);
         } else if constexpr (std::is_same_v<T, ClientGone>) {
           releaseClient(origin);
         }
@@ -230,6 +244,29 @@ void Simulation::apply(Command& command) {
 
 Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must_be_new) {
   if (Status v = validateState(s); !v.isOk()) return v;
+  if (auto where = findDormant(s.id)) {
+    if (must_be_new) return {StatusCode::kAlreadyExists, entityLabel(s.id) + ": already exists"};
+    Entity& body = dormant_[raw(where->first)][where->second].body;
+    if (body.kind != s.kind) return invalid(s.id, "kind", "cannot change while hibernating");
+    PlaceIndex place = body.place;
+    if (!s.place.empty()) {
+      place = world_.findPlace(s.place);
+      if (place == PlaceIndex::kNone) return invalid(s.id, "place", "\"" + s.place + "\" is unknown");
+    } else if (s.position && !body.place_from_client) {
+      place = world_.placeAt(*s.position);
+    }
+    if (place == where->first) {
+      // A sleeping agent's body follows the game's updates without waking its place.
+      if (s.position) body.position = *s.position;
+      if (s.forward) body.forward = *s.forward * (1.f / length(*s.forward));
+      if (s.velocity) body.velocity = *s.velocity;
+      if (s.eye_height_m) body.eye_height_m = *s.eye_height_m;
+      if (s.active) body.active = *s.active;
+      return {};
+    }
+    // Moved to another place: its place wakes and the update applies to the awake agent.
+    wakePlace(where->first, "an agent moved out");
+  }
   EntityTable& entities = world_.entities();
   EntityHandle handle = entities.find(s.id);
   const bool is_new = handle.isNull();
@@ -288,6 +325,9 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     e->place = world_.placeAt(e->position);
   }
   if (s.position || is_new) world_.markMoved();
+  if (e->kind == EntityKind::kPlayer && e->active && places_.asleep(e->place)) {
+    wakePlace(e->place, "a player entered");
+  }
 
   if (archetype) {
     Agent* agent = agents_.get(agents_.insert(s.id));
@@ -297,6 +337,9 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     agent->home = e->position;
     agent->rng = Rng::forStream(config_.seed, raw(s.id));
     initPerceptionState(agent->perception, type.sensors, s.id, config_.seed);
+    for (const auto& [item, count] : type.inventory) {
+      agent->inventory.add(long_actions_.items().intern(item), count);
+    }
     bindBehavior(*agent);
     emitEvent(EventKind::kAgentSpawned, s.id, e->place, type.name);
   }
@@ -304,6 +347,15 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
 }
 
 Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
+  if (auto where = findDormant(id)) {
+    auto& list = dormant_[raw(where->first)];
+    list.erase(list.begin() + static_cast<ptrdiff_t>(where->second));
+    dormant_index_.erase(std::lower_bound(dormant_index_.begin(), dormant_index_.end(),
+                                          std::make_pair(raw(id), PlaceIndex{})));
+    --dormant_count_;
+    emitEvent(EventKind::kAgentDespawned, id, where->first, {});
+    return {};
+  }
   const bool was_agent = agents_.remove(id);
   if (must_be_agent && !was_agent) {
     return {StatusCode::kNotFound, entityLabel(id) + ": no such agent"};
@@ -319,6 +371,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
 
 Status Simulation::applyActionResult(const ActionResult& r) {
   Agent* agent = agents_.get(r.agent);
+  if (!agent && findDormant(r.agent)) return noAwakeAgent(r.agent, true);
   if (!agent) {
     return {StatusCode::kNotFound, "action result: " + entityLabel(r.agent) + " is not an agent"};
   }
@@ -379,6 +432,12 @@ void Simulation::perceive() {
   for (Agent& agent : agents_.rows()) perceivers_.push_back({agent.entity, &agent.perception});
   signals_.clear();
   perception_.update(world_, perceivers_, tick_, timeS(), signals_);
+  if (places_.size() > 0) {
+    for (const Agent& agent : agents_.rows()) {
+      if (agent.perception.attention.cls == AttentionClass::kNone) continue;
+      if (const Entity* e = world_.entities().get(agent.entity)) places_.noteActivity(e->place, timeS());
+    }
+  }
   const PerceptionStats& last = perception_.lastTick();
   totals_.perception_rays += last.rays;
   totals_.perception_full_updates += last.full_updates;
@@ -420,19 +479,30 @@ void Simulation::bindBehavior(Agent& agent) {
     }
     return;
   }
-  const int def = type.findBehavior(type.behavior);
-  agent.behavior_def = def < 0 ? Agent::kNoBehaviorDef : static_cast<uint8_t>(def);
+  enterBehaviorDef(agent, type.findBehavior(type.behavior));
 }
 
 void Simulation::enterBehavior(Agent& agent, BehaviorId behavior) {
   // Leaving the old behavior needs nothing yet: built-in behaviors keep no resources. Its
   // running action finishes (interrupting it is the intention queue's job).
-  const int def = behavior == BehaviorId::kNone
-                      ? -1
-                      : archetypes_.at(agent.archetype).findBehavior(trees_.behaviorName(behavior));
+  enterBehaviorDef(agent, behavior == BehaviorId::kNone
+                              ? -1
+                              : archetypes_.at(agent.archetype)
+                                    .findBehavior(trees_.behaviorName(behavior)));
+  ++totals_.behavior_changes;
+}
+
+void Simulation::enterBehaviorDef(Agent& agent, int def) {
   agent.behavior_def = def < 0 ? Agent::kNoBehaviorDef : static_cast<uint8_t>(def);
   behaviors_.onBehaviorEntered(agent);
-  ++totals_.behavior_changes;
+  // A long_action behavior starts (or carries on with) its long action; leaving it settles.
+  const uint16_t work =
+      def < 0 ? LongActionRun::kNone : behavior_long_action_[agent.archetype][static_cast<size_t>(def)];
+  if (work != LongActionRun::kNone) {
+    startWork(agent, work, false);
+  } else if (agent.work.running()) {
+    stopWork(agent, nullptr);
+  }
 }
 
 Status Simulation::addSound(const SoundEvent& c) {
@@ -454,6 +524,7 @@ Status Simulation::addSound(const SoundEvent& c) {
   if (c.threat > 1.f || std::isnan(c.threat)) {
     return {StatusCode::kInvalidArgument, "sound: threat must be within 0..1"};
   }
+  wakePlacesReachedBy(sound.position, sound.radius_m, "a sound");
   if (!perception_.addSound(sound)) {
     return {StatusCode::kResourceExhausted, "sound: too many sounds this tick"};
   }
@@ -470,6 +541,7 @@ Status Simulation::postSignal(const SignalEvent& c) {
   request.position = c.position;
   request.value = c.value;
   if (c.target != EntityId::kNone) {
+    wakeAgentPlace(c.target, "a signal");
     if (!agents_.get(c.target)) {
       return {StatusCode::kNotFound, "signal " + c.name + ": " + entityLabel(c.target) +
                                          " is not an agent"};
@@ -482,6 +554,7 @@ Status Simulation::postSignal(const SignalEvent& c) {
     if (request.place == PlaceIndex::kNone) {
       return {StatusCode::kNotFound, "signal " + c.name + ": place \"" + c.place + "\" is unknown"};
     }
+    if (places_.asleep(request.place)) wakePlace(request.place, "a signal");
   } else if (!c.species.empty()) {
     request.scope = SignalScope::kSpecies;
     request.species = world_.species().find(c.species);
@@ -495,6 +568,7 @@ Status Simulation::postSignal(const SignalEvent& c) {
   } else if (c.radius_m > 0.f && std::isfinite(c.radius_m) && isFinite(c.position)) {
     request.scope = SignalScope::kRadius;
     request.radius_m = c.radius_m;
+    wakePlacesReachedBy(c.position, c.radius_m, "a signal");
   } else {
     return {StatusCode::kInvalidArgument,
             "signal " + c.name + ": needs a target, place, species, group or radius"};
@@ -507,7 +581,7 @@ Status Simulation::postSignal(const SignalEvent& c) {
 
 Status Simulation::setSensors(const SetSensors& c) {
   Agent* agent = agents_.get(c.agent);
-  if (!agent) return {StatusCode::kNotFound, entityLabel(c.agent) + ": no such agent"};
+  if (!agent) return noAwakeAgent(c.agent, findDormant(c.agent).has_value());
   SensorConfig sensors = agent->perception.sensors;
   if (c.vision) sensors.vision = *c.vision;
   if (c.hearing) sensors.hearing = *c.hearing;
@@ -530,7 +604,7 @@ Status Simulation::setSensors(const SetSensors& c) {
 
 Status Simulation::setBehaviorVariable(const SetBehaviorVariable& c) {
   Agent* agent = agents_.get(c.agent);
-  if (!agent) return {StatusCode::kNotFound, entityLabel(c.agent) + ": no such agent"};
+  if (!agent) return noAwakeAgent(c.agent, findDormant(c.agent).has_value());
   if (agent->bst.tree == SelectionTreeId::kNone) {
     return {StatusCode::kFailedPrecondition, entityLabel(c.agent) + " has no selection tree"};
   }
@@ -571,7 +645,8 @@ void Simulation::decide() {
   ActionOut out;
   for (Agent& agent : agents_.rows()) {
     const Entity* self = world_.entities().get(agent.entity);
-    if (!self || !behaviors_.decide(agent, *self, world_, now, out)) continue;
+    if (!self || places_.state(self->place) == PlaceState::kDraining) continue;  // winding down
+    if (!behaviors_.decide(agent, *self, world_, now, out)) continue;
     out.intention = static_cast<IntentionId>(next_intention_++);
     out.owner = self->owner;
     out.place = self->place;
@@ -609,17 +684,57 @@ SimStats Simulation::stats() const {
   s.tick = tick_;
   s.sim_time_s = timeS();
   s.entities = world_.entities().size();
-  s.agents = agents_.size();
+  s.agents = agents_.size() + dormant_count_;
   s.agents_awake = agents_.size();
-  s.agents_asleep = 0;
+  s.agents_asleep = dormant_count_;
   s.places = world_.places().size();
+  s.places_asleep = places_.count(PlaceState::kAsleep);
+  s.places_awake = s.places - s.places_asleep;
   s.obstacles = world_.obstacles().size();
   return s;
 }
 
+namespace {
+
+nlohmann::json inventoryJson(const Inventory& inventory, const LongActionLibrary& lib) {
+  nlohmann::json j = nlohmann::json::object();
+  for (uint8_t i = 0; i < inventory.size(); ++i) {
+    j[lib.items().name(inventory.itemAt(i))] = inventory.countAt(i);
+  }
+  return j;
+}
+
+nlohmann::json workJson(const LongActionRun& run, bool for_hibernation,
+                        const LongActionLibrary& lib, double now) {
+  if (!run.running()) return nullptr;
+  return {{"action", lib.at(run.action).name},
+          {"for_hibernation", for_hibernation},
+          {"turns_settled", run.turns_done},
+          {"turns_pending", lib.turnsBy(run, now) - run.turns_done}};
+}
+
+}  // namespace
+
 Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   const Agent* agent = agents_.get(id);
-  if (!agent) return {StatusCode::kNotFound, entityLabel(id) + ": no such agent"};
+  if (!agent) {
+    const auto where = findDormant(id);
+    if (!where) return {StatusCode::kNotFound, entityLabel(id) + ": no such agent"};
+    const DormantAgent& d = dormant_[raw(where->first)][where->second];
+    nlohmann::json j;
+    j["id"] = raw(id);
+    j["archetype"] = archetypes_.at(d.archetype).name;
+    j["asleep"] = true;
+    j["place"] = world_.place(where->first)->name;
+    j["asleep_for_s"] = timeS() - places_.asleepSince(where->first);
+    j["position"] = {d.body.position.x, d.body.position.y, d.body.position.z};
+    j["work"] = workJson(d.work, d.work_is_hibernation, long_actions_, timeS());
+    j["inventory"] = inventoryJson(d.inventory, long_actions_);
+    j["selection"] = trees_.describe(d.bst);
+    j["tick"] = tick_;
+    json_out = j.dump();
+    return {};
+  }
   const Entity* e = world_.entities().get(agent->entity);
   const double now = timeS();
   nlohmann::json j;
@@ -652,6 +767,9 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
     j["behavior"] = {{"name", def.name}, {"mode", toString(def.mode)}};
   }
   j["selection"] = trees_.describe(agent->bst);
+  j["asleep"] = false;
+  j["work"] = workJson(agent->work, agent->work_is_hibernation, long_actions_, now);
+  j["inventory"] = inventoryJson(agent->inventory, long_actions_);
   j["perception"] = describePerception(agent->perception, now);
   j["actions_completed"] = agent->actions_completed;
   j["actions_failed"] = agent->actions_failed;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@
 #include "agent/builtin_behaviors.h"
 #include "base/dense_table.h"
 #include "bst/selection_tree_library.h"
+#include "hibernation/dormant_agent.h"
+#include "hibernation/long_action.h"
+#include "hibernation/place_dispatcher.h"
 #include "perception/perception_system.h"
 #include "sim/commands.h"
 #include "sim/tick_output.h"
@@ -33,6 +37,7 @@ struct SimConfig {
   size_t max_agents = 100000;            // spawns beyond this fail with kResourceExhausted
   PerceptionConfig perception;           // global perception tuning (difficulty)
   bool derive_footsteps = true;          // moving players make footstep sounds each tick
+  HibernationConfig hibernation;         // quiet places sleep (core/hibernation/README.md)
 };
 
 struct SimStats {
@@ -43,6 +48,8 @@ struct SimStats {
   size_t agents_awake = 0;
   size_t agents_asleep = 0;
   size_t places = 0;
+  size_t places_awake = 0;
+  size_t places_asleep = 0;
   size_t obstacles = 0;
   uint64_t commands_applied = 0;
   uint64_t actions_emitted = 0;
@@ -68,6 +75,14 @@ class Simulation {
   // Agents already spawned are bound again. A failed load keeps what was loaded.
   BstLoadReport loadSelectionTrees(const std::string& dir);
   BstLoadReport loadSelectionTrees(const std::vector<BstSourceFile>& files);
+  // Set-up: the long actions archetypes name (behaviors of mode long_action, hibernation
+  // actions). Returns one message per unknown name; empty when everything resolved.
+  std::vector<std::string> setLongActions(LongActionLibrary library);
+  const LongActionLibrary& longActions() const { return long_actions_; }
+  PlaceState placeState(PlaceIndex place) const { return places_.state(place); }
+  // Heap bytes held for sleeping agents (records, index, spare capacity).
+  size_t dormantBytes() const;
+
   // Tick thread: reloads the selection tree directory when its files changed (walks the
   // directory: call every second or so, not every tick). nullopt when nothing changed.
   std::optional<BstLoadReport> reloadSelectionTreesIfChanged();
@@ -101,6 +116,7 @@ class Simulation {
  private:
   // Tick phases, in order (ARCHITECTURE.md "One tick").
   void ingest();
+  void updatePlaces();
   void perceive();
   void select();
   void expireActions();
@@ -119,7 +135,20 @@ class Simulation {
   BstLoadReport finishTreeLoad(BstLoadReport report);
   void bindBehavior(Agent& agent);
   void enterBehavior(Agent& agent, BehaviorId behavior);
+  void enterBehaviorDef(Agent& agent, int def);  // -1: no definition (face target)
   void releaseClient(ClientId client);
+  // Hibernation (core/hibernation/README.md).
+  Status wakePlaceCommand(const WakePlace& command);
+  void sleepPlace(PlaceIndex place);
+  void hibernateAgent(EntityId id, PlaceIndex place);  // then mergeDormantIndex()
+  void mergeDormantIndex(size_t sorted_prefix);
+  void wakePlace(PlaceIndex place, std::string_view cause);
+  void wakeAgentPlace(EntityId id, std::string_view cause);  // if `id` is dormant
+  void wakePlacesReachedBy(Vec3 center, float radius_m, std::string_view cause);
+  // Where a dormant agent is: its place and index in dormant_[place]; nullopt if awake/none.
+  std::optional<std::pair<PlaceIndex, size_t>> findDormant(EntityId id) const;
+  void startWork(Agent& agent, uint16_t long_action, bool for_hibernation);
+  void stopWork(Agent& agent, Settlement* settled);
   void endAction(Agent& agent, bool completed, const std::string& reason);
   void emitError(ClientId to, uint64_t seq, EntityId agent, std::string text);
   void emitEvent(EventKind kind, EntityId agent, PlaceIndex place, std::string text);
@@ -142,6 +171,17 @@ class Simulation {
     bool value;
   };
   std::vector<DoneAssignment> done_assignments_;
+
+  LongActionLibrary long_actions_;
+  std::vector<uint16_t> hibernation_action_;               // per archetype
+  std::vector<std::vector<uint16_t>> behavior_long_action_; // per archetype, per BehaviorDef
+  PlaceDispatcher places_;
+  std::vector<std::vector<DormantAgent>> dormant_;          // by place
+  std::vector<std::pair<uint64_t, PlaceIndex>> dormant_index_;  // sorted by id
+  size_t dormant_count_ = 0;
+  std::vector<EntityId> scratch_ids_;
+  std::vector<uint32_t> busy_by_place_;
+  std::vector<PlaceIndex> scratch_places_;
   std::vector<Perceiver> perceivers_;  // tick scratch, capacity reused
   SignalQueue signals_;
 

@@ -11,6 +11,8 @@ std::string_view toString(EventKind kind) {
     case EventKind::kIntentionFailed: return "intention_failed";
     case EventKind::kBehavior: return "behavior";
     case EventKind::kStealth: return "stealth";
+    case EventKind::kPlaceAsleep: return "place_asleep";
+    case EventKind::kPlaceAwake: return "place_awake";
   }
   return "?";
 }

@@ -46,6 +46,8 @@ enum class EventKind : uint8_t {
   kBehavior,            // an agent changed behavior: text "Old -> New"
   kStealth,             // a player's stealth meter moved: subject = player, agent = the
                         // agent most aware of them, value = 0..10
+  kPlaceAsleep,         // a place started to hibernate: value = agents put to sleep
+  kPlaceAwake,          // a place woke: text = cause, time slept and settled results
 };
 
 std::string_view toString(EventKind kind);

@@ -1,0 +1,124 @@
+#include "intent/decision_tree.h"
+
+#include <cmath>
+#include <limits>
+
+#include "intent/action_registry.h"
+
+namespace npc {
+
+IntentionEvent makeEvent(EntityId agent, const Intention& in, IntentionEventKind kind,
+                         IntentionReason reason, double time_s) {
+  IntentionEvent e;
+  e.agent = agent;
+  e.intention = in.id;
+  e.action = in.action;
+  e.kind = kind;
+  e.reason = reason;
+  e.time_s = time_s;
+  e.progress = kind == IntentionEventKind::kCompleted ? 1.f : in.progress;
+  return e;
+}
+
+Programmed DecisionTree::add(double date_s, uint16_t action, std::span<const ActionArg> args,
+                             uint8_t flags, uint8_t capacity) {
+  if (!ctx_.registry->known(action)) return {IntentStatus::kUnknownAction, IntentionId::kNone};
+  if (args.size() > kMaxActionArgs) return {IntentStatus::kTooManyArgs, IntentionId::kNone};
+  if (std::isnan(date_s) || date_s == std::numeric_limits<double>::infinity()) {
+    return {IntentStatus::kBadDate, IntentionId::kNone};
+  }
+  if (queue_.size() >= capacity) {
+    ++queue_.overflow_;
+    return {IntentStatus::kQueueFull, IntentionId::kNone};
+  }
+  const IntentionId id = ctx_.ids->next();
+  queue_.insert(id, date_s, action, args, flags);
+  return {IntentStatus::kOk, id};
+}
+
+Programmed DecisionTree::program(double date_s, uint16_t action,
+                                 std::span<const ActionArg> args) {
+  if (ctx_.registry->gameOnly(action)) return {IntentStatus::kGameOnly, IntentionId::kNone};
+  return add(date_s, action, args, 0, IntentionQueue::kCapacity - kGameReservedIntentions);
+}
+
+IntentStatus DecisionTree::deprogram(IntentionId ref) {
+  const uint8_t slot = queue_.slotOf(ref);
+  if (slot == IntentionQueue::kNoSlot) return IntentStatus::kUnknownIntention;
+  const Intention& in = queue_.slots_[slot];
+  if (in.gameScheduled()) return IntentStatus::kGameOwned;
+  if (in.started()) return IntentStatus::kNotPending;
+  queue_.erase(slot);
+  return IntentStatus::kOk;
+}
+
+IntentStatus DecisionTree::cancel(IntentionId ref) {
+  const uint8_t slot = queue_.slotOf(ref);
+  if (slot == IntentionQueue::kNoSlot) return IntentStatus::kUnknownIntention;
+  if (queue_.slots_[slot].gameScheduled()) return IntentStatus::kGameOwned;
+  if (slot != queue_.current_) return IntentStatus::kNotCurrent;
+  end(slot, IntentionEventKind::kInterrupted, IntentionReason::kCancelled);
+  return IntentStatus::kOk;
+}
+
+IntentionId DecisionTree::getCurrentIntention() const {
+  const Intention* in = queue_.current();
+  return in ? in->id : IntentionId::kNone;
+}
+
+std::optional<float> DecisionTree::getProgress(IntentionId ref) const {
+  const Intention* in = queue_.find(ref);
+  if (!in) return std::nullopt;
+  return in->progress;
+}
+
+void DecisionTree::end(uint8_t slot, IntentionEventKind kind, IntentionReason reason,
+                       uint16_t detail, EntityId subject) {
+  IntentionEvent e = makeEvent(agent_, queue_.slots_[slot], kind, reason, ctx_.now_s);
+  e.detail = detail;
+  e.subject = subject;
+  if (ctx_.events) ctx_.events->push(e);
+  queue_.erase(slot);
+}
+
+Status toStatus(IntentStatus status, EntityId agent, IntentionId intention) {
+  if (status == IntentStatus::kOk) return {};
+  const std::string where = "agent " + std::to_string(raw(agent)) + ": ";
+  const std::string which = "intention " + std::to_string(raw(intention)) + ": ";
+  switch (status) {
+    case IntentStatus::kOk: return {};
+    case IntentStatus::kQueueFull:
+      return {StatusCode::kResourceExhausted,
+              where + "intention queue full (" + std::to_string(kMaxIntentions) + ")"};
+    case IntentStatus::kTooManyArgs:
+      return {StatusCode::kInvalidArgument,
+              where + "more than " + std::to_string(kMaxActionArgs) + " action arguments"};
+    case IntentStatus::kBadDate:
+      return {StatusCode::kInvalidArgument, where + "the date must be a number (not NaN or +inf)"};
+    case IntentStatus::kUnknownAction:
+      return {StatusCode::kInvalidArgument, where + "no such action is registered"};
+    case IntentStatus::kGameOnly:
+      return {StatusCode::kFailedPrecondition,
+              where + "this action is scheduled by the game only"};
+    case IntentStatus::kUnknownIntention:
+      return {StatusCode::kNotFound, where + which + "not in the agent's queue"};
+    case IntentStatus::kNotPending:
+      return {StatusCode::kFailedPrecondition, where + which + "already started"};
+    case IntentStatus::kNotCurrent:
+      return {StatusCode::kFailedPrecondition,
+              where + which + "not the running intention"};
+    case IntentStatus::kGameOwned:
+      return {StatusCode::kFailedPrecondition,
+              where + which + "scheduled by the game; the controller cannot change it"};
+    case IntentStatus::kBusy:
+      return {StatusCode::kFailedPrecondition,
+              where + which + "another intention is running"};
+    case IntentStatus::kBadProgress:
+      return {StatusCode::kInvalidArgument, where + which + "progress must be within 0..1"};
+    case IntentStatus::kNotInfluence:
+      return {StatusCode::kInvalidArgument, where + "the action list is not an influence"};
+  }
+  return {StatusCode::kInvalidArgument, where + "unknown status"};
+}
+
+}  // namespace npc

@@ -1,0 +1,78 @@
+// The intention queue: one agent's planned actions (seed 004's "Decision Tree"; the seed's
+// own word "tree" is kept for the interfaces, the structure is a chronological list).
+//
+// The queue is a protected structure. Controllers change it through DecisionTree, the
+// simulation and the game through ActionTree, and the ActionScheduler runs it; everyone
+// may read it through the const API below.
+//
+// Invariants
+//   - At most kMaxIntentions intentions; a program() beyond that is refused and counted
+//     (overflow()), never dropped silently.
+//   - Chronological order: by date, then by programming order for equal dates (a new
+//     intention goes after every one whose date is <= its own).
+//   - At most one intention is current (started): the one at current(). Ended intentions
+//     (completed, failed, interrupted) leave the queue at once; their events say how.
+//   - References are IntentionIds, unique for the daemon's lifetime: a reference to an
+//     ended intention finds nothing, it can never alias a newer one.
+//   - Trivially copyable, no pointers, no heap: ≈1.9 KB embedded in the agent, copied as
+//     bytes into a hibernation snapshot.
+// Owned by the tick thread.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <span>
+
+#include "intent/intention.h"
+
+namespace npc {
+
+class IntentionQueue {
+ public:
+  static constexpr uint8_t kCapacity = kMaxIntentions;
+
+  uint8_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  bool full() const { return count_ == kCapacity; }
+  // The i-th intention in chronological order [Limit: i < size()].
+  const Intention& at(uint8_t i) const { return slots_[order_[i]]; }
+  // The intention `id`, or nullptr.
+  const Intention* find(IntentionId id) const;
+  // The current (started) intention, or nullptr.
+  const Intention* current() const { return current_ == kNoSlot ? nullptr : &slots_[current_]; }
+  // program() calls refused because the queue was full, since the agent was created.
+  uint32_t overflow() const { return overflow_; }
+  // The agent's clock after its last action: when it overran its quantum (an action took
+  // longer than the time left), its next action starts then, not at the next tick.
+  double busyUntil() const { return busy_until_s_; }
+
+ private:
+  friend class DecisionTree;
+  friend class ActionTree;
+  friend class ActionScheduler;
+  static constexpr uint8_t kNoSlot = 0xff;
+
+  // Adds a pending intention in chronological order; nullptr (and overflow + 1) when full.
+  Intention* insert(IntentionId id, double date_s, uint16_t action,
+                    std::span<const ActionArg> args, uint8_t flags);
+  // Removes the intention in `slot` (clears current when it was current).
+  void erase(uint8_t slot);
+  // Slot of `id`, or kNoSlot.
+  uint8_t slotOf(IntentionId id) const;
+  // The scheduler must look at this agent on its next update (something changed).
+  void touch() { wake_s_ = -std::numeric_limits<double>::infinity(); }
+
+  uint8_t count_ = 0;
+  uint8_t current_ = kNoSlot;
+  std::array<uint8_t, kCapacity> order_{};  // slots, chronological
+  uint32_t overflow_ = 0;
+  uint32_t access_version_ = 0;  // ActionAccess::version() the scheduler last checked
+  double busy_until_s_ = 0.0;
+  // Until then the scheduler has nothing to do (no due intention, no deadline) unless
+  // touch()ed or the agent's ActionAccess changed.
+  double wake_s_ = -std::numeric_limits<double>::infinity();
+  std::array<Intention, kCapacity> slots_{};  // slot is free when its id is kNone
+};
+
+}  // namespace npc

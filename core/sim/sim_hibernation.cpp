@@ -1,0 +1,278 @@
+// Simulation: the places phase (hibernation). Split from simulation.cpp to keep one concept
+// per file; see core/hibernation/README.md for the rules.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "sim/simulation.h"
+
+namespace npc {
+
+namespace {
+
+// Does a sphere reach a box (a sound or a radius signal reaching a place)?
+bool sphereTouchesBox(Vec3 c, float r, const Aabb& box) {
+  const float dx = std::max({box.min.x - c.x, 0.f, c.x - box.max.x});
+  const float dy = std::max({box.min.y - c.y, 0.f, c.y - box.max.y});
+  const float dz = std::max({box.min.z - c.z, 0.f, c.z - box.max.z});
+  return dx * dx + dy * dy + dz * dz <= r * r;
+}
+
+}  // namespace
+
+std::vector<std::string> Simulation::setLongActions(LongActionLibrary library) {
+  long_actions_ = std::move(library);
+  std::vector<std::string> errors;
+  hibernation_action_.assign(archetypes_.size(), LongActionRun::kNone);
+  behavior_long_action_.assign(archetypes_.size(), {});
+  for (size_t a = 0; a < archetypes_.size(); ++a) {
+    const Archetype& type = archetypes_.at(static_cast<uint16_t>(a));
+    if (!type.hibernation_action.empty()) {
+      hibernation_action_[a] = long_actions_.find(type.hibernation_action);
+      if (hibernation_action_[a] == LongActionRun::kNone) {
+        errors.push_back("archetype \"" + type.name + "\": hibernation_action \"" +
+                         type.hibernation_action + "\" is not a known long action");
+      }
+    }
+    for (const BehaviorDef& def : type.behaviors) {
+      uint16_t index = LongActionRun::kNone;
+      if (def.mode == BehaviorMode::kLongAction) {
+        index = long_actions_.find(def.action);
+        if (index == LongActionRun::kNone) {
+          errors.push_back("archetype \"" + type.name + "\": behavior \"" + def.name +
+                           "\": \"" + def.action + "\" is not a known long action");
+        }
+      }
+      behavior_long_action_[a].push_back(index);
+    }
+  }
+  return errors;
+}
+
+void Simulation::startWork(Agent& agent, uint16_t long_action, bool for_hibernation) {
+  if (long_action == LongActionRun::kNone) return;
+  if (agent.work.running() && agent.work.action == long_action) return;  // carries on
+  stopWork(agent, nullptr);
+  agent.work = LongActionLibrary::start(long_action, timeS());
+  agent.work_is_hibernation = for_hibernation;
+}
+
+void Simulation::stopWork(Agent& agent, Settlement* settled) {
+  if (!agent.work.running()) return;
+  long_actions_.settle(agent.work, timeS(), agent.inventory, settled);
+  agent.work = LongActionRun{};
+  agent.work_is_hibernation = false;
+}
+
+void Simulation::updatePlaces() {
+  const double now = timeS();
+  if (places_.size() != world_.places().size()) {
+    places_.resize(world_.places().size(), now);
+    dormant_.resize(world_.places().size());
+  }
+  if (!places_.config().enabled || places_.size() == 0) return;
+  for (const Entity& e : world_.entities().rows()) {
+    if (e.kind == EntityKind::kPlayer && e.active) places_.noteActivity(e.place, now);
+  }
+  scratch_places_.clear();
+  places_.takeDueWakes(now, scratch_places_);
+  for (PlaceIndex p : scratch_places_) {
+    if (places_.asleep(p)) wakePlace(p, "a scheduled game event");
+  }
+  places_.beginDraining(now);
+  if (places_.count(PlaceState::kDraining) > 0) {
+    // A draining place sleeps once none of its agents waits on a client-side action.
+    busy_by_place_.assign(places_.size(), 0);
+    for (const Agent& agent : agents_.rows()) {
+      const Entity* e = world_.entities().get(agent.entity);
+      if (agent.busy() && e && raw(e->place) < busy_by_place_.size()) ++busy_by_place_[raw(e->place)];
+    }
+    for (size_t i = 0; i < places_.size(); ++i) {
+      const auto p = static_cast<PlaceIndex>(i);
+      if (places_.state(p) == PlaceState::kDraining && busy_by_place_[i] == 0) sleepPlace(p);
+    }
+  }
+  if (places_.count(PlaceState::kAsleep) > 0) {
+    // Awake agents that walked into a sleeping place join its sleep once idle.
+    scratch_ids_.clear();
+    for (const Agent& agent : agents_.rows()) {
+      const Entity* e = world_.entities().get(agent.entity);
+      if (e && !agent.busy() && places_.asleep(e->place)) scratch_ids_.push_back(agent.id);
+    }
+    const size_t sorted = dormant_index_.size();
+    for (EntityId id : scratch_ids_) hibernateAgent(id, world_.entities().get(id)->place);
+    mergeDormantIndex(sorted);
+    scratch_ids_.clear();
+  }
+}
+
+void Simulation::sleepPlace(PlaceIndex place) {
+  scratch_ids_.clear();
+  for (const Agent& agent : agents_.rows()) {
+    const Entity* e = world_.entities().get(agent.entity);
+    if (e && e->place == place) scratch_ids_.push_back(agent.id);
+  }
+  const size_t sorted = dormant_index_.size();
+  for (EntityId id : scratch_ids_) hibernateAgent(id, place);
+  mergeDormantIndex(sorted);
+  places_.setAsleep(place, timeS());
+  EventOut ev;
+  ev.kind = EventKind::kPlaceAsleep;
+  ev.place = place;
+  ev.value = static_cast<float>(scratch_ids_.size());
+  ev.text = world_.place(place)->name + ": " + std::to_string(scratch_ids_.size()) +
+            " agents hibernating";
+  output_.events.push_back(std::move(ev));
+  scratch_ids_.clear();
+}
+
+void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
+  Agent* agent = agents_.get(id);
+  const Entity* body = agent ? world_.entities().get(agent->entity) : nullptr;
+  if (!body) return;
+  if (agent->busy()) {
+    // Only reachable when an agent is moved into a sleeping place mid-action by a client
+    // that never reports: its action is abandoned like a timeout.
+    endAction(*agent, false, "its place went to sleep");
+  }
+  DormantAgent d;
+  d.body = *body;
+  d.home = agent->home;
+  d.rng_state = agent->rng.state();
+  d.bst = agent->bst;
+  d.work = agent->work;
+  d.work_is_hibernation = agent->work_is_hibernation;
+  d.inventory = agent->inventory;
+  d.actions_completed = agent->actions_completed;
+  d.actions_failed = agent->actions_failed;
+  d.archetype = agent->archetype;
+  d.behavior_def = agent->behavior_def;
+  // The seed's hibernation action; an agent already in a long action just carries on.
+  if (!d.work.running() && hibernation_action_[d.archetype] != LongActionRun::kNone) {
+    d.work = LongActionLibrary::start(hibernation_action_[d.archetype], timeS());
+    d.work_is_hibernation = true;
+  }
+  dormant_[raw(place)].push_back(d);
+  dormant_index_.emplace_back(raw(id), place);  // sorted in by mergeDormantIndex()
+  ++dormant_count_;
+  agents_.remove(id);
+  world_.entities().remove(id);
+  world_.markMoved();
+}
+
+void Simulation::mergeDormantIndex(size_t sorted_prefix) {
+  // One sort of the new entries and a linear merge: a place of k agents falling asleep
+  // costs O(k log k + n), not O(k × n).
+  const auto mid = dormant_index_.begin() + static_cast<ptrdiff_t>(sorted_prefix);
+  std::sort(mid, dormant_index_.end());
+  std::inplace_merge(dormant_index_.begin(), mid, dormant_index_.end());
+  // Sleep events are rare and sleepers many: keep no spare capacity (see dormantBytes()).
+  dormant_index_.shrink_to_fit();
+  for (auto& list : dormant_) list.shrink_to_fit();
+}
+
+void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
+  const double now = timeS();
+  const double slept = now - places_.asleepSince(place);
+  std::vector<DormantAgent> sleepers;
+  sleepers.swap(dormant_[raw(place)]);
+  std::string settled;
+  for (const DormantAgent& d : sleepers) {
+    const EntityId id = d.body.id;
+    const EntityHandle handle = world_.entities().insert(id);
+    *world_.entities().get(handle) = d.body;
+    Agent* agent = agents_.get(agents_.insert(id));
+    const Archetype& type = archetypes_.at(d.archetype);
+    agent->entity = handle;
+    agent->archetype = d.archetype;
+    agent->home = d.home;
+    agent->rng = Rng(d.rng_state);
+    agent->bst = d.bst;
+    agent->behavior_def = d.behavior_def;
+    agent->work = d.work;
+    agent->work_is_hibernation = d.work_is_hibernation;
+    agent->inventory = d.inventory;
+    agent->actions_completed = d.actions_completed;
+    agent->actions_failed = d.actions_failed;
+    initPerceptionState(agent->perception, type.sensors, id, config_.seed);
+    behaviors_.onBehaviorEntered(*agent);
+    if (agent->work.running()) {
+      Settlement s;
+      const std::string action = long_actions_.at(agent->work.action).name;
+      if (agent->work_is_hibernation) {
+        stopWork(*agent, &s);
+      } else {
+        long_actions_.settle(agent->work, now, agent->inventory, &s);
+      }
+      settled += "; " + type.name + " " + std::to_string(raw(id)) + " " + action + " " +
+                 std::to_string(s.turns) + " turns: " + long_actions_.describe(s);
+    }
+  }
+  dormant_count_ -= sleepers.size();
+  dormant_index_.erase(std::remove_if(dormant_index_.begin(), dormant_index_.end(),
+                                      [&](const auto& e) { return e.second == place; }),
+                       dormant_index_.end());
+  places_.setAwake(place, now);
+  world_.markMoved();
+  char head[160];
+  std::snprintf(head, sizeof head, "%s woke (%.*s) after %.1f s, %zu agents",
+                world_.place(place)->name.c_str(), static_cast<int>(cause.size()), cause.data(),
+                slept, sleepers.size());
+  EventOut ev;
+  ev.kind = EventKind::kPlaceAwake;
+  ev.place = place;
+  ev.value = static_cast<float>(slept);
+  ev.text = head + settled;
+  output_.events.push_back(std::move(ev));
+}
+
+void Simulation::wakeAgentPlace(EntityId id, std::string_view cause) {
+  if (auto where = findDormant(id)) wakePlace(where->first, cause);
+}
+
+void Simulation::wakePlacesReachedBy(Vec3 center, float radius_m, std::string_view cause) {
+  for (size_t i = 0; i < places_.size(); ++i) {
+    const auto p = static_cast<PlaceIndex>(i);
+    if (places_.asleep(p) && sphereTouchesBox(center, radius_m, world_.place(p)->bounds)) {
+      wakePlace(p, cause);
+    }
+  }
+}
+
+Status Simulation::wakePlaceCommand(const WakePlace& c) {
+  const PlaceIndex place = world_.findPlace(c.place);
+  if (place == PlaceIndex::kNone) {
+    return {StatusCode::kNotFound, "place \"" + c.place + "\" is unknown"};
+  }
+  if (!(std::isfinite(c.delay_s) && c.delay_s >= 0.0)) {
+    return {StatusCode::kInvalidArgument, "wake: delay_s must be finite and >= 0"};
+  }
+  if (places_.size() != world_.places().size()) updatePlaces();
+  if (c.delay_s > 0.0) {
+    places_.scheduleWake(place, timeS() + c.delay_s);
+  } else if (places_.asleep(place)) {
+    wakePlace(place, "a client request");
+  } else {
+    places_.noteActivity(place, timeS());
+  }
+  return {};
+}
+
+size_t Simulation::dormantBytes() const {
+  size_t bytes = dormant_index_.capacity() * sizeof(dormant_index_[0]);
+  for (const auto& list : dormant_) bytes += list.capacity() * sizeof(DormantAgent);
+  return bytes;
+}
+
+std::optional<std::pair<PlaceIndex, size_t>> Simulation::findDormant(EntityId id) const {
+  auto it = std::lower_bound(dormant_index_.begin(), dormant_index_.end(),
+                             std::make_pair(raw(id), PlaceIndex{}));
+  if (it == dormant_index_.end() || it->first != raw(id)) return std::nullopt;
+  const auto& list = dormant_[raw(it->second)];
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].body.id == id) return std::make_pair(it->second, i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace npc

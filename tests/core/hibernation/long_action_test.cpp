@@ -1,0 +1,123 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.h"
+#include "base/rng.h"
+#include "hibernation/long_action.h"
+
+using namespace npc;
+
+namespace {
+
+LongActionLibrary library(const std::string& text, std::vector<std::string>* errors = nullptr) {
+  LongActionLibrary lib;
+  JsonReader reader("long_actions.json");
+  nlohmann::json j;
+  REQUIRE(reader.parse(text, j));
+  lib.loadObject(j, reader);
+  if (errors) {
+    *errors = reader.errors();
+  } else {
+    REQUIRE(reader.ok());
+  }
+  return lib;
+}
+
+const char* kBakery = R"({
+  "ContinuousBaking": {
+    "turn_s": 10,
+    "recipes": [ { "every_turns": 3, "consumes": { "flour": 2 },
+                   "produces": { "bread": 2, "sandwich": 1 } } ],
+    "caps": { "bread": 30 } },
+  "Harvest": {
+    "turn_s": 1,
+    "recipes": [ { "every_turns": 2, "consumes": { "seed": 1 }, "produces": { "wheat": 3 } },
+                 { "every_turns": 5, "consumes": { "water": 2 }, "produces": { "flower": 1 } } ],
+    "caps": { "wheat": 40, "flower": 7 } } })";
+
+}  // namespace
+
+TEST_CASE("ContinuousBaking settles the seed's example in one step", "[hibernation][long_action]") {
+  LongActionLibrary lib = library(kBakery);
+  const uint16_t baking = lib.find("ContinuousBaking");
+  const uint16_t flour = lib.items().find("flour"), bread = lib.items().find("bread"),
+                 sandwich = lib.items().find("sandwich");
+  Inventory inventory;
+  inventory.add(flour, 100);
+  LongActionRun run = LongActionLibrary::start(baking, 1000.0);
+
+  SECTION("Should bake 20 breads and 10 sandwiches in 30 turns") {
+    Settlement s;
+    lib.settle(run, 1000.0 + 30 * 10, inventory, &s);
+    REQUIRE(s.turns == 30);
+    REQUIRE(inventory.count(bread) == 20);
+    REQUIRE(inventory.count(sandwich) == 10);
+    REQUIRE(inventory.count(flour) == 80);
+    REQUIRE(lib.describe(s) == "-20 flour, +20 bread, +10 sandwich");
+  }
+  SECTION("Should carry a partial turn over to the next settlement") {
+    lib.settle(run, 1000.0 + 29.5 * 10, inventory);
+    REQUIRE(run.turns_done == 29);
+    lib.settle(run, 1000.0 + 30 * 10, inventory);
+    REQUIRE(run.turns_done == 30);
+    REQUIRE(inventory.count(bread) == 20);
+  }
+  SECTION("Should hold a capped output at its cap and stop when inputs run out") {
+    lib.settle(run, 1000.0 + 1000 * 10, inventory);
+    REQUIRE(inventory.count(bread) == 30);     // capped after 15 batches...
+    REQUIRE(inventory.count(sandwich) == 50);  // ...but sandwiches are not: 50 batches
+    REQUIRE(inventory.count(flour) == 0);      // until the flour ran out
+  }
+}
+
+TEST_CASE("One-step settlement equals turn-by-turn simulation", "[hibernation][long_action]") {
+  LongActionLibrary lib = library(kBakery);
+  Rng rng(11);
+  for (int trial = 0; trial < 300; ++trial) {
+    const uint16_t action = trial % 2 ? lib.find("Harvest") : lib.find("ContinuousBaking");
+    Inventory a;
+    for (const char* item : {"flour", "seed", "water", "bread", "wheat"}) {
+      a.add(lib.items().intern(item), static_cast<int32_t>(rng.next() % 40));
+    }
+    Inventory b = a;
+    LongActionRun one = LongActionLibrary::start(action, 5.0), many = one;
+    double now = 5.0;
+    // Several interruptions at random times, as wakes would do.
+    for (int wake = 0; wake < 4; ++wake) {
+      now += rng.uniform() * 200.0;
+      lib.settle(one, now, a);
+      lib.settleTurnByTurn(many, now, b);
+      REQUIRE(one.turns_done == many.turns_done);
+      for (uint16_t item = 0; item < lib.items().size(); ++item) {
+        INFO("trial " << trial << " wake " << wake << " item " << lib.items().name(item));
+        REQUIRE(a.count(item) == b.count(item));
+      }
+    }
+  }
+}
+
+TEST_CASE("Long action definitions report located errors", "[hibernation][long_action]") {
+  std::vector<std::string> errors;
+  library(R"({ "A": { "turn_s": 0, "recipes": [ { "every_turns": 0, "produces": { "x": -1 } } ] },
+               "B": { "turn_s": 1, "recipes": [ { "consumes": { "x": 1 }, "produces": { "y": 1 } },
+                                                { "consumes": { "y": 1 }, "produces": { "z": 1 } } ] },
+               "C": { "turn_s": 1, "speed": 2 } })",
+          &errors);
+  REQUIRE(errors == std::vector<std::string>{
+                        "long_actions.json: /A/turn_s: must be > 0",
+                        "long_actions.json: /A/recipes/0/every_turns: must be >= 1",
+                        "long_actions.json: /A/recipes/0/produces/x: expected a positive integer",
+                        "long_actions.json: /B/recipes/1: \"y\" is used by another recipe of this action",
+                        "long_actions.json: /C/speed: unknown key",
+                        "long_actions.json: /C/recipes: missing required key",
+                    });
+}
+
+TEST_CASE("Inventory keeps fixed slots and never goes negative", "[hibernation][inventory]") {
+  Inventory inv;
+  for (uint16_t i = 0; i < Inventory::kSlots; ++i) REQUIRE(inv.add(i, 1));
+  REQUIRE_FALSE(inv.add(100, 1));  // full: reported, nothing lost
+  REQUIRE(inv.add(3, -5));
+  REQUIRE(inv.count(3) == 0);
+  REQUIRE(inv.count(100) == 0);
+}

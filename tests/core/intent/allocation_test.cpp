@@ -1,0 +1,105 @@
+// A steady-state tick allocates nothing: programming, scheduling, client results, external
+// actions, influence changes. Counted with a replacement operator new for this binary.
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <new>
+
+#include <catch2/catch.hpp>
+
+#include "intent_fixture.h"
+
+using namespace npc;
+using namespace npc::test;
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void* operator new(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
+
+TEST_CASE("A steady-state tick allocates nothing", "[intent][alloc]") {
+  IntentFixture f;
+  const ActionListId own = f.registry.createOwnList("Worker");
+  const ActionListId spell = f.registry.createInfluence("spell:haste", 1);
+  f.registry.addTo(own, "Step", std::make_unique<TimedAction>(0.3f));
+  f.registry.addTo(own, "Dig", std::make_unique<TimedAction>(2.5f));
+  f.registry.addTo(own, "MoveTo", std::make_unique<ClientAction>());
+  f.registry.addTo(spell, "Fly", std::make_unique<TimedAction>(1.5f));
+  f.registry.addTo(own, "Wait", std::make_unique<WaitAction>(f.names));
+  const uint16_t step = f.names.find("Step"), dig = f.names.find("Dig"),
+                 move = f.names.find("MoveTo"), fly = f.names.find("Fly"),
+                 wait = f.names.find("Wait"), s = f.name("s");
+  constexpr int kAgents = 200;
+  std::vector<IntentAgentState> agents(kAgents);
+  for (IntentAgentState& a : agents) a.access.setOwn(own);
+  const ActionArg target = ActionArg::ofEntity(EntityId{42}, ArgRole::kReceiver);
+  const ActionArg delay = ActionArg::ofValue(2, s);
+
+  auto tickAll = [&](int tick) {
+    const double now = tick * 0.5;
+    f.events.clear();
+    f.starts.clear();
+    for (int i = 0; i < kAgents; ++i) {
+      IntentAgentState& a = agents[i];
+      const EntityId id{static_cast<uint64_t>(i + 1)};
+      const TreeContext ctx{&f.registry, &f.ids, &f.events, now};
+      // Ingest: answer the client-side action every other tick; someone attacks agent 3.
+      ActionTree game(a.queue, id, ctx);
+      if (const Intention* cur = a.queue.current();
+          cur && cur->phase == IntentionPhase::kAwaitingClient && tick % 2 == 0) {
+        game.clientResult(cur->id, ClientOutcome::kProgress, 0.5f);
+        game.clientResult(cur->id, ClientOutcome::kCompleted);
+      }
+      if (i == 3 && tick % 5 == 0) game.receiveExternal(EntityId{99}, true);
+      if (i % 7 == 0) {
+        if (tick % 4 == 0) f.registry.addInfluence(a.access, spell);
+        if (tick % 4 == 2) a.access.removeInfluence(spell);
+      }
+      // Controller: keep a few intentions programmed; sometimes cancel.
+      DecisionTree tree(a.queue, id, ctx);
+      if (a.queue.size() < 3) {
+        const ActionArg* arg = nullptr;
+        uint16_t name = step;
+        switch ((i + tick) % 5) {
+          case 0: name = dig; break;
+          case 1: name = move; arg = &target; break;
+          case 2: name = fly; break;
+          case 3: name = wait; arg = &delay; break;
+          default: break;
+        }
+        tree.program(now, name, arg ? std::span<const ActionArg>(arg, 1) : std::span<const ActionArg>());
+      }
+      if (i % 11 == 0 && tick % 3 == 0) tree.cancel(tree.getCurrentIntention());
+      AgentTurn turn;
+      turn.agent = id;
+      turn.now_s = now;
+      turn.quantum_s = 0.5f;
+      turn.client_timeout_s = 3.f;
+      if (f.events.room() < ActionScheduler::kMaxEventsPerTurn) f.events.clear();
+      f.scheduler.update(a, turn, f.starts, f.events);
+    }
+  };
+
+  for (int t = 0; t < 20; ++t) tickAll(t);  // warm up
+  const SchedulerStats before = f.scheduler.stats();
+  const long allocations = g_allocations.load();
+  for (int t = 20; t < 120; ++t) tickAll(t);
+  REQUIRE(g_allocations.load() == allocations);
+  // ...and the loop exercised every path.
+  const SchedulerStats& after = f.scheduler.stats();
+  REQUIRE(after.completed > before.completed);
+  REQUIRE(after.failed > before.failed);
+  REQUIRE(after.interrupted > before.interrupted);
+  REQUIRE(after.client_starts > before.client_starts);
+  REQUIRE(after.skipped > before.skipped);
+  REQUIRE(f.events.dropped() == 0);
+}
