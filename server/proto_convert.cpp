@@ -388,6 +388,8 @@ std::optional<EventKind> fromProto(v1::EventKind kind) {
     case v1::EVENT_KIND_STEALTH: return EventKind::kStealth;
     case v1::EVENT_KIND_PLACE_ASLEEP: return EventKind::kPlaceAsleep;
     case v1::EVENT_KIND_PLACE_AWAKE: return EventKind::kPlaceAwake;
+    case v1::EVENT_KIND_INTENTION_STARTED: return EventKind::kIntentionStarted;
+    case v1::EVENT_KIND_INTENTION_INTERRUPTED: return EventKind::kIntentionInterrupted;
     default: return std::nullopt;
   }
 }
@@ -403,6 +405,8 @@ v1::EventKind toProto(EventKind kind) {
     case EventKind::kStealth: return v1::EVENT_KIND_STEALTH;
     case EventKind::kPlaceAsleep: return v1::EVENT_KIND_PLACE_ASLEEP;
     case EventKind::kPlaceAwake: return v1::EVENT_KIND_PLACE_AWAKE;
+    case EventKind::kIntentionStarted: return v1::EVENT_KIND_INTENTION_STARTED;
+    case EventKind::kIntentionInterrupted: return v1::EVENT_KIND_INTENTION_INTERRUPTED;
   }
   return v1::EVENT_KIND_UNSPECIFIED;
 }
@@ -529,6 +533,7 @@ void toProto(const EventOut& e, const World& world, v1::Event& out) {
   out.set_text(e.text);
   out.set_subject(raw(e.subject));
   out.set_value(e.value);
+  out.set_intention(raw(e.intention));
 }
 
 v1::Event errorEvent(uint64_t seq, const std::string& text) {

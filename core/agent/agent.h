@@ -9,6 +9,7 @@
 #include "bst/selection_tree_library.h"
 #include "hibernation/inventory.h"
 #include "hibernation/long_action.h"
+#include "intent/intent_agent_state.h"
 #include "perception/perception_state.h"
 #include "world/ids.h"
 #include "world/name_table.h"
@@ -29,12 +30,8 @@ struct Agent {
   BstAgentState bst;            // selection variables and current behavior (32 bytes)
   uint8_t behavior_def = kNoBehaviorDef;  // the archetype's BehaviorDef now running
 
-  // The client-side action the agent is waiting on (one at a time until intentions land).
-  IntentionId intention = IntentionId::kNone;
-  uint16_t action = NameTable::kNone;
-  double action_started_s = 0.0;
-  double action_deadline_s = 0.0;
-  float action_progress = 0.f;
+  // Its actions: own list + influences, and the intention queue (seed 004's decision tree).
+  IntentAgentState intent;
 
   // Built-in behavior memory (builtin_behaviors.h).
   double idle_until_s = 0.0;    // no new wander before this
@@ -53,7 +50,8 @@ struct Agent {
   uint32_t actions_completed = 0;
   uint32_t actions_failed = 0;
 
-  bool busy() const { return intention != IntentionId::kNone; }
+  // Something programmed or running: behaviors program the next action only when idle.
+  bool busy() const { return !intent.queue.empty(); }
 };
 
 }  // namespace npc

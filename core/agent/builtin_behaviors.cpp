@@ -171,17 +171,18 @@ bool BuiltinBehaviors::faceTarget(Agent& agent, ActionOut& out) const {
   return true;
 }
 
-bool BuiltinBehaviors::onActionEnded(Agent& agent, double now_s, bool completed) const {
+bool BuiltinBehaviors::onActionEnded(Agent& agent, uint16_t action, double now_s,
+                                     bool completed) const {
   const Archetype& type = archetypes_.at(agent.archetype);
-  if (agent.action == vocabulary_.move_to || !completed) {
+  if (action == vocabulary_.move_to || !completed) {
     agent.idle_until_s = now_s + agent.rng.range(type.wander.pause_min_s, type.wander.pause_max_s);
   }
   if (!completed || agent.behavior_def == Agent::kNoBehaviorDef) return false;
   switch (type.behaviors[agent.behavior_def].mode) {
-    case BehaviorMode::kInvestigate: return agent.action == vocabulary_.look_around;
+    case BehaviorMode::kInvestigate: return action == vocabulary_.look_around;
     case BehaviorMode::kGreet:
     case BehaviorMode::kAmbient:
-      return agent.action == vocabulary_.behavior_action[agent.archetype][agent.behavior_def];
+      return action == vocabulary_.behavior_action[agent.archetype][agent.behavior_def];
     default: return false;
   }
 }

@@ -45,15 +45,15 @@ class BuiltinBehaviors {
   BuiltinBehaviors(const ArchetypeSet& archetypes, const BehaviorVocabulary& vocabulary)
       : archetypes_(archetypes), vocabulary_(vocabulary) {}
 
-  // If the agent is idle and its behavior has something to do, fills `out` (agent, name,
-  // params; the caller assigns the intention) and returns true.
+  // If the agent is idle and its behavior has something to do, fills `out` with the action
+  // to program (name and params) and returns true.
   bool decide(Agent& agent, const Entity& self, const World& world, double now_s,
               ActionOut& out) const;
 
   // Bookkeeping when the agent's running action ends. True when that action finished the
   // behavior's job (greet: the greeting; investigate: the look-around): the caller then
   // applies the BehaviorDef's set_when_done.
-  bool onActionEnded(Agent& agent, double now_s, bool completed) const;
+  bool onActionEnded(Agent& agent, uint16_t action, double now_s, bool completed) const;
   // Bookkeeping when the selection tree switched the agent to another behavior.
   void onBehaviorEntered(Agent& agent) const;
 

@@ -130,11 +130,8 @@ void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
   Agent* agent = agents_.get(id);
   const Entity* body = agent ? world_.entities().get(agent->entity) : nullptr;
   if (!body) return;
-  if (agent->busy()) {
-    // Only reachable when an agent is moved into a sleeping place mid-action by a client
-    // that never reports: its action is abandoned like a timeout.
-    endAction(*agent, false, "its place went to sleep");
-  }
+  // Callers only put idle agents to sleep (draining waits for intentions to end), so the
+  // intention queue is empty and nothing of it needs keeping.
   DormantAgent d;
   d.body = *body;
   d.home = agent->home;
@@ -195,6 +192,7 @@ void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
     agent->actions_completed = d.actions_completed;
     agent->actions_failed = d.actions_failed;
     initPerceptionState(agent->perception, type.sensors, id, config_.seed);
+    agent->intent.access.setOwn(own_actions_[d.archetype]);
     behaviors_.onBehaviorEntered(*agent);
     if (agent->work.running()) {
       Settlement s;

@@ -4,21 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "intent/intent_debug.h"
 #include "perception/perception_debug.h"
+#include "sim/sim_messages.h"
 
 namespace npc {
 
 namespace {
 
-std::string entityLabel(EntityId id) { return "entity " + std::to_string(raw(id)); }
 
-// The error for a command about an agent that is not awake.
-Status noAwakeAgent(EntityId id, bool hibernating) {
-  if (hibernating) {
-    return {StatusCode::kFailedPrecondition, entityLabel(id) + " is hibernating (its place is asleep)"};
-  }
-  return {StatusCode::kNotFound, entityLabel(id) + ": no such agent"};
-}
 
 Status invalid(EntityId id, std::string_view field, std::string_view problem) {
   return {StatusCode::kInvalidArgument,
@@ -46,10 +40,13 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       archetypes_(std::move(archetypes)),
       world_(config.world),
       behaviors_(archetypes_, vocabulary_),
+      registry_(names_),
+      scheduler_(registry_, {&world_, nullptr}),
       perception_(config.perception, world_.species()),
       trees_(perception_.signalNames()),
       places_(config.hibernation) {
   vocabulary_.intern(names_, archetypes_);
+  registerActions();
   setLongActions(LongActionLibrary{});
   for (size_t a = 0; a < archetypes_.size(); ++a) {
     const auto& defs = archetypes_.at(static_cast<uint16_t>(a)).behaviors;
@@ -133,8 +130,8 @@ void Simulation::tick() {
   world_.refreshSpatialIndex();   //    neighbour index reflects this tick's positions
   perceive();                     // 3. sight, hearing, signals; stealth meter
   select();                       // 4. signals set selection variables; trees pick behaviors
-  expireActions();                // 5. actions the game never reported on fail
-  decide();                       // 6. idle agents' behaviors choose their next action
+  decide();                       // 5. idle agents' behaviors program their next action
+  schedule();                     // 7. intentions start, run, time out; client actions out
 }
 
 void Simulation::ingest() {
@@ -337,6 +334,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     agent->home = e->position;
     agent->rng = Rng::forStream(config_.seed, raw(s.id));
     initPerceptionState(agent->perception, type.sensors, s.id, config_.seed);
+    agent->intent.access.setOwn(own_actions_[*archetype]);
     for (const auto& [item, count] : type.inventory) {
       agent->inventory.add(long_actions_.items().intern(item), count);
     }
@@ -369,57 +367,10 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
   return {};
 }
 
-Status Simulation::applyActionResult(const ActionResult& r) {
-  Agent* agent = agents_.get(r.agent);
-  if (!agent && findDormant(r.agent)) return noAwakeAgent(r.agent, true);
-  if (!agent) {
-    return {StatusCode::kNotFound, "action result: " + entityLabel(r.agent) + " is not an agent"};
-  }
-  if (r.intention == IntentionId::kNone || r.intention != agent->intention) {
-    return {StatusCode::kFailedPrecondition,
-            "action result: intention " + std::to_string(raw(r.intention)) +
-                " is not running on agent " + std::to_string(raw(r.agent))};
-  }
-  switch (r.outcome) {
-    case ActionOutcome::kProgress:
-      if (!(std::isfinite(r.progress) && r.progress >= 0.f && r.progress <= 1.f)) {
-        return {StatusCode::kInvalidArgument, "action result: progress must be within 0..1"};
-      }
-      agent->action_progress = r.progress;
-      break;
-    case ActionOutcome::kCompleted: endAction(*agent, true, {}); break;
-    case ActionOutcome::kFailed: endAction(*agent, false, r.reason); break;
-  }
-  return {};
-}
-
 void Simulation::releaseClient(ClientId client) {
   for (Entity& e : world_.entities().rows()) {
     if (e.owner == client) e.owner = ClientId::kUnowned;
   }
-}
-
-void Simulation::endAction(Agent& agent, bool completed, const std::string& reason) {
-  const Entity* e = world_.entities().get(agent.entity);
-  emitEvent(completed ? EventKind::kIntentionCompleted : EventKind::kIntentionFailed, agent.id,
-            e ? e->place : PlaceIndex::kNone, reason);
-  if (completed) {
-    ++agent.actions_completed;
-    ++totals_.actions_completed;
-  } else {
-    ++agent.actions_failed;
-    ++totals_.actions_failed;
-  }
-  if (behaviors_.onActionEnded(agent, timeS(), completed)) {
-    for (const DoneAssignment& d : done_assignments_) {
-      if (d.archetype == agent.archetype && d.behavior_def == agent.behavior_def) {
-        trees_.setVariable(agent.bst, d.variable, d.value);
-      }
-    }
-  }
-  agent.intention = IntentionId::kNone;
-  agent.action = NameTable::kNone;
-  agent.action_progress = 0.f;
 }
 
 void Simulation::perceive() {
@@ -631,34 +582,6 @@ Status Simulation::registerVisibilityType(const RegisterVisibilityType& c) {
   return {};
 }
 
-void Simulation::expireActions() {
-  const double now = timeS();
-  for (Agent& agent : agents_.rows()) {
-    if (agent.busy() && now >= agent.action_deadline_s) {
-      endAction(agent, false, "no result from the game within the action timeout");
-    }
-  }
-}
-
-void Simulation::decide() {
-  const double now = timeS();
-  ActionOut out;
-  for (Agent& agent : agents_.rows()) {
-    const Entity* self = world_.entities().get(agent.entity);
-    if (!self || places_.state(self->place) == PlaceState::kDraining) continue;  // winding down
-    if (!behaviors_.decide(agent, *self, world_, now, out)) continue;
-    out.intention = static_cast<IntentionId>(next_intention_++);
-    out.owner = self->owner;
-    out.place = self->place;
-    agent.intention = out.intention;
-    agent.action = out.name;
-    agent.action_started_s = now;
-    agent.action_deadline_s = now + archetypes_.at(agent.archetype).action_timeout_s;
-    output_.actions.push_back(out);
-    ++totals_.actions_emitted;
-  }
-}
-
 void Simulation::emitError(ClientId to, uint64_t seq, EntityId agent, std::string text) {
   ++totals_.errors;
   EventOut ev;
@@ -749,15 +672,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   j["position"] = {e->position.x, e->position.y, e->position.z};
   j["forward"] = {e->forward.x, e->forward.y, e->forward.z};
   j["home"] = {agent->home.x, agent->home.y, agent->home.z};
-  if (agent->busy()) {
-    j["action"] = {{"intention", raw(agent->intention)},
-                   {"name", names_.name(agent->action)},
-                   {"running_s", now - agent->action_started_s},
-                   {"timeout_in_s", agent->action_deadline_s - now},
-                   {"progress", agent->action_progress}};
-  } else {
-    j["action"] = nullptr;
-  }
+  j["intentions"] = describe(agent->intent, registry_, now);
   j["idle_for_s"] = std::max(0.0, agent->idle_until_s - now);
   const Archetype& type = archetypes_.at(agent->archetype);
   if (agent->behavior_def == Agent::kNoBehaviorDef) {

@@ -22,6 +22,9 @@
 #include "hibernation/dormant_agent.h"
 #include "hibernation/long_action.h"
 #include "hibernation/place_dispatcher.h"
+#include "intent/action_registry.h"
+#include "intent/action_scheduler.h"
+#include "intent/decision_tree.h"
 #include "perception/perception_system.h"
 #include "sim/commands.h"
 #include "sim/tick_output.h"
@@ -52,7 +55,7 @@ struct SimStats {
   size_t places_asleep = 0;
   size_t obstacles = 0;
   uint64_t commands_applied = 0;
-  uint64_t actions_emitted = 0;
+  uint64_t actions_emitted = 0;     // client-side actions sent to clients
   uint64_t actions_completed = 0;
   uint64_t actions_failed = 0;
   uint64_t errors = 0;  // commands refused
@@ -119,8 +122,8 @@ class Simulation {
   void updatePlaces();
   void perceive();
   void select();
-  void expireActions();
   void decide();
+  void schedule();
 
   // Command handlers; each returns the error to report, if any.
   void apply(Command& command);
@@ -149,7 +152,13 @@ class Simulation {
   std::optional<std::pair<PlaceIndex, size_t>> findDormant(EntityId id) const;
   void startWork(Agent& agent, uint16_t long_action, bool for_hibernation);
   void stopWork(Agent& agent, Settlement* settled);
-  void endAction(Agent& agent, bool completed, const std::string& reason);
+  // Intentions (sim_intentions.cpp).
+  void registerActions();
+  TreeContext treeContext();
+  // Turns buffered client starts into actions and intention events into events and
+  // behavior bookkeeping; `client_reason` is appended to a Failed event's text.
+  void flushIntentions(const std::string* client_reason = nullptr);
+  void onIntentionEvent(const IntentionEvent& event, const std::string* client_reason);
   void emitError(ClientId to, uint64_t seq, EntityId agent, std::string text);
   void emitEvent(EventKind kind, EntityId agent, PlaceIndex place, std::string text);
 
@@ -160,6 +169,13 @@ class Simulation {
   NameTable names_;
   BehaviorVocabulary vocabulary_;
   BuiltinBehaviors behaviors_;
+  ActionRegistry registry_;                 // action implementations, by interned name
+  ActionScheduler scheduler_;
+  std::vector<ActionListId> own_actions_;   // per archetype
+  std::vector<ClientActionStart> start_storage_;
+  std::vector<IntentionEvent> event_storage_;
+  BoundedBuffer<ClientActionStart> starts_;
+  BoundedBuffer<IntentionEvent> intention_events_;
   PerceptionSystem perception_;
   SelectionTreeLibrary trees_;
   std::string trees_dir_;              // where selection trees load from ("" = none)
@@ -190,7 +206,7 @@ class Simulation {
   std::vector<Command> applying_;  // tick thread: swapped with queue_ at ingest
 
   uint64_t tick_ = 0;
-  uint64_t next_intention_ = 1;
+  IntentionIdSource intention_ids_;
   TickOutput output_;
   SimStats totals_;
 };

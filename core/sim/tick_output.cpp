@@ -13,6 +13,8 @@ std::string_view toString(EventKind kind) {
     case EventKind::kStealth: return "stealth";
     case EventKind::kPlaceAsleep: return "place_asleep";
     case EventKind::kPlaceAwake: return "place_awake";
+    case EventKind::kIntentionStarted: return "intention_started";
+    case EventKind::kIntentionInterrupted: return "intention_interrupted";
   }
   return "?";
 }

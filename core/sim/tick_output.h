@@ -42,12 +42,14 @@ enum class EventKind : uint8_t {
   kAgentSpawned,
   kAgentDespawned,
   kIntentionCompleted,
-  kIntentionFailed,
+  kIntentionFailed,     // text says why ("MoveTo failed: timeout")
   kBehavior,            // an agent changed behavior: text "Old -> New"
   kStealth,             // a player's stealth meter moved: subject = player, agent = the
                         // agent most aware of them, value = 0..10
   kPlaceAsleep,         // a place started to hibernate: value = agents put to sleep
   kPlaceAwake,          // a place woke: text = cause, time slept and settled results
+  kIntentionStarted,
+  kIntentionInterrupted,  // cancelled, coerced, preempted...: text says which
 };
 
 std::string_view toString(EventKind kind);
@@ -62,6 +64,7 @@ struct EventOut {
   PlaceIndex place = PlaceIndex::kNone;
   uint64_t seq = 0;  // for errors: the client's update sequence number it refers to
   EntityId subject = EntityId::kNone;
+  IntentionId intention = IntentionId::kNone;  // intention events
   float value = 0.f;
   std::string text;
 };

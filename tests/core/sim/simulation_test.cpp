@@ -145,19 +145,21 @@ TEST_CASE("Bad commands get a clear error and disturb nothing else", "[sim][erro
                                result(100, static_cast<IntentionId>(raw(running) + 1000), ActionOutcome::kCompleted)});
     REQUIRE(errors.size() == 2);
     REQUIRE(errors[0].text == "action result: entity 999 is not an agent");
-    REQUIRE_THAT(errors[1].text, Catch::StartsWith("action result: intention "));
-    REQUIRE_THAT(errors[1].text, Catch::EndsWith("is not running on agent 100"));
+    REQUIRE(errors[1].text == "action result: agent 100: intention " +
+                                  std::to_string(raw(running) + 1000) +
+                                  ": not in the agent's queue");
     // The real intention is untouched.
     std::string json;
     sim.describeAgent(EntityId{100}, json);
-    REQUIRE(nlohmann::json::parse(json)["action"]["intention"] == raw(running));
+    REQUIRE(nlohmann::json::parse(json)["intentions"]["queue"]["current"] == raw(running));
   }
   SECTION("Should refuse progress outside 0..1") {
     Command c = result(100, running, ActionOutcome::kProgress);
     std::get<ActionResult>(c.body).progress = 1.5f;
     auto errors = errorsAfter({c});
     REQUIRE(errors.size() == 1);
-    REQUIRE(errors[0].text == "action result: progress must be within 0..1");
+    REQUIRE(errors[0].text == "action result: agent 100: intention " +
+                                  std::to_string(raw(running)) + ": progress must be within 0..1");
   }
   SECTION("Should answer admin spawns and despawns with a status") {
     std::vector<Status> replies;

@@ -1,0 +1,233 @@
+#include "bot_client.h"
+
+#include <utility>
+
+namespace npc::bots {
+
+namespace {
+
+constexpr auto kWelcomeWait = std::chrono::seconds(5);
+constexpr auto kCloseWait = std::chrono::seconds(10);
+constexpr size_t kMaxErrorTexts = 20;
+
+}  // namespace
+
+BotClient::BotClient(const Scenario& scenario, uint32_t index,
+                     std::shared_ptr<grpc::Channel> channel, std::string token,
+                     Clock::time_point epoch, double deadline_s)
+    : scenario_(scenario),
+      stub_(v1::NpcSim::NewStub(std::move(channel))),
+      epoch_(epoch),
+      game_(scenario, index) {
+  if (!token.empty()) context_.AddMetadata("authorization", "Bearer " + token);
+  // gRPC deadlines are system_clock; a backstop only, the run ends well before it.
+  context_.set_deadline(std::chrono::system_clock::now() +
+                        std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                            std::chrono::duration<double>(deadline_s)));
+}
+
+BotClient::~BotClient() {
+  stop();
+  join();
+}
+
+void BotClient::start() { game_thread_ = std::thread([this] { gameLoop(); }); }
+
+void BotClient::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+}
+
+void BotClient::join() {
+  if (game_thread_.joinable()) game_thread_.join();
+}
+
+ClientCounters BotClient::counters() const {
+  std::lock_guard lock(mutex_);
+  return counters_;
+}
+
+void BotClient::takeSamples(std::vector<LatencySample>& out) {
+  std::lock_guard lock(mutex_);
+  out.insert(out.end(), samples_.begin(), samples_.end());
+  samples_.clear();
+}
+
+std::vector<std::string> BotClient::errorTexts() const {
+  std::lock_guard lock(mutex_);
+  return error_texts_;
+}
+
+double BotClient::now() const {
+  return std::chrono::duration<double>(Clock::now() - epoch_).count();
+}
+
+void BotClient::fail(const std::string& why) {
+  std::lock_guard lock(mutex_);
+  if (counters_.failed) return;
+  counters_.failed = true;
+  counters_.failure = why;
+}
+
+void BotClient::gameLoop() {
+  stream_ = stub_->Connect(&context_);
+  reader_thread_ = std::thread([this] { readLoop(); });
+
+  bool welcomed;
+  {
+    std::unique_lock lock(mutex_);
+    welcomed = wake_.wait_for(lock, kWelcomeWait, [&] {
+      return counters_.welcomed || reader_done_.load() || stopping_.load();
+    }) && counters_.welcomed;
+  }
+  bool stream_ok = welcomed;
+  if (!welcomed && !reader_done_ && !stopping_) {
+    fail("no Welcome within 5 s");
+    context_.TryCancel();
+  }
+
+  const auto period = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(1.0 / scenario_.rate_hz));
+  auto next = Clock::now();
+  double last_s = now();
+  uint64_t seq = 0;
+  v1::WorldUpdate update;  // reused: Clear() keeps the entities' storage
+  std::vector<ActionOrder> orders;
+  while (stream_ok && !stopping_ && !reader_done_) {
+    const double t = now();
+    {
+      std::lock_guard lock(mutex_);
+      orders.swap(orders_);
+    }
+    uint64_t foreign = 0;
+    for (const ActionOrder& o : orders) {
+      if (!game_.start(o, t) && !o.ended_by_daemon) ++foreign;  // others' failures: not ours
+    }
+    orders.clear();
+
+    update.Clear();
+    update.set_seq(++seq);
+    if (seq == 1) {
+      v1::Subscription* sub = update.mutable_subscribe();
+      for (const std::string& name : scenario_.subscribe_events) {
+        sub->add_events(static_cast<v1::EventKind>(eventKindValue(name)));
+      }
+    }
+    FrameCounts counts;
+    game_.frame(t, t - last_s, update, counts);
+    last_s = t;
+    stream_ok = stream_->Write(update);
+
+    uint64_t late = 0;
+    next += period;
+    const auto after = Clock::now();
+    if (after > next + period) {
+      const auto behind = (after - next) / period;
+      next += behind * period;
+      late = static_cast<uint64_t>(behind);
+    }
+    std::unique_lock lock(mutex_);
+    ++counters_.messages_sent;
+    counters_.items += counts;
+    counters_.foreign_actions += foreign;
+    counters_.late_frames += late;
+    counters_.superseded = game_.superseded();
+    counters_.ended_by_daemon = game_.endedByDaemon();
+    counters_.longest_action_s = game_.longestActionS();
+    wake_.wait_until(lock, next, [&] { return stopping_.load() || reader_done_.load(); });
+  }
+
+  if (stream_ok && !reader_done_) {
+    update.Clear();
+    update.set_seq(++seq);
+    FrameCounts counts;
+    game_.farewell(update, counts);
+    if (counts.items() > 0 && stream_->Write(update)) {
+      std::lock_guard lock(mutex_);
+      ++counters_.messages_sent;
+      counters_.items += counts;
+    }
+    stream_->WritesDone();
+  }
+  // The daemon ends the stream two ticks after the half-close.
+  {
+    std::unique_lock lock(mutex_);
+    if (!wake_.wait_for(lock, kCloseWait, [&] { return reader_done_.load(); })) {
+      lock.unlock();
+      context_.TryCancel();
+    }
+  }
+  reader_thread_.join();
+  const grpc::Status status = stream_->Finish();
+  if (!status.ok()) {
+    static const char* const kCodes[] = {
+        "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+        "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
+        "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+        "UNAUTHENTICATED"};
+    const int code = static_cast<int>(status.error_code());
+    fail(std::string(code >= 0 && code <= 16 ? kCodes[code] : "code " + std::to_string(code)) +
+         ": " + status.error_message());
+  } else if (!stopping_) {
+    fail("the daemon ended the stream before the run did");
+  }
+}
+
+void BotClient::readLoop() {
+  v1::ServerMessage message;
+  std::vector<ActionOrder> orders;
+  while (stream_->Read(&message)) {
+    const double t = now();
+    // The daemon's own failures (timeouts) first: a tick ingests and expires before it
+    // decides, so an agent's next action never precedes the end of its previous one.
+    orders.clear();
+    uint64_t actions = 0;
+    for (const v1::Event& e : message.events()) {
+      if (e.kind() == v1::EVENT_KIND_INTENTION_FAILED && e.agent() != 0) {
+        ActionOrder o;
+        o.agent = e.agent();
+        o.ended_by_daemon = true;
+        orders.push_back(std::move(o));
+      }
+    }
+    for (const v1::Action& a : message.actions()) {
+      orders.push_back(toOrder(a));
+      ++actions;
+    }
+
+    std::lock_guard lock(mutex_);
+    ++counters_.messages_received;
+    if (message.has_welcome()) {
+      counters_.welcomed = true;
+      counters_.client_id = message.welcome().client_id();
+      counters_.tick_dt_s = message.welcome().tick_dt();
+      wake_.notify_all();
+    }
+    if (counters_.tick_dt_s > 0.0 && !message.has_welcome()) {  // the Welcome is off-grid
+      samples_.push_back({t, t - static_cast<double>(message.tick()) * counters_.tick_dt_s,
+                          static_cast<uint32_t>(actions)});
+    }
+    counters_.actions += actions;
+    orders_.insert(orders_.end(), orders.begin(), orders.end());
+    for (const v1::Event& e : message.events()) {
+      if (e.kind() == v1::EVENT_KIND_ERROR) {
+        ++counters_.error_events;
+        if (error_texts_.size() < kMaxErrorTexts) {
+          error_texts_.push_back("seq " + std::to_string(e.seq()) + ": " + e.text());
+        }
+      } else {
+        ++counters_.other_events;
+      }
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    reader_done_ = true;
+  }
+  wake_.notify_all();
+}
+
+}  // namespace npc::bots
