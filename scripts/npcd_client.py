@@ -65,8 +65,9 @@ def metadata(token):
 
 
 def smoke(pb, stub, token, channel):
-    """Spawns nothing by RPC: streams a guard NPC and a player like a game client would,
-    performs the actions it receives, and checks the round trip."""
+    """Streams a villager NPC and a player like a game client would, performs the actions
+    it receives until the villager reacts to the player (its Greet behavior), and checks
+    the round trip, the debug view and reflection."""
     agent_id, player_id = 900001, 900002
     updates = []
     seq = [0]
@@ -103,7 +104,8 @@ def smoke(pb, stub, token, channel):
             updates.append(update(results=[pb.ActionResult(
                 agent=agent_id, intention=action.intention,
                 outcome=pb.ActionResult.OUTCOME_COMPLETED)]))
-        if "Greet" in performed or time.time() > deadline:
+        reacted = [a for a in performed if a != "MoveTo"]  # anything but wandering
+        if reacted or time.time() > deadline:
             break
     stream.cancel()
     reply = stub.GetAgent(pb.GetAgentRequest(id=agent_id), metadata=metadata(token), timeout=5)
@@ -112,8 +114,9 @@ def smoke(pb, stub, token, channel):
                       "behavior": view.get("behavior")}, indent=2))
     services = list_services(channel)
     print("services: " + ", ".join(services))
-    ok = ("Greet" in performed and not errors and view["id"] == agent_id
-          and "npc.v1.NpcSim" in services)
+    reacted = [a for a in performed if a != "MoveTo"]
+    ok = (reacted and not errors and view["id"] == agent_id
+          and view["behavior"]["name"] == "Greet" and "npc.v1.NpcSim" in services)
     print("smoke: " + ("passed" if ok else "FAILED"))
     return 0 if ok else 1
 

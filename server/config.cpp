@@ -62,18 +62,22 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
   if (root && r.isObject(*root, "")) {
     const json& j = *root;
     r.onlyKeys(j, "",
-               {"listen", "tick_hz", "seed", "archetypes_dir", "selection_trees_dir", "world",
+               {"listen", "tick_hz", "seed", "archetypes_dir", "selection_trees_dir",
+                "behavior_trees_dir", "world",
                 "simulated_players", "log_level", "log_format", "status_interval_s",
                 "max_message_bytes", "outbox_max_messages", "max_items_per_update",
                 "max_agents", "grid_cell_m", "shutdown_grace_s", "derive_footsteps",
                 "definitions_poll_s", "metrics_listen", "auth_token", "tls_cert", "tls_key",
-                "max_updates_per_s", "perception", "long_actions", "hibernation"});
+                "max_updates_per_s", "perception", "long_actions", "influences", "hibernation"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
     if (auto v = r.string(j, "", "archetypes_dir", false)) c.archetypes_dir = resolvePath(base_dir, *v);
     if (auto v = r.string(j, "", "selection_trees_dir", false)) {
       c.selection_trees_dir = resolvePath(base_dir, *v);
+    }
+    if (auto v = r.string(j, "", "behavior_trees_dir", false)) {
+      c.behavior_trees_dir = resolvePath(base_dir, *v);
     }
     if (auto v = r.string(j, "", "world", false)) c.world = resolvePath(base_dir, *v);
     if (auto v = r.boolean(j, "", "derive_footsteps", false)) c.derive_footsteps = *v;
@@ -85,6 +89,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     if (auto v = r.number(j, "", "max_updates_per_s", false)) c.max_updates_per_s = *v;
     if (j.contains("perception")) readPerceptionConfig(j["perception"], "/perception", r, c.perception);
     if (auto v = r.string(j, "", "long_actions", false)) c.long_actions = resolvePath(base_dir, *v);
+    if (auto v = r.string(j, "", "influences", false)) c.influences = resolvePath(base_dir, *v);
     if (j.contains("hibernation") && r.isObject(j["hibernation"], "/hibernation")) {
       const json& h = j["hibernation"];
       r.onlyKeys(h, "/hibernation", {"enabled", "quiet_s"});

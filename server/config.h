@@ -18,6 +18,7 @@ struct DaemonConfig {
   uint64_t seed = 1;                   // world seed (determinism)
   std::string archetypes_dir;          // directory of archetype JSON files; "" = none
   std::string selection_trees_dir;     // directory of selection tree XML files; "" = none
+  std::string behavior_trees_dir;      // directory of modular behavior tree XML; "" = none
   std::string world;                   // world file; "" = empty world
   bool simulated_players = false;      // run the built-in demo game (scripted players)
   std::string log_level = "info";      // trace, debug, info, warn, error, off
@@ -40,6 +41,7 @@ struct DaemonConfig {
   double definitions_poll_s = 0.0;     // reload changed selection trees this often; 0 = off
   PerceptionConfig perception;         // global perception tuning ("perception" object)
   std::string long_actions;            // long action definitions (JSON file); "" = none
+  std::string influences;              // influences and their actions (JSON file); "" = none
   HibernationConfig hibernation;       // "hibernation": { "enabled": true, "quiet_s": 30 }
 
   std::string source = "(defaults)";   // where this came from, for messages

@@ -84,9 +84,26 @@ bool Daemon::start(std::vector<std::string>& errors) {
   if (!config_.long_actions.empty() && !long_actions.loadFile(config_.long_actions, errors)) {
     return false;
   }
+  InfluenceSet influences;
+  if (!config_.influences.empty() && !influences.loadFile(config_.influences, errors)) {
+    return false;
+  }
   sim_ = std::make_unique<Simulation>(sim_config, std::move(archetypes));
   for (std::string& e : sim_->setLongActions(std::move(long_actions))) errors.push_back(std::move(e));
+  for (std::string& e : sim_->setInfluences(influences)) errors.push_back(config_.influences + ": " + e);
   if (!errors.empty()) return false;
+  sim_->setTreeLogSink([](const MbtLogMessage& m) {
+    spdlog::debug(logText("agent " + std::to_string(raw(m.agent)) + " " + std::string(m.tree) +
+                          ": " + std::string(m.text)));
+  });
+  if (!config_.behavior_trees_dir.empty()) {
+    const MbtLoadReport report = sim_->loadBehaviorTrees(config_.behavior_trees_dir);
+    for (const std::string& w : report.warnings) spdlog::warn(logText(w));
+    if (!report.ok()) {
+      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
+      return false;
+    }
+  }
   if (!config_.selection_trees_dir.empty()) {
     const BstLoadReport report = sim_->loadSelectionTrees(config_.selection_trees_dir);
     for (const std::string& w : report.warnings) spdlog::warn(logText(w));
@@ -135,6 +152,15 @@ bool Daemon::start(std::vector<std::string>& errors) {
   const auto poll_ticks = static_cast<uint64_t>(config_.definitions_poll_s * config_.tick_hz);
   hooks.after_tick = [this, poll_ticks] {
     if (poll_ticks > 0 && sim_->tickCount() % poll_ticks == 0) {
+      if (auto report = sim_->reloadBehaviorTreesIfChanged()) {
+        if (report->ok()) {
+          spdlog::info(logText("behavior trees reloaded (" + std::to_string(report->trees) +
+                               " trees)"));
+        } else {
+          spdlog::error(logText("behavior tree reload refused, previous set kept:\n" +
+                                report->text()));
+        }
+      }
       if (auto report = sim_->reloadSelectionTreesIfChanged()) {
         if (report->ok()) {
           spdlog::info(logText("selection trees reloaded (" + std::to_string(report->trees) +

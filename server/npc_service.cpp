@@ -236,6 +236,38 @@ grpc::ServerUnaryReactor* NpcService::WakePlace(grpc::CallbackServerContext* con
   return submitAdmin<npc::WakePlace>(hub_.sim(), *request, statusReply);
 }
 
+grpc::ServerUnaryReactor* NpcService::ProgramIntention(
+    grpc::CallbackServerContext* context, const v1::ProgramIntentionRequest* request,
+    v1::ProgramIntentionReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
+  return submitAdmin<npc::ProgramIntention>(hub_.sim(), *request, [reply](Call call) {
+    return [call = std::move(call), reply](const Status& s, IntentionId id) {
+      call->finish(toGrpcStatus(s), [&] { reply->set_intention(raw(id)); });
+    };
+  });
+}
+
+grpc::ServerUnaryReactor* NpcService::CancelIntention(grpc::CallbackServerContext* context,
+                                                      const v1::CancelIntentionRequest* request,
+                                                      v1::CancelIntentionReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
+  return submitAdmin<npc::CancelIntention>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::AddInfluence(grpc::CallbackServerContext* context,
+                                                   const v1::AddInfluenceRequest* request,
+                                                   v1::AddInfluenceReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
+  return submitAdmin<npc::AddInfluence>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::RemoveInfluence(grpc::CallbackServerContext* context,
+                                                      const v1::RemoveInfluenceRequest* request,
+                                                      v1::RemoveInfluenceReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
+  return submitAdmin<npc::RemoveInfluence>(hub_.sim(), *request, statusReply);
+}
+
 grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* context,
                                                const v1::GetStatsRequest* request,
                                                v1::Stats* reply) {

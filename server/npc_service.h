@@ -6,7 +6,8 @@
 //   GetAgent      -> queue DescribeAgent; the reply carries the JSON debug view
 //   GetStats      -> answered at once from the StatsBoard and the hub's counters
 //   SendSignal, SetBehaviorVariable, SetSensors, RegisterVisibilityType,
-//   SetAttributePrincipal, GetStealthMeter, ReloadDefinitions, WakePlace
+//   SetAttributePrincipal, GetStealthMeter, ReloadDefinitions, WakePlace, ProgramIntention,
+//   CancelIntention, AddInfluence, RemoveInfluence
 //                 -> validate (toCommand in proto_convert.h), queue the matching command;
 //                    finished from its reply
 // Calls that wait on a tick finish with CANCELLED if the client gives up first; a reply that
@@ -68,6 +69,18 @@ class NpcService final : public v1::NpcSim::CallbackService {
   grpc::ServerUnaryReactor* WakePlace(grpc::CallbackServerContext* context,
                                       const v1::WakePlaceRequest* request,
                                       v1::WakePlaceReply* reply) override;
+  grpc::ServerUnaryReactor* ProgramIntention(grpc::CallbackServerContext* context,
+                                             const v1::ProgramIntentionRequest* request,
+                                             v1::ProgramIntentionReply* reply) override;
+  grpc::ServerUnaryReactor* CancelIntention(grpc::CallbackServerContext* context,
+                                            const v1::CancelIntentionRequest* request,
+                                            v1::CancelIntentionReply* reply) override;
+  grpc::ServerUnaryReactor* AddInfluence(grpc::CallbackServerContext* context,
+                                         const v1::AddInfluenceRequest* request,
+                                         v1::AddInfluenceReply* reply) override;
+  grpc::ServerUnaryReactor* RemoveInfluence(grpc::CallbackServerContext* context,
+                                            const v1::RemoveInfluenceRequest* request,
+                                            v1::RemoveInfluenceReply* reply) override;
 
  private:
   ClientHub& hub_;

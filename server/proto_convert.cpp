@@ -3,6 +3,7 @@
 #include <cmath>
 #include <utility>
 
+#include "intent/intent_types.h"
 #include "perception/sounds.h"
 
 namespace npc {
@@ -107,7 +108,8 @@ bool minAtMostMax(const v1::Vec3& a, const v1::Vec3& b) {
 
 size_t itemCount(const v1::WorldUpdate& u) {
   size_t n = static_cast<size_t>(u.upserts_size()) + u.removals_size() + u.obstacles_size() +
-             u.obstacle_removals_size() + u.sounds_size() + u.signals_size() + u.results_size();
+             u.obstacle_removals_size() + u.sounds_size() + u.signals_size() + u.results_size() +
+             u.external_actions_size() + u.game_actions_size();
   if (u.has_subscribe()) n += u.subscribe().places_size() + u.subscribe().events_size();
   return n;
 }
@@ -199,6 +201,86 @@ void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
     result.progress = r.progress();
     result.reason = r.reason();
     append(commands, std::move(result));
+  }
+}
+
+// Action parameters (seed 004's typed values), each problem labelled "params[i].<field>".
+void convertParams(const google::protobuf::RepeatedPtrField<v1::Param>& params, ItemErrors& err,
+                   std::vector<IntentionParam>& out) {
+  if (params.size() > kMaxActionArgs) {
+    err.add("params", "at most " + std::to_string(kMaxActionArgs) + " (got " +
+                          std::to_string(params.size()) + ")");
+    return;
+  }
+  for (int i = 0; i < params.size(); ++i) {
+    const v1::Param& p = params.Get(i);
+    const std::string field = indexed("params", i);
+    IntentionParam q;
+    q.name = p.name();
+    err.length(field + ".name", p.name(), kMaxNameBytes);
+    switch (p.value_case()) {
+      case v1::Param::kEntity:
+        q.type = IntentionParam::Type::kEntity;
+        q.entity = static_cast<EntityId>(p.entity());
+        err.notZero(field + ".entity", p.entity());
+        break;
+      case v1::Param::kNumber:
+        q.type = IntentionParam::Type::kNumber;
+        q.number = p.number();
+        q.unit = p.unit();
+        if (!std::isfinite(p.number())) err.add(field + ".number", "must be finite");
+        err.length(field + ".unit", p.unit(), kMaxNameBytes);
+        break;
+      case v1::Param::kPosition:
+        q.type = IntentionParam::Type::kPosition;
+        q.position = toVec3(p.position());
+        err.finite(field + ".position", p.position());
+        break;
+      case v1::Param::kText:
+        q.type = IntentionParam::Type::kText;
+        q.text = p.text();
+        err.requiredName(field + ".text", p.text());
+        break;
+      case v1::Param::VALUE_NOT_SET:
+        err.add(field, "needs a value (entity, number, position or text)");
+        break;
+    }
+    out.push_back(std::move(q));
+  }
+}
+
+void convertIntentionItems(const v1::WorldUpdate& u, ConvertedUpdate& out,
+                           std::vector<Command>& commands) {
+  for (int i = 0; i < u.external_actions_size(); ++i) {
+    const v1::ExternalAction& x = u.external_actions(i);
+    ItemErrors err(indexedWithId("external_actions", i, "agent", x.agent()), out.errors);
+    if (x.agent() == 0) err.add("", "agent must not be 0");
+    err.length("action", x.action(), kMaxNameBytes);
+    if (x.action().empty() && !x.coercive()) err.add("action", "must be set unless coercive");
+    if (err.any()) continue;
+    ExternalAction action;
+    action.agent = static_cast<EntityId>(x.agent());
+    action.from = static_cast<EntityId>(x.from());
+    action.action = x.action();
+    action.coercive = x.coercive();
+    append(commands, std::move(action));
+  }
+  for (int i = 0; i < u.game_actions_size(); ++i) {
+    const v1::GameAction& g = u.game_actions(i);
+    ItemErrors err(indexedWithId("game_actions", i, "agent", g.agent()), out.errors);
+    if (g.agent() == 0) err.add("", "agent must not be 0");
+    err.requiredName("action", g.action());
+    if (!(std::isfinite(g.delay_s()) && g.delay_s() >= 0.0)) {
+      err.add("delay_s", "must be finite and >= 0");
+    }
+    GameAction action;
+    convertParams(g.params(), err, action.params);
+    if (err.any()) continue;
+    action.agent = static_cast<EntityId>(g.agent());
+    action.action = g.action();
+    action.delay_s = g.delay_s();
+    action.coercive = g.coercive();
+    append(commands, std::move(action));
   }
 }
 
@@ -345,6 +427,51 @@ bool toCommand(const v1::ReloadDefinitionsRequest&, ReloadDefinitions&,
   return true;
 }
 
+bool toCommand(const v1::ProgramIntentionRequest& r, ProgramIntention& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("agent", r.agent());
+  err.requiredName("action", r.action());
+  if (!(std::isfinite(r.delay_s()) && r.delay_s() >= 0.0)) {
+    err.add("delay_s", "must be finite and >= 0");
+  }
+  convertParams(r.params(), err, out.params);
+  out.agent = static_cast<EntityId>(r.agent());
+  out.action = r.action();
+  out.delay_s = r.delay_s();
+  return !err.any();
+}
+
+bool toCommand(const v1::CancelIntentionRequest& r, CancelIntention& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("agent", r.agent());
+  err.notZero("intention", r.intention());
+  out.agent = static_cast<EntityId>(r.agent());
+  out.intention = static_cast<IntentionId>(r.intention());
+  return !err.any();
+}
+
+bool toCommand(const v1::AddInfluenceRequest& r, AddInfluence& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("agent", r.agent());
+  err.requiredName("influence", r.influence());
+  out.agent = static_cast<EntityId>(r.agent());
+  out.influence = r.influence();
+  return !err.any();
+}
+
+bool toCommand(const v1::RemoveInfluenceRequest& r, RemoveInfluence& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("agent", r.agent());
+  err.requiredName("influence", r.influence());
+  out.agent = static_cast<EntityId>(r.agent());
+  out.influence = r.influence();
+  return !err.any();
+}
+
 bool toCommand(const v1::WakePlaceRequest& request, WakePlace& out,
                std::vector<std::string>& errors) {
   if (request.place().empty()) errors.push_back("place: must be set");
@@ -488,6 +615,7 @@ ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t 
   convertObstacles(u, out, commands);
   convertStimuli(u, out, commands);
   convertResults(u, out, commands);
+  convertIntentionItems(u, out, commands);
   if (u.has_subscribe()) convertSubscription(u.subscribe(), out);
 
   for (Command& c : commands) {

@@ -4,11 +4,15 @@
 // Inbound, every item of a WorldUpdate is checked on its own. A bad item becomes one error
 // string per problem and is dropped; the valid items of the same update still become
 // commands, in field order (upserts, removals, obstacles, obstacle_removals, sounds,
-// signals, results). Errors name the item the way the client can find it in what it sent:
+// signals, results, external_actions, game_actions). Errors name the item the way the client can find it in what it sent:
 //   upserts[2] (id 17).position: must be finite
 //   upserts[1]: id must not be 0
 //   results[0] (agent 5).progress: must be within 0..1
 //   sounds[0].kind: "x" is not a sound kind (generic, footstep, collision, gunshot, ...)
+//   game_actions[0] (agent 5).params[1].number: must be finite
+// Action parameters (ProgramIntention, game_actions): at most kMaxActionArgs (6), each with
+// a value (entity not 0, finite number, finite position, non-empty text), names, units and
+// texts at most kMaxNameBytes.
 // An update with more than max_items items is refused whole (one error, no commands).
 //
 // What needs the simulation's state (unknown archetype, unknown agent, kind changes) is
@@ -99,6 +103,18 @@ bool toCommand(const v1::WakePlaceRequest& request, WakePlace& out,
 bool toCommand(const v1::GetStealthMeterRequest& request, GetStealth& out,
                std::vector<std::string>& errors);
 bool toCommand(const v1::ReloadDefinitionsRequest& request, ReloadDefinitions& out,
+               std::vector<std::string>& errors);
+// agent and action required, delay_s finite and >= 0, params as above ("params[1].number:
+// must be finite").
+bool toCommand(const v1::ProgramIntentionRequest& request, ProgramIntention& out,
+               std::vector<std::string>& errors);
+// agent and intention must not be 0.
+bool toCommand(const v1::CancelIntentionRequest& request, CancelIntention& out,
+               std::vector<std::string>& errors);
+// agent must not be 0, influence required.
+bool toCommand(const v1::AddInfluenceRequest& request, AddInfluence& out,
+               std::vector<std::string>& errors);
+bool toCommand(const v1::RemoveInfluenceRequest& request, RemoveInfluence& out,
                std::vector<std::string>& errors);
 
 // Enum mappings. fromProto returns nullopt for UNSPECIFIED and for values this build does

@@ -3,6 +3,7 @@
 // agent is here: what it perceives, its selection variables, what it is doing.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "base/rng.h"
@@ -10,6 +11,7 @@
 #include "hibernation/inventory.h"
 #include "hibernation/long_action.h"
 #include "intent/intent_agent_state.h"
+#include "mbt/instance.h"
 #include "perception/perception_state.h"
 #include "world/ids.h"
 #include "world/name_table.h"
@@ -32,6 +34,15 @@ struct Agent {
 
   // Its actions: own list + influences, and the intention queue (seed 004's decision tree).
   IntentAgentState intent;
+  // How its recent intentions ended, for behavior trees polling their actions.
+  struct Outcome {
+    IntentionId intention = IntentionId::kNone;
+    bool succeeded = false;
+  };
+  std::array<Outcome, 8> recent_outcomes{};
+  uint8_t next_outcome = 0;
+
+  MbtInstance mbt;  // the running modular behavior tree, when its behavior has one
 
   // Built-in behavior memory (builtin_behaviors.h).
   double idle_until_s = 0.0;    // no new wander before this

@@ -61,10 +61,12 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
     const json& b = it.value();
     if (!r.isObject(b, bpath)) continue;
     r.onlyKeys(b, bpath,
-               {"mode", "action", "duration_s", "cooldown_s", "speed_mps", "set_when_done"});
+               {"mode", "tree", "action", "duration_s", "cooldown_s", "speed_mps",
+                "set_when_done"});
     BehaviorDef def;
     def.name = it.key();
-    if (auto v = r.string(b, bpath, "mode", true)) {
+    if (auto v = r.string(b, bpath, "tree", false)) def.tree = *v;
+    if (auto v = r.string(b, bpath, "mode", def.tree.empty())) {
       if (auto m = parseMode(*v)) {
         def.mode = *m;
       } else {
@@ -133,7 +135,7 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     }
     r.onlyKeys(j, path, {"species", "selection_tree", "behavior", "perception", "behaviors",
                          "hibernation_action", "inventory", "notice_radius_m",
-                         "action_timeout_s", "greet", "wander"});
+                         "action_timeout_s", "greet", "wander", "actions"});
     Archetype a;
     a.name = it.key();
     if (auto v = r.string(j, path, "species", true)) a.species = *v;
@@ -171,6 +173,7 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     }
     if (j.contains("greet")) readGreet(j["greet"], joinPath(path, "greet"), r, a.greet);
     if (j.contains("wander")) readWander(j["wander"], joinPath(path, "wander"), r, a.wander);
+    if (j.contains("actions")) readActionDefs(j["actions"], joinPath(path, "actions"), r, a.actions);
     archetypes_.push_back(std::move(a));
   }
 }
@@ -198,6 +201,92 @@ bool ArchetypeSet::loadDirectory(const std::string& dir, std::vector<std::string
     }
   }
   return ok;
+}
+
+void readActionDefs(const json& j, const std::string& path, JsonReader& r,
+                    std::vector<ActionDef>& out) {
+  if (!r.isObject(j, path)) return;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string apath = joinPath(path, it.key());
+    const json& a = it.value();
+    if (it.key().empty()) r.error(apath, "an action name must not be empty");
+    if (!r.isObject(a, apath)) continue;
+    r.onlyKeys(a, apath, {"side", "kind", "timeout_s", "game_only", "coercive", "signal"});
+    ActionDef def;
+    def.name = it.key();
+    if (auto v = r.string(a, apath, "side", false)) {
+      if (*v == "daemon") {
+        def.side = ActionSide::kDaemon;
+      } else if (*v != "client") {
+        r.error(joinPath(apath, "side"), "expected client or daemon");
+      }
+    }
+    if (auto v = r.string(a, apath, "kind", false)) {
+      if (*v == "wait") {
+        def.kind = DaemonActionKind::kWait;
+      } else if (*v == "signal") {
+        def.kind = DaemonActionKind::kSignal;
+      } else {
+        r.error(joinPath(apath, "kind"), "expected wait or signal");
+      }
+      if (def.side != ActionSide::kDaemon) {
+        r.error(joinPath(apath, "kind"), "only daemon-side actions have a kind");
+      }
+    } else if (def.side == ActionSide::kDaemon) {
+      r.error(joinPath(apath, "kind"), "is required for a daemon-side action (wait or signal)");
+    }
+    if (auto v = r.number(a, apath, "timeout_s", false)) {
+      def.timeout_s = static_cast<float>(*v);
+      if (!(*v > 0)) r.error(joinPath(apath, "timeout_s"), "must be > 0");
+      if (def.side != ActionSide::kClient) {
+        r.error(joinPath(apath, "timeout_s"), "only client-side actions time out");
+      }
+    }
+    if (auto v = r.boolean(a, apath, "game_only", false)) def.game_only = *v;
+    if (auto v = r.boolean(a, apath, "coercive", false)) def.coercive = *v;
+    if (def.side == ActionSide::kDaemon && (def.game_only || def.coercive)) {
+      r.error(apath, "game_only and coercive apply to client-side actions only");
+    }
+    if (auto v = r.string(a, apath, "signal", false)) {
+      def.signal = *v;
+      if (def.kind != DaemonActionKind::kSignal) {
+        r.error(joinPath(apath, "signal"), "only actions of kind signal name a signal");
+      } else if (v->empty()) {
+        r.error(joinPath(apath, "signal"), "must not be empty");
+      }
+    }
+    out.push_back(std::move(def));
+  }
+}
+
+void InfluenceSet::loadObject(const json& object, JsonReader& r) {
+  if (!r.isObject(object, "")) return;
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    const std::string path = joinPath("", it.key());
+    const json& j = it.value();
+    if (it.key().empty()) r.error(path, "an influence name must not be empty");
+    if (!r.isObject(j, path)) continue;
+    r.onlyKeys(j, path, {"priority", "actions"});
+    InfluenceDef def;
+    def.name = it.key();
+    if (auto v = r.integer(j, path, "priority", false)) {
+      if (*v < INT16_MIN || *v > INT16_MAX) {
+        r.error(joinPath(path, "priority"), "must be within -32768..32767");
+      } else {
+        def.priority = static_cast<int16_t>(*v);
+      }
+    }
+    if (j.contains("actions")) readActionDefs(j["actions"], joinPath(path, "actions"), r, def.actions);
+    influences_.push_back(std::move(def));
+  }
+}
+
+bool InfluenceSet::loadFile(const std::string& file, std::vector<std::string>& errors) {
+  JsonReader reader(file);
+  json j;
+  if (reader.parseFile(j)) loadObject(j, reader);
+  errors.insert(errors.end(), reader.errors().begin(), reader.errors().end());
+  return reader.ok();
 }
 
 std::optional<uint16_t> ArchetypeSet::find(std::string_view name) const {

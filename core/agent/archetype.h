@@ -18,7 +18,8 @@
 // is accepted as the sight range for files written before perception existed.
 //
 // Behaviors: a selection tree chooses a behavior by name; the archetype says what that
-// behavior does with a built-in mode (see builtin_behaviors.h):
+// behavior does: a modular behavior tree ("tree": "GuardCombat", core/mbt) or a built-in
+// mode (see builtin_behaviors.h):
 //   idle, wander, greet, ambient (greet, else wander), investigate, attack, face_target,
 //   long_action (a daemon-side long action such as ContinuousBaking, see
 //   core/hibernation/long_action.h).
@@ -27,6 +28,9 @@
 // starting items, e.g. { "flour": 100 }.
 // "No Behavior" (no tree, no fixed behavior, or a behavior with no entry here) only faces
 // its attention target.
+// "actions" adds actions to the archetype's own action list (see ActionDef below), e.g.
+// { "Go": { "side": "client", "timeout_s": 60 }, "Wait": { "side": "daemon", "kind": "wait" },
+//   "Die": { "side": "client", "game_only": true, "coercive": true } }.
 #pragma once
 
 #include <optional>
@@ -37,6 +41,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "intent/intent_types.h"
 #include "perception/perception_config.h"
 
 namespace npc {
@@ -80,7 +85,40 @@ struct BehaviorDef {
   // SetBehaviorVariable calls made when the behavior has done its job (greet: the greeting
   // completed; investigate: the look-around completed), e.g. {"AwareOfSound": false}.
   std::vector<std::pair<std::string, bool>> set_when_done;
+  std::string tree;              // a modular behavior tree runs the behavior (mode unused)
 };
+
+// Daemon-side implementations an action defined in data can have.
+enum class DaemonActionKind : uint8_t {
+  kNone,    // client-side actions
+  kWait,    // core/intent WaitAction: waits its first value parameter ("10" "min")
+  kSignal,  // posts a signal to its first entity argument (Talk): named `signal`, else by its
+            // first message parameter ("breads_ready"); fails if that entity is not awake
+};
+
+// An action an archetype's own list or an influence offers, defined in data:
+//   "Go":   { "side": "client", "timeout_s": 60 }   performed by the game client
+//   "Wait": { "side": "daemon", "kind": "wait" }     performed inside the daemon
+//   "Talk": { "side": "daemon", "kind": "signal" }
+//   "Die":  { "side": "client", "game_only": true, "coercive": true }
+// side: "client" (default) or "daemon" (then "kind" is required: wait, signal).
+// timeout_s: client side only; a result not reported by then fails the intention (0: the
+// archetype's action_timeout_s). game_only: only the game may program it (GameAction).
+// coercive: performed on another agent (ExternalAction), it interrupts that agent's action.
+// game_only and coercive apply to client-side actions only.
+struct ActionDef {
+  std::string name;
+  ActionSide side = ActionSide::kClient;
+  DaemonActionKind kind = DaemonActionKind::kNone;
+  float timeout_s = 0.f;
+  bool game_only = false;
+  bool coercive = false;
+  std::string signal;  // kSignal: fixed signal name ("" = the message parameter)
+};
+
+// Reads an "actions" object at `path` into `out`; problems go to `reader`.
+void readActionDefs(const nlohmann::json& actions, const std::string& path, JsonReader& reader,
+                    std::vector<ActionDef>& out);
 
 struct Archetype {
   std::string name;
@@ -94,6 +132,7 @@ struct Archetype {
   float action_timeout_s = 30.f;
   GreetReflex greet;
   WanderReflex wander;
+  std::vector<ActionDef> actions;  // added to its own action list (with the behaviors' own)
 
   // Index of the behavior named `name`, or -1.
   int findBehavior(std::string_view name) const;
@@ -115,6 +154,33 @@ class ArchetypeSet {
 
  private:
   std::vector<Archetype> archetypes_;
+};
+
+// An influence (seed 004: a spell, a profession, a vehicle): an action list agents are put
+// under at run time (AddInfluence / RemoveInfluence). Lookup goes through the agent's own
+// actions first, then its influences, highest priority first (equal priorities: file order).
+// File format (daemon config "influences"): an object mapping influence names to
+//   { "priority": 10, "actions": { "Fly": { "side": "client" } } }
+// "priority" is an integer in -32768..32767 (default 0); "actions" as ActionDef.
+struct InfluenceDef {
+  std::string name;
+  int16_t priority = 0;
+  std::vector<ActionDef> actions;
+};
+
+class InfluenceSet {
+ public:
+  // Adds every influence of a JSON object; problems go to `reader` (file and JSON path).
+  void loadObject(const nlohmann::json& object, JsonReader& reader);
+  // Loads one file; false with "file: /path: message" lines in `errors` when it is bad.
+  bool loadFile(const std::string& file, std::vector<std::string>& errors);
+
+  void add(InfluenceDef influence) { influences_.push_back(std::move(influence)); }
+  const std::vector<InfluenceDef>& all() const { return influences_; }
+  size_t size() const { return influences_.size(); }
+
+ private:
+  std::vector<InfluenceDef> influences_;
 };
 
 }  // namespace npc

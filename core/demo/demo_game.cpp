@@ -48,6 +48,14 @@ DemoGame::DemoGame(std::vector<ScriptedPlayer> players) {
 }
 
 void DemoGame::step(const Simulation& sim, std::vector<Command>& out) {
+  // Actions the daemon interrupted (a behavior change) or failed (timeout) are dropped, as
+  // a game stops an animation it was told to stop.
+  for (const EventOut& e : sim.output().events) {
+    if (e.kind != EventKind::kIntentionInterrupted && e.kind != EventKind::kIntentionFailed) continue;
+    running_.erase(std::remove_if(running_.begin(), running_.end(),
+                                  [&](const RunningAction& r) { return r.intention == e.intention; }),
+                   running_.end());
+  }
   startActions(sim);
   advanceWalkers(sim.config().tick_dt_s, out);
   advanceActions(sim, out);
@@ -55,24 +63,37 @@ void DemoGame::step(const Simulation& sim, std::vector<Command>& out) {
 
 void DemoGame::startActions(const Simulation& sim) {
   const NameTable& names = sim.names();
-  const uint16_t move_to = names.find("MoveTo");
-  const uint16_t duration = names.find("duration");
+  // Built-in behaviors send MoveTo(position, speed); behavior trees send Move(to, speed,
+  // stopWithinDistance) where `to` may be an entity and speed "Walk" / "Run".
+  const uint16_t move_to = names.find("MoveTo"), move = names.find("Move");
+  const uint16_t duration = names.find("duration"), speed = names.find("speed");
+  const uint16_t stop_within = names.find("stopWithinDistance");
+  const uint16_t run = names.find("Run");
   for (const ActionOut& a : sim.output().actions) {
     if (a.owner != ClientId::kDaemon) continue;
     RunningAction r;
     r.agent = a.agent;
     r.intention = a.intention;
+    r.move = a.name == move_to || a.name == move;
     double seconds = 1.0;
     for (uint8_t i = 0; i < a.param_count; ++i) {
       const ActionParam& p = a.params[i];
       if (p.type == ActionParam::Type::kPosition) r.goal = p.position;
+      if (p.type == ActionParam::Type::kEntity && r.move) {
+        if (const Entity* target = sim.world().entities().get(p.entity)) r.goal = target->position;
+      }
       if (p.type == ActionParam::Type::kNumber && p.name == duration) seconds = p.number;
-      if (p.type == ActionParam::Type::kNumber && p.name != duration) {
+      if (p.type == ActionParam::Type::kNumber && p.name == speed) {
         r.speed_mps = static_cast<float>(p.number);
       }
+      if (p.type == ActionParam::Type::kText && p.name == speed) r.speed_mps = p.text == run ? 4.f : 1.5f;
+      if (p.type == ActionParam::Type::kNumber && p.name == stop_within) {
+        r.stop_within_m = static_cast<float>(p.number);
+      }
     }
-    r.move = a.name == move_to;
-    r.ends_at_s = sim.timeS() + seconds;
+    // A very long timed action (a tree's "shoot until told otherwise") is capped so the
+    // demo keeps moving; the tree cancels or restarts it as it sees fit.
+    r.ends_at_s = sim.timeS() + std::min(seconds, 10.0);
     running_.push_back(r);
   }
 }
@@ -108,7 +129,8 @@ void DemoGame::advanceActions(const Simulation& sim, std::vector<Command>& out) 
     bool finished;
     if (r.move) {
       Vec3 position = body->position;
-      finished = stepToward(position, r.goal, r.speed_mps * dt);
+      finished = stepToward(position, r.goal, r.speed_mps * dt) ||
+                 distanceSq(position, r.goal) <= r.stop_within_m * r.stop_within_m;
       out.push_back(upsertBody(r.agent, EntityKind::kNpc, position, r.goal - body->position,
                                finished ? 0.f : r.speed_mps));
     } else {

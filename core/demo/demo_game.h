@@ -40,6 +40,7 @@ class DemoGame {
     bool move = false;
     Vec3 goal;
     float speed_mps = 1.f;
+    float stop_within_m = 0.f;
     double ends_at_s = 0.0;  // timed actions
   };
 

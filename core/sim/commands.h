@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "base/status.h"
 #include "world/entity.h"
@@ -141,11 +142,85 @@ struct WakePlace {
 // A client stream ended: the agents it owned keep living, their actions go to subscribers.
 struct ClientGone {};
 
+// --- Intentions (core/intent, seed 004) ------------------------------------------------
+// Errors of the commands below: unknown agent kNotFound, hibernating agent
+// kFailedPrecondition, unknown action or influence kNotFound, full queue kResourceExhausted;
+// the rest as toStatus() (core/intent/decision_tree.h) says.
+
+// A typed action parameter as a client or script sends it (seed 004's parameter types:
+// entity, value with a unit, position, text). Names are interned by the tick thread.
+struct IntentionParam {
+  enum class Type : uint8_t { kEntity, kNumber, kPosition, kText };
+  Type type = Type::kNumber;
+  std::string name;  // optional ("target", "delay")
+  EntityId entity = EntityId::kNone;
+  double number = 0.0;
+  std::string unit;  // kNumber: "s", "min", "m", "kg"...
+  Vec3 position;     // kPosition: in the agent's place
+  std::string text;  // kText: a message or a type name ("breads_ready", "Bread")
+};
+
+// Admin (game scripts, tests): programs `action` on the agent's decision tree, as its
+// controller would, due delay_s from now (same date: in programming order). Game-only
+// actions are refused (kFailedPrecondition): use GameAction. Replies with the intention id.
+struct ProgramIntention {
+  EntityId agent = EntityId::kNone;
+  std::string action;
+  double delay_s = 0.0;  // [Limit: finite, >= 0]
+  std::vector<IntentionParam> params;  // at most kMaxActionArgs (6); client-side actions 4
+  std::function<void(const Status&, IntentionId)> reply;
+};
+// Admin: ends one of the agent's intentions as its controller would: the running one is
+// interrupted (Interrupted event, kCancelled), a pending one is deprogrammed (no event).
+// Game-scheduled ones are refused (kFailedPrecondition).
+struct CancelIntention {
+  EntityId agent = EntityId::kNone;
+  IntentionId intention = IntentionId::kNone;
+  std::function<void(const Status&)> reply;
+};
+// Game: entity `from` performed an action on `agent` (the receiver). Coercive (`coercive`
+// set, or any registered implementation of `action` is): the agent's current action is
+// interrupted now (kCoerced, subject = from); otherwise it runs on this turn. A named
+// action must be registered somewhere (kNotFound otherwise).
+struct ExternalAction {
+  EntityId agent = EntityId::kNone;
+  EntityId from = EntityId::kNone;
+  std::string action;  // "" with coercive: an unnamed attack
+  bool coercive = false;
+  std::function<void(const Status&)> reply;  // admin calls only
+};
+// Game: schedules an action the controller cannot program (Die next turn, Land at the end
+// of a fall), delay_s from now. Coercive: when due it preempts the current action.
+struct GameAction {
+  EntityId agent = EntityId::kNone;
+  std::string action;
+  double delay_s = 0.0;  // [Limit: finite, >= 0]
+  bool coercive = false;
+  std::vector<IntentionParam> params;
+  std::function<void(const Status&, IntentionId)> reply;  // admin calls only
+};
+// Admin / game: puts the agent under an influence (a spell, a profession) from the
+// influences file, or takes it away ("you can't fly anymore because the spell ended": an
+// action from it that is running is interrupted at the agent's next turn). Adding one the
+// agent has is kOk; removing one it does not have is kNotFound; more than 6 at a time
+// kResourceExhausted.
+struct AddInfluence {
+  EntityId agent = EntityId::kNone;
+  std::string influence;
+  std::function<void(const Status&)> reply;
+};
+struct RemoveInfluence {
+  EntityId agent = EntityId::kNone;
+  std::string influence;
+  std::function<void(const Status&)> reply;
+};
+
 using CommandBody =
     std::variant<UpsertEntity, RemoveEntity, UpsertObstacle, RemoveObstacle, SoundEvent,
                  SignalEvent, ActionResult, SpawnAgent, DespawnAgent, DescribeAgent, SetSensors,
                  SetBehaviorVariable, RegisterVisibilityType, SetAttributePrincipal, GetStealth,
-                 ReloadDefinitions, WakePlace, ClientGone>;
+                 ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
+                 ExternalAction, GameAction, AddInfluence, RemoveInfluence>;
 
 struct Command {
   ClientId origin = ClientId::kDaemon;

@@ -132,6 +132,7 @@ void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
   if (!body) return;
   // Callers only put idle agents to sleep (draining waits for intentions to end), so the
   // intention queue is empty and nothing of it needs keeping.
+  leaveTree(*agent);
   DormantAgent d;
   d.body = *body;
   d.home = agent->home;
@@ -193,7 +194,9 @@ void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
     agent->actions_failed = d.actions_failed;
     initPerceptionState(agent->perception, type.sensors, id, config_.seed);
     agent->intent.access.setOwn(own_actions_[d.archetype]);
+    agent->perception.group = static_cast<uint16_t>(d.archetype + 1);
     behaviors_.onBehaviorEntered(*agent);
+    bindTree(*agent);
     if (agent->work.running()) {
       Settlement s;
       const std::string action = long_actions_.at(agent->work.action).name;

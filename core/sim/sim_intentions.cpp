@@ -1,7 +1,12 @@
 // Simulation: actions and intentions (core/intent, seed 004). Behaviors program intentions
 // on their agent's queue; the scheduler starts them, runs daemon-side ones, emits
 // client-side ones to the agent's owner and times them out; client results come back
-// through ingest. Split from simulation.cpp to keep one concept per file.
+// through ingest; intention events become EventOuts, BST signals (OnIntentionStarted...)
+// and behavior bookkeeping. Also: actions defined in data (archetypes' "actions",
+// influences) and the intention commands (ProgramIntention, CancelIntention,
+// ExternalAction, GameAction, Add/RemoveInfluence). Split from simulation.cpp to keep one
+// concept per file.
+#include <cmath>
 #include <memory>
 #include <set>
 
@@ -35,6 +40,95 @@ EventKind toEventKind(IntentionEventKind kind) {
   return EventKind::kIntentionFailed;
 }
 
+// The daemon-side "signal" kind (Talk): posts a signal to the intention's first entity
+// argument (receivers first), named by the definition or by the first message / type
+// parameter, carrying the first value parameter. Initialisation fails when the receiver is
+// not in the world (unknown, or asleep) or there is no name; completes at once.
+class SignalAction final : public ActionImpl {
+ public:
+  SignalAction(PerceptionSystem& perception, NameTable& names, SignalId fixed)  // interns once
+      : perception_(perception), names_(names), fixed_(fixed),
+        queue_full_(names.intern("signal_queue_full")) {}
+
+  bool initialize(ActionContext& ctx, Intention& intention) const override {
+    const ActionArg* to = receiver(intention.args());
+    if (!to || !ctx.world || !ctx.world->entities().get(to->entity)) return false;
+    SignalId id = fixed_;
+    if (id == SignalId::kNone) {
+      const ActionArg* text = nthParam(intention.args(), ArgType::kMessage);
+      if (!text) text = nthParam(intention.args(), ArgType::kEntityType);
+      if (!text) return false;
+      const std::string& name = names_.name(text->text);
+      id = perception_.signalNames().find(name);
+      if (id == SignalId::kNone) id = perception_.signalNames().intern(name);  // once per name
+      if (id == SignalId::kNone) return false;
+    }
+    intention.state.set(id);
+    return true;
+  }
+
+  PerformResult perform(ActionContext& ctx, Intention& intention) const override {
+    SignalRequest request;
+    request.id = intention.state.get<SignalId>();
+    request.scope = SignalScope::kAgent;
+    request.sender = ctx.agent;
+    request.target = receiver(intention.args())->entity;
+    if (const ActionArg* value = nthParam(intention.args(), ArgType::kValue)) {
+      request.value = static_cast<float>(value->value);
+    }
+    if (!perception_.postSignal(request)) return PerformResult::failed(0.f, queue_full_);
+    return PerformResult::completed(0.f);
+  }
+
+ private:
+  static const ActionArg* receiver(std::span<const ActionArg> args) {
+    if (const ActionArg* r = nthArg(args, ArgRole::kReceiver)) {
+      if (r->type == ArgType::kEntity) return r;
+    }
+    return nthParam(args, ArgType::kEntity);
+  }
+
+  PerceptionSystem& perception_;
+  const NameTable& names_;
+  SignalId fixed_;
+  uint16_t queue_full_;
+};
+
+// Command parameters -> action arguments, interning names. At most kMaxActionArgs.
+Status toArgs(const std::vector<IntentionParam>& params, NameTable& names, PlaceIndex place,
+              std::array<ActionArg, kMaxActionArgs>& out, uint8_t& count, EntityId agent) {
+  if (params.size() > kMaxActionArgs) {
+    return toStatus(IntentStatus::kTooManyArgs, agent, IntentionId::kNone);
+  }
+  auto intern = [&](const std::string& text, uint16_t& id) {
+    id = text.empty() ? NameTable::kNone : names.intern(text);
+    return text.empty() || id != NameTable::kNone;
+  };
+  count = 0;
+  for (const IntentionParam& p : params) {
+    uint16_t name = NameTable::kNone, unit = NameTable::kNone, text = NameTable::kNone;
+    if (!intern(p.name, name) || !intern(p.unit, unit) || !intern(p.text, text)) {
+      return {StatusCode::kResourceExhausted, entityLabel(agent) + ": too many distinct names"};
+    }
+    switch (p.type) {
+      case IntentionParam::Type::kEntity:
+        out[count++] = ActionArg::ofEntity(p.entity, ArgRole::kParam, name);
+        break;
+      case IntentionParam::Type::kNumber: out[count++] = ActionArg::ofValue(p.number, unit, name); break;
+      case IntentionParam::Type::kPosition:
+        out[count++] = ActionArg::ofPosition(p.position, place, name);
+        break;
+      case IntentionParam::Type::kText: out[count++] = ActionArg::ofMessage(text, name); break;
+    }
+  }
+  return {};
+}
+
+// delay_s from a command as an absolute date; NaN for a bad delay.
+double dateAfter(double now_s, double delay_s) {
+  return std::isfinite(delay_s) && delay_s >= 0.0 ? now_s + delay_s : std::nan("");
+}
+
 }  // namespace
 
 void Simulation::registerActions() {
@@ -51,12 +145,25 @@ void Simulation::registerActions() {
         names.insert(vocabulary_.behavior_action[a][d]);
       }
     }
+    // Actions defined in data come first and replace built-ins of the same name. Only a
+    // full registry (65534 implementations) can refuse one; nothing is left to report it to.
+    std::vector<std::string> ignored;
+    addDataActions(list, type.actions, ignored);
     for (uint16_t name : names) {
+      if (registry_.findInList(list, name) != ActionImplId::kNone) continue;
       registry_.addTo(list, names_.name(name), std::make_unique<ClientAction>(type.action_timeout_s));
     }
-    registry_.addTo(list, "Wait", std::make_unique<WaitAction>(names_));
+    if (registry_.findInList(list, names_.intern("Wait")) == ActionImplId::kNone) {
+      registry_.addTo(list, "Wait", std::make_unique<WaitAction>(names_));
+    }
+    registerTreeActions(list, type);
     own_actions_.push_back(list);
   }
+  // Intention events reach selection trees as these signals (by IntentionEventKind).
+  intention_signals_ = {trees_.internSignal("OnIntentionStarted"),
+                        trees_.internSignal("OnIntentionCompleted"),
+                        trees_.internSignal("OnIntentionFailed"),
+                        trees_.internSignal("OnIntentionInterrupted")};
   // Sized for the worst turn, so update() never reports kNoRoom; flushed as needed.
   start_storage_.resize(1024);
   event_storage_.resize(4096);
@@ -66,6 +173,13 @@ void Simulation::registerActions() {
 
 TreeContext Simulation::treeContext() {
   return TreeContext{&registry_, &intention_ids_, &intention_events_, timeS()};
+}
+
+bool Simulation::endedRecently(const Agent& agent, IntentionId intention) const {
+  for (const Agent::Outcome& o : agent.recent_outcomes) {
+    if (o.intention == intention) return true;
+  }
+  return false;
 }
 
 Status Simulation::applyActionResult(const ActionResult& r) {
@@ -83,6 +197,12 @@ Status Simulation::applyActionResult(const ActionResult& r) {
   const TreeContext ctx = treeContext();
   ActionTree tree(agent->intent.queue, agent->id, ctx);
   const IntentStatus status = tree.clientResult(r.intention, outcome, r.progress);
+  if (status == IntentStatus::kUnknownIntention && endedRecently(*agent, r.intention)) {
+    // The daemon ended it first (interrupted, timed out) while the result was in flight:
+    // nothing is wrong on the client's side, so this is counted, not reported.
+    ++totals_.late_results;
+    return {};
+  }
   if (status != IntentStatus::kOk) {
     Status s = toStatus(status, r.agent, r.intention);
     return {s.code(), "action result: " + s.message()};
@@ -99,6 +219,10 @@ void Simulation::decide() {
   for (Agent& agent : agents_.rows()) {
     const Entity* self = world_.entities().get(agent.entity);
     if (!self || places_.state(self->place) == PlaceState::kDraining) continue;  // winding down
+    if (runsTree(agent)) {  // a behavior tree programs its own actions
+      tickTree(agent);
+      continue;
+    }
     if (!behaviors_.decide(agent, *self, world_, now, request)) continue;
     for (uint8_t i = 0; i < request.param_count; ++i) args[i] = toArg(request.params[i]);
     DecisionTree tree(agent.intent.queue, agent.id, ctx);
@@ -158,8 +282,11 @@ void Simulation::onIntentionEvent(const IntentionEvent& e, const std::string* cl
     if (client_reason && e.reason == IntentionReason::kClientFailed) ev.text += ": " + *client_reason;
   }
   output_.events.push_back(std::move(ev));
+  if (agent) trees_.applySignal(agent->bst, intention_signals_[static_cast<size_t>(e.kind)]);
   if (!agent || e.kind == IntentionEventKind::kStarted) return;
   const bool completed = e.kind == IntentionEventKind::kCompleted;
+  agent->recent_outcomes[agent->next_outcome] = {e.intention, completed};
+  agent->next_outcome = static_cast<uint8_t>((agent->next_outcome + 1) % agent->recent_outcomes.size());
   if (completed) {
     ++agent->actions_completed;
     ++totals_.actions_completed;
@@ -174,6 +301,157 @@ void Simulation::onIntentionEvent(const IntentionEvent& e, const std::string* cl
       }
     }
   }
+}
+
+// --- Actions in data and influences -------------------------------------------------------
+
+void Simulation::addDataActions(ActionListId list, const std::vector<ActionDef>& actions,
+                                std::vector<std::string>& errors) {
+  for (const ActionDef& def : actions) {
+    std::unique_ptr<ActionImpl> impl;
+    if (def.side == ActionSide::kClient) {
+      // Client-side actions need no code of their own: the traits say it all.
+      impl = std::make_unique<ActionImpl>(
+          ActionTraits{ActionSide::kClient, def.game_only, def.coercive, def.timeout_s});
+    } else if (def.kind == DaemonActionKind::kWait) {
+      impl = std::make_unique<WaitAction>(names_);
+    } else {
+      const SignalId fixed =
+          def.signal.empty() ? SignalId::kNone : perception_.signalNames().intern(def.signal);
+      impl = std::make_unique<SignalAction>(perception_, names_, fixed);
+    }
+    if (registry_.addTo(list, def.name, std::move(impl)) == ActionImplId::kNone) {
+      errors.push_back("action list \"" + registry_.listName(list) + "\": action \"" + def.name +
+                       "\" cannot be registered (duplicate name or registry full)");
+    }
+  }
+}
+
+std::vector<std::string> Simulation::setInfluences(const InfluenceSet& influences) {
+  std::vector<std::string> errors;
+  for (const InfluenceDef& def : influences.all()) {
+    const ActionListId list = registry_.createInfluence(def.name, def.priority);
+    if (list == ActionListId::kNone) {
+      errors.push_back("influence \"" + def.name +
+                       "\": the name is already used by an archetype or an influence");
+      continue;
+    }
+    addDataActions(list, def.actions, errors);
+  }
+  return errors;
+}
+
+// --- Intention commands -----------------------------------------------------------------
+
+Agent* Simulation::awakeAgent(EntityId id, Status& error) {
+  if (Agent* agent = agents_.get(id)) return agent;
+  error = noAwakeAgent(id, findDormant(id).has_value());
+  return nullptr;
+}
+
+Status Simulation::programIntention(const ProgramIntention& c, IntentionId& id) {
+  Status error;
+  Agent* agent = awakeAgent(c.agent, error);
+  if (!agent) return error;
+  const uint16_t action = registry_.findAction(c.action);
+  if (!registry_.known(action)) {
+    return {StatusCode::kNotFound,
+            entityLabel(c.agent) + ": action \"" + c.action + "\" is not registered"};
+  }
+  const Entity* body = world_.entities().get(agent->entity);
+  std::array<ActionArg, kMaxActionArgs> args;
+  uint8_t count = 0;
+  if (Status s = toArgs(c.params, names_, body ? body->place : PlaceIndex::kNone, args, count,
+                        c.agent);
+      !s.isOk()) {
+    return s;
+  }
+  DecisionTree tree(agent->intent.queue, agent->id, treeContext());
+  const Programmed p = tree.program(dateAfter(timeS(), c.delay_s), action, {args.data(), count});
+  if (!p.ok()) return toStatus(p.status, c.agent, p.id);
+  id = p.id;
+  flushIntentions();
+  return {};
+}
+
+Status Simulation::gameAction(const GameAction& c, IntentionId& id) {
+  Status error;
+  Agent* agent = awakeAgent(c.agent, error);
+  if (!agent) return error;
+  const uint16_t action = registry_.findAction(c.action);
+  if (!registry_.known(action)) {
+    return {StatusCode::kNotFound,
+            entityLabel(c.agent) + ": game action \"" + c.action + "\" is not registered"};
+  }
+  const Entity* body = world_.entities().get(agent->entity);
+  std::array<ActionArg, kMaxActionArgs> args;
+  uint8_t count = 0;
+  if (Status s = toArgs(c.params, names_, body ? body->place : PlaceIndex::kNone, args, count,
+                        c.agent);
+      !s.isOk()) {
+    return s;
+  }
+  ActionTree tree(agent->intent.queue, agent->id, treeContext());
+  const Programmed p =
+      tree.programGame(dateAfter(timeS(), c.delay_s), action, {args.data(), count}, c.coercive);
+  if (!p.ok()) return toStatus(p.status, c.agent, p.id);
+  id = p.id;
+  flushIntentions();
+  return {};
+}
+
+Status Simulation::externalAction(const ExternalAction& c) {
+  Status error;
+  Agent* agent = awakeAgent(c.agent, error);
+  if (!agent) return error;
+  bool coercive = c.coercive;
+  if (!c.action.empty()) {
+    const uint16_t action = registry_.findAction(c.action);
+    if (!registry_.known(action)) {
+      return {StatusCode::kNotFound, entityLabel(c.agent) + ": external action \"" + c.action +
+                                         "\" is not registered"};
+    }
+    coercive = coercive || registry_.coercive(action);
+  }
+  ActionTree tree(agent->intent.queue, agent->id, treeContext());
+  tree.receiveExternal(c.from, coercive);
+  flushIntentions();
+  return {};
+}
+
+Status Simulation::cancelIntention(const CancelIntention& c) {
+  Status error;
+  Agent* agent = awakeAgent(c.agent, error);
+  if (!agent) return error;
+  DecisionTree tree(agent->intent.queue, agent->id, treeContext());
+  const Intention* in = tree.getIntention(c.intention);
+  IntentStatus status = IntentStatus::kUnknownIntention;
+  if (in) status = in->started() ? tree.cancel(c.intention) : tree.deprogram(c.intention);
+  if (status != IntentStatus::kOk) return toStatus(status, c.agent, c.intention);
+  flushIntentions();
+  return {};
+}
+
+Status Simulation::changeInfluence(EntityId id, const std::string& influence, bool add) {
+  Status error;
+  Agent* agent = awakeAgent(id, error);
+  if (!agent) return error;
+  const ActionListId list = registry_.findList(influence);
+  if (list == ActionListId::kNone || !registry_.isInfluence(list)) {
+    return {StatusCode::kNotFound, "influence \"" + influence + "\" is not defined"};
+  }
+  if (!add) {
+    // The scheduler interrupts an action taken from it at the agent's next turn.
+    if (agent->intent.access.removeInfluence(list)) return {};
+    return {StatusCode::kNotFound,
+            entityLabel(id) + " is not under influence \"" + influence + "\""};
+  }
+  if (registry_.addInfluence(agent->intent.access, list) == IntentStatus::kQueueFull) {
+    return {StatusCode::kResourceExhausted,
+            entityLabel(id) + ": already under " + std::to_string(kMaxInfluences) +
+                " influences; remove one first"};
+  }
+  return {};
 }
 
 }  // namespace npc

@@ -6,6 +6,7 @@
 
 #include "intent/intent_debug.h"
 #include "perception/perception_debug.h"
+#include "sim/sim_mbt_host.h"
 #include "sim/sim_messages.h"
 
 namespace npc {
@@ -44,6 +45,8 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       scheduler_(registry_, {&world_, nullptr}),
       perception_(config.perception, world_.species()),
       trees_(perception_.signalNames()),
+      mbt_(perception_.signalNames(), names_),
+      mbt_host_(std::make_unique<SimMbtHost>(*this)),
       places_(config.hibernation) {
   vocabulary_.intern(names_, archetypes_);
   registerActions();
@@ -57,6 +60,11 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       }
     }
   }
+}
+
+Simulation::~Simulation() {
+  // Trees leave cleanly (group scopes released) before the library goes.
+  for (Agent& agent : agents_.rows()) leaveTree(agent);
 }
 
 BstLoadReport Simulation::loadSelectionTrees(const std::string& dir) {
@@ -203,17 +211,26 @@ void Simulation::apply(Command& command) {
             c.reply({}, r.agent, r.value);
           }
         } else if constexpr (std::is_same_v<T, ReloadDefinitions>) {
-          if (trees_dir_.empty()) {
+          if (trees_dir_.empty() && mbt_dir_.empty()) {
             if (c.reply) {
               c.reply({StatusCode::kFailedPrecondition, "no definitions directory configured"},
                       {});
             }
           } else {
-            const BstLoadReport r = finishTreeLoad(trees_.reload());
-            if (c.reply) {
-              c.reply(r.ok() ? Status{} : Status{StatusCode::kInvalidArgument, r.text()},
-                      r.text());
+            // Behavior trees first: selection trees may name behaviors that need them.
+            std::string text;
+            bool ok = true;
+            if (!mbt_dir_.empty()) {
+              const MbtLoadReport m = finishMbtLoad(mbt_.reload());
+              ok = ok && m.ok();
+              text += m.text();
             }
+            if (!trees_dir_.empty()) {
+              const BstLoadReport b = finishTreeLoad(trees_.reload());
+              ok = ok && b.ok();
+              text += (text.empty() || b.text().empty() ? "" : "\n") + b.text();
+            }
+            if (c.reply) c.reply(ok ? Status{} : Status{StatusCode::kInvalidArgument, text}, text);
           }
         } else if constexpr (std::is_same_v<T, ActionResult>) {
           report(applyActionResult(c), c.agent);
@@ -232,6 +249,37 @@ void Simulation::apply(Command& command) {
         } else if constexpr (std::is_same_v<T, WakePlace>) {
           Status s = wakePlaceCommand(c);
           if (c.reply) c.reply(s);
+        } else if constexpr (std::is_same_v<T, ProgramIntention> ||
+                             std::is_same_v<T, GameAction>) {
+          IntentionId id = IntentionId::kNone;
+          Status s;
+          if constexpr (std::is_same_v<T, ProgramIntention>) {
+            s = programIntention(c, id);
+          } else {
+            s = gameAction(c, id);
+          }
+          if (c.reply) {
+            c.reply(s, id);
+          } else {
+            report(s, c.agent);
+          }
+        } else if constexpr (std::is_same_v<T, ExternalAction> ||
+                             std::is_same_v<T, CancelIntention> ||
+                             std::is_same_v<T, AddInfluence> ||
+                             std::is_same_v<T, RemoveInfluence>) {
+          Status s;
+          if constexpr (std::is_same_v<T, ExternalAction>) {
+            s = externalAction(c);
+          } else if constexpr (std::is_same_v<T, CancelIntention>) {
+            s = cancelIntention(c);
+          } else {
+            s = changeInfluence(c.agent, c.influence, std::is_same_v<T, AddInfluence>);
+          }
+          if (c.reply) {
+            c.reply(s);
+          } else {
+            report(s, c.agent);
+          }
         } else if constexpr (std::is_same_v<T, ClientGone>) {
           releaseClient(origin);
         }
@@ -335,6 +383,8 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     agent->rng = Rng::forStream(config_.seed, raw(s.id));
     initPerceptionState(agent->perception, type.sensors, s.id, config_.seed);
     agent->intent.access.setOwn(own_actions_[*archetype]);
+    // Agents of one archetype form a signal group (MBT group signals, GroupScope counts).
+    agent->perception.group = static_cast<uint16_t>(*archetype + 1);
     for (const auto& [item, count] : type.inventory) {
       agent->inventory.add(long_actions_.items().intern(item), count);
     }
@@ -405,7 +455,10 @@ void Simulation::perceive() {
 
 void Simulation::select() {
   for (const Signal& signal : signals_.signals()) {
-    if (Agent* agent = agents_.get(signal.receiver)) trees_.applySignal(agent->bst, signal.id);
+    if (Agent* agent = agents_.get(signal.receiver)) {
+      trees_.applySignal(agent->bst, signal.id);
+      treeEvent(*agent, signal.id);  // behavior trees get signals as events before ticking
+    }
   }
   totals_.signals_delivered += signals_.size();
   for (Agent& agent : agents_.rows()) {
@@ -444,8 +497,11 @@ void Simulation::enterBehavior(Agent& agent, BehaviorId behavior) {
 }
 
 void Simulation::enterBehaviorDef(Agent& agent, int def) {
+  leaveTree(agent);  // the old behavior's tree exits: its running actions are cancelled
+  dropIntentions(agent);  // and so are whatever the old behavior had programmed
   agent.behavior_def = def < 0 ? Agent::kNoBehaviorDef : static_cast<uint8_t>(def);
   behaviors_.onBehaviorEntered(agent);
+  bindTree(agent);
   // A long_action behavior starts (or carries on with) its long action; leaving it settles.
   const uint16_t work =
       def < 0 ? LongActionRun::kNone : behavior_long_action_[agent.archetype][static_cast<size_t>(def)];
@@ -454,6 +510,20 @@ void Simulation::enterBehaviorDef(Agent& agent, int def) {
   } else if (agent.work.running()) {
     stopWork(agent, nullptr);
   }
+}
+
+void Simulation::dropIntentions(Agent& agent) {
+  if (agent.intent.queue.empty()) return;
+  const TreeContext ctx = treeContext();
+  DecisionTree tree(agent.intent.queue, agent.id, ctx);
+  // Collect first: cancelling and deprogramming reshape the queue.
+  IntentionId ids[IntentionQueue::kCapacity];
+  size_t n = 0;
+  tree.iterateOnIntentions([&](const Intention& in) { ids[n++] = in.id; });
+  for (size_t i = 0; i < n; ++i) {
+    if (tree.cancel(ids[i]) != IntentStatus::kOk) tree.deprogram(ids[i]);
+  }
+  flushIntentions();
 }
 
 Status Simulation::addSound(const SoundEvent& c) {
@@ -679,7 +749,12 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
     j["behavior"] = {{"name", trees_.behaviorName(agent->bst.behavior)}, {"mode", "face_target"}};
   } else {
     const BehaviorDef& def = type.behaviors[agent->behavior_def];
-    j["behavior"] = {{"name", def.name}, {"mode", toString(def.mode)}};
+    if (def.tree.empty()) {
+      j["behavior"] = {{"name", def.name}, {"mode", toString(def.mode)}};
+    } else {
+      j["behavior"] = {{"name", def.name}, {"tree", def.tree}};
+      j["mbt"] = mbt_.describe(agent->mbt, now);
+    }
   }
   j["selection"] = trees_.describe(agent->bst);
   j["asleep"] = false;

@@ -8,7 +8,9 @@
 // same commands in the same order give the same outputs (see core/sim/README.md).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -25,12 +27,15 @@
 #include "intent/action_registry.h"
 #include "intent/action_scheduler.h"
 #include "intent/decision_tree.h"
+#include "mbt/library.h"
 #include "perception/perception_system.h"
 #include "sim/commands.h"
 #include "sim/tick_output.h"
 #include "world/world.h"
 
 namespace npc {
+
+class SimMbtHost;
 
 struct SimConfig {
   double tick_dt_s = 0.1;        // simulated seconds per tick [Limit: > 0]
@@ -59,6 +64,7 @@ struct SimStats {
   uint64_t actions_completed = 0;
   uint64_t actions_failed = 0;
   uint64_t errors = 0;  // commands refused
+  uint64_t late_results = 0;  // client results for intentions the daemon had just ended
   uint64_t behavior_changes = 0;
   uint64_t signals_delivered = 0;
   uint64_t perception_rays = 0;
@@ -68,6 +74,7 @@ struct SimStats {
 class Simulation {
  public:
   Simulation(const SimConfig& config, ArchetypeSet archetypes);
+  ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
@@ -82,6 +89,10 @@ class Simulation {
   // actions). Returns one message per unknown name; empty when everything resolved.
   std::vector<std::string> setLongActions(LongActionLibrary library);
   const LongActionLibrary& longActions() const { return long_actions_; }
+  // Set-up: registers the influences agents can be put under (AddInfluence) with their
+  // actions. Returns one message per problem (a name already used by an archetype or
+  // influence, a full registry); the others are registered.
+  std::vector<std::string> setInfluences(const InfluenceSet& influences);
   PlaceState placeState(PlaceIndex place) const { return places_.state(place); }
   // Heap bytes held for sleeping agents (records, index, spare capacity).
   size_t dormantBytes() const;
@@ -89,6 +100,14 @@ class Simulation {
   // Tick thread: reloads the selection tree directory when its files changed (walks the
   // directory: call every second or so, not every tick). nullopt when nothing changed.
   std::optional<BstLoadReport> reloadSelectionTreesIfChanged();
+  // Set-up: loads the modular behavior trees that archetypes' behaviors name ("tree").
+  // Every named tree must load; a failed load keeps what was loaded.
+  MbtLoadReport loadBehaviorTrees(const std::string& dir);
+  MbtLoadReport loadBehaviorTrees(const std::vector<MbtSourceFile>& files);
+  std::optional<MbtLoadReport> reloadBehaviorTreesIfChanged();
+  MbtLibrary& behaviorTrees() { return mbt_; }
+  // Where behavior trees' log messages go besides each agent's history (e.g. spdlog).
+  void setTreeLogSink(std::function<void(const MbtLogMessage&)> sink) { tree_log_ = std::move(sink); }
 
   // Thread-safe. Queues commands for the next tick, in order. Returns false (queuing
   // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
@@ -139,6 +158,18 @@ class Simulation {
   void bindBehavior(Agent& agent);
   void enterBehavior(Agent& agent, BehaviorId behavior);
   void enterBehaviorDef(Agent& agent, int def);  // -1: no definition (face target)
+  // Cancels the agent's running intention and drops pending ones (not the game's).
+  void dropIntentions(Agent& agent);
+  // Behavior trees (sim_behavior_trees.cpp).
+  MbtLoadReport finishMbtLoad(MbtLoadReport report);
+  // Adds the client-side actions of the standard MBT action nodes to an archetype's list.
+  void registerTreeActions(ActionListId list, const Archetype& type);
+  bool runsTree(const Agent& agent) const;
+  void bindTree(Agent& agent);         // to its current behavior's tree, if any
+  void leaveTree(Agent& agent);        // terminates a running tree (actions cancelled)
+  void tickTree(Agent& agent);
+  void treeEvent(Agent& agent, SignalId signal);
+  friend class SimMbtHost;
   void releaseClient(ClientId client);
   // Hibernation (core/hibernation/README.md).
   Status wakePlaceCommand(const WakePlace& command);
@@ -158,14 +189,24 @@ class Simulation {
   // Turns buffered client starts into actions and intention events into events and
   // behavior bookkeeping; `client_reason` is appended to a Failed event's text.
   void flushIntentions(const std::string* client_reason = nullptr);
+  bool endedRecently(const Agent& agent, IntentionId intention) const;
   void onIntentionEvent(const IntentionEvent& event, const std::string* client_reason);
+  // Intention commands (sim_intentions.cpp); each flushes the events it caused.
+  Agent* awakeAgent(EntityId id, Status& error);  // null with kNotFound / kFailedPrecondition
+  // Adds actions defined in data (archetype "actions", influences) to `list`.
+  void addDataActions(ActionListId list, const std::vector<ActionDef>& actions,
+                      std::vector<std::string>& errors);
+  Status programIntention(const ProgramIntention& command, IntentionId& id);
+  Status gameAction(const GameAction& command, IntentionId& id);
+  Status externalAction(const ExternalAction& command);
+  Status cancelIntention(const CancelIntention& command);
+  Status changeInfluence(EntityId agent, const std::string& influence, bool add);
   void emitError(ClientId to, uint64_t seq, EntityId agent, std::string text);
   void emitEvent(EventKind kind, EntityId agent, PlaceIndex place, std::string text);
 
   SimConfig config_;
   ArchetypeSet archetypes_;
   World world_;
-  DenseTable<Agent, EntityId> agents_;
   NameTable names_;
   BehaviorVocabulary vocabulary_;
   BuiltinBehaviors behaviors_;
@@ -176,8 +217,16 @@ class Simulation {
   std::vector<IntentionEvent> event_storage_;
   BoundedBuffer<ClientActionStart> starts_;
   BoundedBuffer<IntentionEvent> intention_events_;
+  // OnIntentionStarted / Completed / Failed / Interrupted, by IntentionEventKind: intention
+  // events reach the agent's selection tree as these signals.
+  std::array<SignalId, 4> intention_signals_{};
   PerceptionSystem perception_;
   SelectionTreeLibrary trees_;
+  MbtLibrary mbt_;                        // declared before agents_: instances need it alive
+  std::unique_ptr<SimMbtHost> mbt_host_;  // the simulation as seen by behavior trees
+  std::string mbt_dir_;
+  std::function<void(const MbtLogMessage&)> tree_log_;
+  DenseTable<Agent, EntityId> agents_;
   std::string trees_dir_;              // where selection trees load from ("" = none)
   // BehaviorDef::set_when_done resolved to variable ids, for every archetype's behaviors.
   struct DoneAssignment {

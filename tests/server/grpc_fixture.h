@@ -96,6 +96,7 @@ struct ServerSetup {
   // then re-reads) or from in-memory files. The load must succeed.
   std::string selection_tree_dir;
   std::vector<BstSourceFile> selection_trees;
+  InfluenceSet influences;  // registered before the first tick; must all register
 };
 
 // Everything the daemon wires together, minus config: sim + hub + service + server, and a
@@ -108,6 +109,7 @@ class TestServer {
         service_(hub_, stats_),
         tick_sleep_(setup.tick_sleep) {
     REQUIRE(sim_.world().addPlace("square", Aabb{{-100.f, -100.f, -10.f}, {100.f, 100.f, 10.f}}));
+    REQUIRE(sim_.setInfluences(setup.influences).empty());
     if (!setup.selection_tree_dir.empty()) {
       const BstLoadReport report = sim_.loadSelectionTrees(setup.selection_tree_dir);
       INFO(report.text());

@@ -8,7 +8,7 @@ work=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 cat > "$work/npcd.json" <<JSON
 { "listen": "127.0.0.1:0", "tick_hz": 20, "archetypes_dir": "$src/config/archetypes",
-  "selection_trees_dir": "$src/config/selection_trees", "long_actions": "$src/config/long_actions.json",
+  "selection_trees_dir": "$src/config/selection_trees", "behavior_trees_dir": "$src/config/behavior_trees", "long_actions": "$src/config/long_actions.json",
   "world": "$src/config/demo.json", "status_interval_s": 0, "auth_token": "py-token" }
 JSON
 "$npcd" --config "$work/npcd.json" > "$work/log" 2>&1 &

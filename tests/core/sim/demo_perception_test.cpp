@@ -24,6 +24,7 @@ Watch watchPlayer(Vec3 start, Vec3 velocity, float eye_m, int ticks) {
   SimConfig config;
   config.derive_footsteps = false;  // sight only: the runner must not be heard instead
   Simulation sim(config, std::move(archetypes));
+  REQUIRE(sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok());
   REQUIRE(sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok());
   EntityState guard;
   guard.id = EntityId{100};
@@ -87,6 +88,7 @@ TEST_CASE("Demo guards investigate a noise, then go back to idle", "[sim][demo]"
   ArchetypeSet archetypes;
   REQUIRE(archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors));
   Simulation sim(SimConfig{}, std::move(archetypes));
+  REQUIRE(sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok());
   REQUIRE(sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok());
   EntityState guard;
   guard.id = EntityId{100};

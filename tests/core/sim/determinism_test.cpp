@@ -38,6 +38,9 @@ RunResult runDemo(uint64_t seed, int ticks) {
   SimConfig config;
   config.seed = seed;
   Simulation sim(config, std::move(archetypes));
+  const MbtLoadReport behavior_trees = sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees");
+  INFO(behavior_trees.text());
+  REQUIRE(behavior_trees.ok());
   const BstLoadReport trees = sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees");
   INFO(trees.text());
   REQUIRE(trees.ok());

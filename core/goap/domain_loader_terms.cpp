@@ -1,0 +1,385 @@
+// DomainLoader, part 2: the reusable building blocks — conditions, effects, costs, location
+// refs, comparison operators and fact values (see domain_loader.h for their JSON forms).
+#include <algorithm>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "goap/domain_loader.h"
+
+namespace npc::goap {
+
+using nlohmann::json;
+
+void DomainLoader::parseConditions(const json& list, const std::string& path, bool allow_location,
+                                   bool allow_blackboard, bool has_object,
+                                   std::vector<Condition>& out) {
+  if (!reader_.isArray(list, path)) return;
+  for (size_t i = 0; i < list.size(); ++i)
+    parseCondition(list[i], joinPath(path, i), allow_location, allow_blackboard, has_object, out);
+}
+
+void DomainLoader::parseCondition(const json& j, const std::string& path, bool allow_location,
+                                  bool allow_blackboard, bool has_object,
+                                  std::vector<Condition>& out) {
+  if (!reader_.isObject(j, path)) return;
+  if (j.contains("use")) {
+    reader_.onlyKeys(j, path, {"use", "args"});
+    json expanded;
+    const Fragment* f = useFragment(j, path, cond_fragments_, "condition", expanded);
+    if (!f) return;
+    const std::string saved = note_;
+    note_ += " (in condition \"" + j["use"].get<std::string>() + "\" used at " + path + ")";
+    parseConditions(expanded, f->path, allow_location, allow_blackboard, has_object, out);
+    note_ = saved;
+    return;
+  }
+  Condition c;
+  c.declared = static_cast<uint16_t>(out.size());
+  if (j.contains("fact")) {
+    reader_.onlyKeys(j, path, {"fact", "op", "value", "eval_cost"});
+    c.kind = ConditionKind::kFact;
+    c.fact = factByName(j, path, "fact");
+    if (!parseOp(j, path, c.op) || c.fact == FactId::kNone) return;
+    auto v = j.find("value");
+    if (v == j.end()) {
+      err(joinPath(path, "value"), "missing required key");
+      return;
+    }
+    const bool ordering = c.op != CompareOp::kEq && c.op != CompareOp::kNe;
+    if (!factValue(c.fact, *v, joinPath(path, "value"), ordering, c.value)) return;
+    if (ordering && d_->fact(c.fact).type == FactType::kBool) {
+      err(joinPath(path, "op"), "a bool fact is compared with = or != only");
+      return;
+    }
+  } else if (j.contains("distance_to") || j.contains("at")) {
+    const bool at = j.contains("at");
+    reader_.onlyKeys(j, path, at ? std::initializer_list<std::string_view>{"at", "eval_cost"}
+                                 : std::initializer_list<std::string_view>{
+                                       "distance_to", "op", "value", "eval_cost"});
+    if (!allow_location) {
+      err(path, "goal conditions may only test facts");
+      return;
+    }
+    c.kind = at ? ConditionKind::kAt : ConditionKind::kDistance;
+    c.eval_cost = 4;
+    if (!parseRef(j[at ? "at" : "distance_to"], joinPath(path, at ? "at" : "distance_to"),
+                  has_object, c.ref))
+      return;
+    if (!at) {
+      if (!parseOp(j, path, c.op)) return;
+      auto v = reader_.number(j, path, "value", true);
+      if (!v) return;
+      if (!(*v >= 0)) err(joinPath(path, "value"), "a distance is ≥ 0 metres");
+      c.metres = static_cast<float>(*v);
+    } else {
+      c.metres = d_->search_.at_tolerance_m;
+    }
+    uses_location_ = true;
+  } else if (j.contains("blackboard")) {
+    reader_.onlyKeys(j, path, {"blackboard", "scope", "op", "value", "eval_cost"});
+    if (!allow_blackboard) {
+      err(path, "goal conditions may only test facts");
+      return;
+    }
+    c.kind = ConditionKind::kBlackboard;
+    c.eval_cost = 2;
+    auto key = reader_.string(j, path, "blackboard", true);
+    if (!key) return;
+    c.key = library_.blackboard().find(*key);
+    if (c.key == BlackboardKeyId::kNone) {
+      err(joinPath(path, "blackboard"), "unknown blackboard key \"" + *key + "\"");
+      return;
+    }
+    const BlackboardType t = library_.blackboard().type(c.key);
+    if (t == BlackboardType::kEntity || t == BlackboardType::kVec3) {
+      err(joinPath(path, "blackboard"),
+          "blackboard key \"" + *key + "\" of type " + toString(t) + " cannot be compared");
+      return;
+    }
+    if (auto s = reader_.string(j, path, "scope", false)) {
+      if (*s == "agent") c.scope = BlackboardScope::kAgent;
+      else if (*s == "group") c.scope = BlackboardScope::kGroup;
+      else err(joinPath(path, "scope"), "expected \"agent\" or \"group\"");
+    }
+    if (!parseOp(j, path, c.op)) return;
+    auto v = j.find("value");
+    if (v == j.end() || !(v->is_boolean() || v->is_number())) {
+      err(joinPath(path, "value"), "expected a bool or a number");
+      return;
+    }
+    c.number = v->is_boolean() ? (v->get<bool>() ? 1.f : 0.f) : v->get<float>();
+  } else {
+    err(path, "a condition has one of \"fact\", \"distance_to\", \"at\", \"blackboard\", \"use\"");
+    return;
+  }
+  if (auto v = reader_.integer(j, path, "eval_cost", false)) {
+    if (*v < 1 || *v > 10000) err(joinPath(path, "eval_cost"), "must be in [1, 10000]");
+    else c.eval_cost = static_cast<uint16_t>(*v);
+  }
+  out.push_back(std::move(c));
+}
+
+void DomainLoader::parseEffects(const json& list, const std::string& path, bool has_object,
+                                std::vector<Effect>& out) {
+  if (!reader_.isArray(list, path)) return;
+  for (size_t i = 0; i < list.size(); ++i) parseEffect(list[i], joinPath(path, i), has_object, out);
+}
+
+void DomainLoader::parseEffect(const json& j, const std::string& path, bool has_object,
+                               std::vector<Effect>& out) {
+  if (!reader_.isObject(j, path)) return;
+  if (j.contains("use")) {
+    reader_.onlyKeys(j, path, {"use", "args"});
+    json expanded;
+    const Fragment* f = useFragment(j, path, effect_fragments_, "effect", expanded);
+    if (!f) return;
+    const std::string saved = note_;
+    note_ += " (in effect \"" + j["use"].get<std::string>() + "\" used at " + path + ")";
+    parseEffects(expanded, f->path, has_object, out);
+    note_ = saved;
+    return;
+  }
+  Effect e;
+  if (j.contains("fact")) {
+    reader_.onlyKeys(j, path, {"fact", "set", "add", "sub"});
+    e.fact = factByName(j, path, "fact");
+    if (e.fact == FactId::kNone) return;
+    const int kinds = j.contains("set") + j.contains("add") + j.contains("sub");
+    if (kinds != 1) {
+      err(path, "a fact effect has exactly one of \"set\", \"add\", \"sub\"");
+      return;
+    }
+    if (j.contains("set")) {
+      e.kind = EffectKind::kSet;
+      if (!factValue(e.fact, j["set"], joinPath(path, "set"), false, e.value)) return;
+    } else {
+      const char* key = j.contains("add") ? "add" : "sub";
+      if (d_->fact(e.fact).type != FactType::kInt) {
+        err(joinPath(path, key), "add/sub apply to int facts only");
+        return;
+      }
+      auto n = reader_.integer(j, path, key, true);
+      if (!n) return;
+      if (*n <= 0 || *n > kMaxFactValues) {
+        err(joinPath(path, key), "expected a positive amount");
+        return;
+      }
+      e.kind = EffectKind::kAdd;
+      e.value = static_cast<int32_t>(key[0] == 'a' ? *n : -*n);
+    }
+    for (const Effect& other : out)
+      if (!other.moves() && other.fact == e.fact) {
+        err(joinPath(path, "fact"), "fact \"" + d_->fact(e.fact).name + "\" is changed twice");
+        return;
+      }
+  } else if (j.contains("move_to") || j.contains("move_near")) {
+    const bool near = j.contains("move_near");
+    reader_.onlyKeys(j, path, near ? std::initializer_list<std::string_view>{"move_near", "range"}
+                                   : std::initializer_list<std::string_view>{"move_to"});
+    e.kind = near ? EffectKind::kMoveNear : EffectKind::kMoveTo;
+    if (!parseRef(j[near ? "move_near" : "move_to"], joinPath(path, near ? "move_near" : "move_to"),
+                  has_object, e.ref))
+      return;
+    if (near) {
+      auto r = reader_.number(j, path, "range", true);
+      if (!r) return;
+      if (!(*r > 0)) err(joinPath(path, "range"), "must be > 0 metres");
+      e.range_m = static_cast<float>(*r);
+    }
+    for (const Effect& other : out)
+      if (other.moves()) {
+        err(path, "an action moves at most once");
+        return;
+      }
+    uses_location_ = true;
+  } else {
+    err(path, "an effect has one of \"fact\", \"move_to\", \"move_near\", \"use\"");
+    return;
+  }
+  out.push_back(e);
+}
+
+void DomainLoader::parseCost(const json& j, const std::string& path, bool has_object,
+                             CostSpec& out) {
+  if (j.is_number()) {
+    if (!(j.get<double>() >= 0)) err(path, "costs must be ≥ 0");
+    out.base += j.get<float>();
+    return;
+  }
+  if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) parseCost(j[i], joinPath(path, i), has_object, out);
+    return;
+  }
+  if (!reader_.isObject(j, path)) return;
+  if (j.contains("use")) {
+    reader_.onlyKeys(j, path, {"use", "args"});
+    json expanded;
+    const Fragment* f = useFragment(j, path, cost_fragments_, "cost", expanded);
+    if (!f) return;
+    const std::string saved = note_;
+    note_ += " (in cost \"" + j["use"].get<std::string>() + "\" used at " + path + ")";
+    parseCost(expanded, f->path, has_object, out);
+    note_ = saved;
+    return;
+  }
+  reader_.onlyKeys(j, path,
+                   {"base", "travel_per_m", "distance_to", "distance_per_m", "by_fact", "table"});
+  auto nonneg = [&](const char* key, float& field) {
+    if (auto v = reader_.number(j, path, key, false)) {
+      if (!(*v >= 0)) err(joinPath(path, key), "costs must be ≥ 0");
+      field += static_cast<float>(*v);
+    }
+  };
+  nonneg("base", out.base);
+  nonneg("travel_per_m", out.travel_per_m);
+  if (out.travel_per_m > 0) uses_location_ = true;
+  if (j.contains("distance_to") || j.contains("distance_per_m")) {
+    LocationRef ref;
+    if (!j.contains("distance_to") || !j.contains("distance_per_m")) {
+      err(path, "\"distance_to\" and \"distance_per_m\" go together");
+      return;
+    }
+    if (!parseRef(j["distance_to"], joinPath(path, "distance_to"), has_object, ref)) return;
+    if (out.distance_per_m > 0 && !(out.distance_ref == ref)) {
+      err(joinPath(path, "distance_to"), "a cost has at most one distance_to reference");
+      return;
+    }
+    out.distance_ref = ref;
+    nonneg("distance_per_m", out.distance_per_m);
+    uses_location_ = true;
+  }
+  if (j.contains("by_fact") || j.contains("table")) {
+    if (!j.contains("by_fact") || !j.contains("table") || !j["table"].is_object()) {
+      err(path, "\"by_fact\" needs a \"table\" object of value → cost");
+      return;
+    }
+    if (out.table_fact != FactId::kNone) {
+      err(joinPath(path, "by_fact"), "a cost has at most one table");
+      return;
+    }
+    const FactId f = factByName(j, path, "by_fact");
+    if (f == FactId::kNone) return;
+    const FactDef& fd = d_->fact(f);
+    std::vector<float> values(static_cast<size_t>(fd.max - fd.min + 1), -1.f);
+    const json& table = j["table"];
+    for (auto t = table.begin(); t != table.end(); ++t) {
+      const std::string tp = joinPath(joinPath(path, "table"), t.key());
+      int32_t v = 0;
+      if (!factValue(f, fd.type == FactType::kInt ? json(std::atoi(t.key().c_str()))
+                        : fd.type == FactType::kBool ? json(t.key() == "true")
+                                                     : json(t.key()),
+                     tp, false, v))
+        continue;
+      if (!t->is_number() || !(t->get<double>() >= 0)) {
+        err(tp, "expected a cost ≥ 0");
+        continue;
+      }
+      values[static_cast<size_t>(v - fd.min)] = t->get<float>();
+    }
+    for (size_t k = 0; k < values.size(); ++k)
+      if (values[k] < 0) {
+        err(joinPath(path, "table"),
+            "no cost for value \"" + d_->formatValue(f, static_cast<int32_t>(k) + fd.min) + "\"");
+        return;
+      }
+    out.table_fact = f;
+    out.table_offset = static_cast<uint32_t>(d_->cost_table_.size());
+    out.table_size = static_cast<uint32_t>(values.size());
+    d_->cost_table_.insert(d_->cost_table_.end(), values.begin(), values.end());
+  }
+}
+
+bool DomainLoader::parseRef(const json& j, const std::string& path, bool has_object,
+                            LocationRef& out) {
+  if (!j.is_string()) {
+    err(path, "expected \"$object\" or a target name");
+    return false;
+  }
+  const std::string s = j.get<std::string>();
+  if (s == "$object") {
+    if (!has_object) {
+      err(path, "\"$object\" is only available to actions with \"object\"");
+      return false;
+    }
+    out = {RefKind::kObject, TargetIndex::kNone};
+    return true;
+  }
+  const TargetIndex t = d_->findTarget(s);
+  if (t == TargetIndex::kNone) {
+    err(path, "unknown target \"" + s + "\" (declare it in \"targets\")");
+    return false;
+  }
+  out = {RefKind::kTarget, t};
+  return true;
+}
+
+bool DomainLoader::parseOp(const json& obj, const std::string& path, CompareOp& out) {
+  auto it = obj.find("op");
+  if (it == obj.end()) {
+    out = CompareOp::kEq;
+    return true;
+  }
+  const std::string s = it->is_string() ? it->get<std::string>() : std::string();
+  if (s == "=" || s == "==") out = CompareOp::kEq;
+  else if (s == "!=" || s == "≠") out = CompareOp::kNe;
+  else if (s == "<") out = CompareOp::kLt;
+  else if (s == "<=" || s == "≤") out = CompareOp::kLe;
+  else if (s == ">") out = CompareOp::kGt;
+  else if (s == ">=" || s == "≥") out = CompareOp::kGe;
+  else {
+    err(joinPath(path, "op"), "expected one of = != < <= > >=");
+    return false;
+  }
+  return true;
+}
+
+FactId DomainLoader::factByName(const json& obj, const std::string& path, const char* key) {
+  auto name = reader_.string(obj, path, key, true);
+  if (!name) return FactId::kNone;
+  const FactId f = d_->findFact(*name);
+  if (f == FactId::kNone) err(joinPath(path, key), "unknown fact \"" + *name + "\"");
+  return f;
+}
+
+bool DomainLoader::factValue(FactId fact, const json& v, const std::string& path, bool ordering,
+                             int32_t& out) {
+  const FactDef& f = d_->fact(fact);
+  switch (f.type) {
+    case FactType::kBool:
+      if (!v.is_boolean()) {
+        err(path, "expected true or false for bool fact \"" + f.name + "\"");
+        return false;
+      }
+      out = v.get<bool>() ? 1 : 0;
+      return true;
+    case FactType::kEnum: {
+      const std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+      for (size_t i = 0; i < f.values.size(); ++i)
+        if (f.values[i] == s) {
+          out = static_cast<int32_t>(i);
+          return true;
+        }
+      std::string list;
+      for (const auto& name : f.values) list += (list.empty() ? "" : ", ") + name;
+      err(path, "\"" + s + "\" is not a value of enum fact \"" + f.name + "\" (" + list + ")");
+      return false;
+    }
+    case FactType::kInt:
+    case FactType::kLocation:
+      if (!v.is_number_integer()) {
+        err(path, "expected an integer for int fact \"" + f.name + "\"");
+        return false;
+      }
+      out = v.get<int32_t>();
+      if (!ordering && (out < f.min || out > f.max)) {
+        err(path, "value " + std::to_string(out) + " is outside [" + std::to_string(f.min) + ", " +
+                      std::to_string(f.max) + "] of fact \"" + f.name + "\"");
+        return false;
+      }
+      return true;
+  }
+  return false;
+}
+
+}  // namespace npc::goap

@@ -1,0 +1,253 @@
+// GoapPlanner, part 2: the heuristic — the delete relaxation of one search (fact values,
+// location keys and approach points as atoms; one relaxed operator per action instance and
+// split-key value, with a cost that is a lower bound of the real cost there), LM-cut over it
+// (landmark_cut.h), and the exact-key cache of its results. Setup is planner_setup.cpp, the
+// search planner.cpp.
+#include <algorithm>
+#include <bit>
+
+#include "goap/planner.h"
+
+namespace npc::goap {
+
+namespace {
+constexpr uint32_t kNull = 0xffffffffu;
+}  // namespace
+
+float GoapPlanner::cachedHeuristic() {
+  if (!hcache_enabled_) return buildHeuristic();
+  // The exact inputs of buildHeuristic(); see planner.h.
+  hkey_.clear();
+  hkey_.push_back(d_->serial());
+  hkey_.push_back(idx(bucket_));
+  for (int g = 0; g < goal_count_; ++g) hkey_.push_back(idx(goal_ids_[g]));
+  for (int w = 0; w < words_; ++w) hkey_.push_back(result_.signature.read_values.w[w]);
+  for (int w = 0; w < words_; ++w) hkey_.push_back(result_.signature.read_mask.w[w]);
+  hkey_.push_back(instances_.size());
+  for (const Instance& in : instances_) {
+    hkey_.push_back((uint64_t{idx(in.action)} << 32) | std::bit_cast<uint32_t>(in.pacing));
+    hkey_.push_back(raw(in.object));
+  }
+  if (has_location_ && relevant_.has(d_->locationFact())) {
+    hkey_.push_back(static_locations_);
+    for (uint8_t k = 0; k < static_locations_; ++k) {
+      hkey_.push_back((uint64_t{std::bit_cast<uint32_t>(positions_[k].x)} << 32) |
+                      std::bit_cast<uint32_t>(positions_[k].y));
+      hkey_.push_back(std::bit_cast<uint32_t>(positions_[k].z));
+    }
+  }
+  for (HeuristicCacheEntry& e : hcache_) {
+    if (!e.valid || e.key != hkey_) continue;
+    ++hcache_hits_;
+    lm_count_ = e.lm_count;
+    lm_cost_ = e.lm_cost;
+    lm_masks_.assign(e.lm_masks.begin(), e.lm_masks.end());
+    approaches_.assign(e.approaches.begin(), e.approaches.end());
+    for (size_t i = 0; i < instances_.size(); ++i) {
+      instances_[i].split = e.instances[i].split;
+      instances_[i].split_field = e.instances[i].split_field;
+      instances_[i].key_base = e.instances[i].key_base;
+    }
+    if (!approaches_.empty() || has_location_)
+      for (uint8_t k = 0; k < static_locations_; ++k) loc_info_[k].key = k;
+    return e.h0;
+  }
+  const float h = buildHeuristic();
+  if (h == kInfiniteCost) return h;  // not cached: the caller explains from relaxed_
+  HeuristicCacheEntry& e = hcache_[hcache_next_];
+  hcache_next_ = (hcache_next_ + 1) % kHeuristicCacheSize;
+  e.valid = true;
+  e.key.assign(hkey_.begin(), hkey_.end());
+  e.h0 = h;
+  e.lm_count = lm_count_;
+  e.lm_cost = lm_cost_;
+  e.lm_masks.assign(lm_masks_.begin(), lm_masks_.end());
+  e.approaches.assign(approaches_.begin(), approaches_.end());
+  e.instances.resize(instances_.size());
+  for (size_t i = 0; i < instances_.size(); ++i)
+    e.instances[i] = {instances_[i].split, instances_[i].split_field, instances_[i].key_base};
+  return h;
+}
+
+uint32_t GoapPlanner::conditionAtom(const Condition& c) {
+  const uint32_t base = fact_atom_[idx(c.fact)];
+  if (c.op == CompareOp::kEq) return base + static_cast<uint32_t>(c.value - c.min);
+  for (const OrAtom& o : or_atoms_)
+    if (o.fact == c.fact && o.op == c.op && o.value == c.value) return o.atom;
+  const uint32_t atom = relaxed_.addAtom();
+  or_atoms_.push_back({c.fact, c.op, c.value, atom});
+  const FactDef& f = d_->fact(c.fact);
+  for (int32_t v = f.min; v <= f.max; ++v) {
+    if (!compare(c.op, v, c.value)) continue;
+    relaxed_.beginOp(0.f);
+    relaxed_.pre(base + static_cast<uint32_t>(v - f.min));
+    relaxed_.eff(atom);
+    relaxed_.endOp();
+  }
+  return atom;
+}
+
+float GoapPlanner::buildHeuristic() {
+  relaxed_.clear();
+  or_atoms_.clear();
+  key_op_.clear();
+  approaches_.clear();
+  loc_atom_.clear();
+  fact_atom_.assign(d_->facts().size(), kNull);
+  for (size_t f = 0; f < d_->facts().size(); ++f) {
+    const auto id = static_cast<FactId>(f);
+    if (id == d_->locationFact() || !relevant_.has(id)) continue;
+    const FactDef& fd = d_->fact(id);
+    fact_atom_[f] = relaxed_.addAtom();
+    for (int32_t v = fd.min + 1; v <= fd.max; ++v) relaxed_.addAtom();
+    relaxed_.setInitial(fact_atom_[f] + readField(start_, fd.field));
+  }
+  if (has_location_ && relevant_.has(d_->locationFact())) {
+    for (uint8_t k = 0; k < static_locations_; ++k) {
+      loc_info_[k].key = k;
+      loc_atom_.push_back(relaxed_.addAtom());
+    }
+    for (const Instance& in : instances_) {
+      for (const Effect& e : in.def->effects) {
+        if (e.kind != EffectKind::kMoveNear) continue;
+        const uint8_t ref = view(in).slotOf(e.ref);
+        bool known = false;
+        for (const Approach& a : approaches_) known = known || (a.ref == ref && a.range == e.range_m);
+        if (known) continue;
+        approaches_.push_back({ref, e.range_m});
+        loc_atom_.push_back(relaxed_.addAtom());
+      }
+    }
+    relaxed_.setInitial(loc_atom_[0]);
+  }
+  for (Instance& in : instances_) buildInstanceOps(in);
+  for (int g = 0; g < goal_count_; ++g) {
+    // Goal atoms first: they may add or-atoms (operators of their own).
+    const size_t first = key_op_.size();
+    for (const Condition& c : goals_[g]->desired) key_op_.push_back(conditionAtom(c));
+    relaxed_.beginOp(0.f);
+    for (size_t k = first; k < key_op_.size(); ++k) relaxed_.pre(key_op_[k]);
+    relaxed_.eff(RelaxedProblem::kGoalAtom);
+    relaxed_.endOp();
+    key_op_.resize(first);
+  }
+  const float h = relaxed_.landmarkCut();
+  if (h == kInfiniteCost) return h;
+  lm_count_ = relaxed_.landmarkCount();
+  for (int l = 0; l < lm_count_; ++l) lm_cost_[l] = relaxed_.landmarkCost(l);
+  lm_masks_.resize(key_op_.size());
+  for (size_t k = 0; k < key_op_.size(); ++k)
+    lm_masks_[k] = key_op_[k] != kNull ? relaxed_.landmarkMask(key_op_[k]) : 0;
+  return h;
+}
+
+// The relaxed operators of one instance: one per value of its split key (location or a
+// fact), each with a cost that is a lower bound of the real cost wherever it applies.
+void GoapPlanner::buildInstanceOps(Instance& in) {
+  const ActionDef& def = *in.def;
+  const bool loc_relevant = !loc_atom_.empty();
+  FactId split_fact = FactId::kNone;
+  uint32_t keys = 1;
+  in.split = kSplitNone;
+  if (def.reads_location && loc_relevant) {
+    in.split = kSplitLocation;
+    keys = static_cast<uint32_t>(loc_atom_.size());
+  } else if (def.cost.table_size && fact_atom_[idx(def.cost.table_fact)] != kNull) {
+    split_fact = def.cost.table_fact;
+  } else if (def.has_add) {
+    for (const Effect& e : def.effects)
+      if (e.kind == EffectKind::kAdd && fact_atom_[idx(e.fact)] != kNull &&
+          split_fact == FactId::kNone)
+        split_fact = e.fact;
+  }
+  if (split_fact != FactId::kNone) {
+    in.split = kSplitFact;
+    in.split_field = d_->fact(split_fact).field;
+    keys = static_cast<uint32_t>(d_->fact(split_fact).max - d_->fact(split_fact).min + 1);
+  }
+  in.key_base = static_cast<uint32_t>(key_op_.size());
+  key_op_.resize(key_op_.size() + keys, kNull);
+  const LocationView v = view(in);
+  const std::span<const float> table = d_->costTable();
+  float table_min = 0.f;
+  if (def.cost.table_size) {
+    table_min = kInfiniteCost;
+    for (uint32_t t = 0; t < def.cost.table_size; ++t)
+      table_min = std::min(table_min, table[def.cost.table_offset + t]);
+  }
+  // Lower bound of the distance from location key k to point x.
+  auto distLb = [&](uint32_t k, Vec3 x) {
+    if (k < static_locations_) return length(positions_[k] - x);
+    const Approach& a = approaches_[k - static_locations_];
+    return std::max(0.f, length(positions_[a.ref] - x) - a.range);
+  };
+  std::vector<uint32_t>& pre = scratch_pre_;
+  std::vector<uint32_t>& eff = scratch_eff_;
+  for (uint32_t k = 0; k < keys; ++k) {
+    pre.clear();
+    eff.clear();
+    bool ok = true;
+    for (const Condition& c : def.conditions) {
+      if (c.kind == ConditionKind::kBlackboard) continue;
+      if (c.kind == ConditionKind::kFact) {
+        if (c.fact == split_fact) {
+          ok = ok && compare(c.op, static_cast<int32_t>(k) + c.min, c.value);
+          continue;
+        }
+        pre.push_back(conditionAtom(c));
+        continue;
+      }
+      if (k >= static_locations_) continue;  // planned point: position unknown, permissive
+      const uint8_t ref = v.slotOf(c.ref);
+      const float dist = length(positions_[k] - positions_[ref]);
+      ok = ok && (c.kind == ConditionKind::kAt ? dist <= c.metres : compare(c.op, dist, c.metres));
+    }
+    if (in.split == kSplitLocation) pre.push_back(loc_atom_[k]);
+    if (split_fact != FactId::kNone) pre.push_back(fact_atom_[idx(split_fact)] + k);
+    float travel_lb = 0.f;
+    for (const Effect& e : def.effects) {
+      if (e.moves()) {
+        if (!loc_relevant) continue;
+        const uint8_t ref = v.slotOf(e.ref);
+        if (e.kind == EffectKind::kMoveTo) {
+          eff.push_back(loc_atom_[ref]);
+          if (in.split == kSplitLocation) travel_lb = distLb(k, positions_[ref]);
+        } else {
+          for (size_t a = 0; a < approaches_.size(); ++a)
+            if (approaches_[a].ref == ref && approaches_[a].range == e.range_m)
+              eff.push_back(loc_atom_[static_locations_ + a]);
+          if (in.split == kSplitLocation)
+            travel_lb = std::max(0.f, distLb(k, positions_[ref]) - e.range_m);
+        }
+        continue;
+      }
+      const uint32_t base = fact_atom_[idx(e.fact)];
+      if (base == kNull) continue;
+      if (e.kind == EffectKind::kSet) {
+        eff.push_back(base + static_cast<uint32_t>(e.value - e.min));
+      } else if (e.fact == split_fact) {
+        const int32_t nv = static_cast<int32_t>(k) + e.value;
+        if (nv < 0 || nv > e.max - e.min) ok = false;
+        else eff.push_back(base + static_cast<uint32_t>(nv));
+      } else {
+        for (int32_t x = 0; x <= e.max - e.min; ++x) eff.push_back(base + static_cast<uint32_t>(x));
+      }
+    }
+    if (!ok) continue;
+    float c = def.cost.base + in.pacing;
+    if (def.cost.table_size)
+      c += def.cost.table_fact == split_fact ? table[def.cost.table_offset + k] : table_min;
+    if (in.split == kSplitLocation) {
+      if (def.cost.travel_per_m != 0.f) c += def.cost.travel_per_m * travel_lb;
+      if (def.cost.distance_per_m != 0.f)
+        c += def.cost.distance_per_m * distLb(k, positions_[v.slotOf(def.cost.distance_ref)]);
+    }
+    const uint32_t op = relaxed_.beginOp(c);
+    for (uint32_t a : pre) relaxed_.pre(a);
+    for (uint32_t a : eff) relaxed_.eff(a);
+    relaxed_.endOp();
+    key_op_[in.key_base + k] = op;
+  }
+}
+
+}  // namespace npc::goap

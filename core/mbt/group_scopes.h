@@ -1,0 +1,47 @@
+// MbtGroupScopes: how many agents of a group are inside each named scope, across every
+// agent of the library (CryEngine's group scopes, behind <GroupScope> and the seed's
+// <LimitConcurrentUsers>). A scope is (scope name, group key): the key comes from
+// MbtAgentView::group, so the caller decides what a group is (perception group, place,
+// species...). Counts survive reloads: a node releases exactly what it took.
+//
+// Entries are never erased, so after the first use of a (scope, group) pair entering and
+// leaving allocate nothing. Tick thread only.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+
+#include "world/name_table.h"
+
+namespace npc {
+
+class MbtGroupScopes {
+ public:
+  uint16_t intern(std::string_view scope) { return names_.intern(scope); }
+  uint16_t find(std::string_view scope) const { return names_.find(scope); }
+  const std::string& name(uint16_t scope) const { return names_.name(scope); }
+
+  // Enters when fewer than `allowed` agents of `group` are inside `scope`.
+  bool tryEnter(uint16_t scope, uint64_t group, uint32_t allowed);
+  void leave(uint16_t scope, uint64_t group);
+  uint32_t users(uint16_t scope, uint64_t group) const;
+  // Sum over every scope and group (leak checks in tests).
+  uint64_t totalUsers() const;
+
+ private:
+  struct Key {
+    uint64_t group;
+    uint16_t scope;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      return static_cast<size_t>(k.group * 0x9E3779B97F4A7C15ull) ^ k.scope;
+    }
+  };
+  NameTable names_;
+  std::unordered_map<Key, uint32_t, KeyHash> users_;  // lookups only, never iterated for output
+};
+
+}  // namespace npc

@@ -1,0 +1,138 @@
+// MbtHost: everything a behavior tree needs from outside the MBT module, for the one agent
+// being ticked. The simulation implements it (and re-targets it to each agent before
+// calling MbtInstance::handleEvent / tick); tests implement it with scripted results.
+//
+// Contract for implementers:
+//   - Every call refers to the agent the instance belongs to; the host never needs to be
+//     told which, and the tree never sees another agent's data through it.
+//   - Calls happen on the tick thread, inside handleEvent() / tick() / terminate().
+//   - The tree never keeps references returned by the host past the call that returned
+//     them (agent() is re-read whenever needed).
+//   - No call should allocate in steady state: requests and parameters are fixed-size,
+//     names are interned (MbtLibrary::names()).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "mbt/mbt_types.h"
+#include "world/ids.h"
+#include "world/obstacle.h"
+#include "world/vec3.h"
+
+namespace npc {
+
+// How well the agent knows its attention target (mirrors perception's AttentionClass).
+enum class MbtTargetClass : uint8_t { kNone, kHeard, kRemembered, kVisible };
+
+// What the tree reads about its agent: body, home, group, attention target.
+struct MbtAgentView {
+  EntityId id = EntityId::kNone;
+  std::string_view name;           // for messages; "" shows as "agent <id>"
+  Vec3 position;
+  Vec3 forward{1.f, 0.f, 0.f};     // unit vector
+  Vec3 home;                       // Move to="InitialPosition"
+  uint64_t group = 0;              // GroupScope / LimitConcurrentUsers counting key: agents
+                                   // with the same group share scopes (0 is a group too)
+  MbtTargetClass target_class = MbtTargetClass::kNone;
+  EntityId target = EntityId::kNone;  // kNone for an anonymous sound
+  Vec3 target_position;            // last known position of the attention target
+};
+
+// One typed action parameter; same fields as the simulation's ActionParam
+// (core/sim/tick_output.h), so converting is a field-by-field copy. Names, units and text
+// values are interned in MbtLibrary::names().
+struct MbtActionParam {
+  enum class Type : uint8_t { kEntity, kNumber, kPosition, kText };
+  Type type = Type::kNumber;
+  uint16_t name = 0;
+  uint16_t unit = 0;   // "m", "s", "deg" or "" (kNumber)
+  uint16_t text = 0;   // kText
+  EntityId entity = EntityId::kNone;  // kEntity (position carries its last known position)
+  double number = 0.0;
+  Vec3 position;       // kPosition, and kEntity's last known position
+};
+
+// A client-side action a node wants performed (Move, Shoot, Animate, ...). `name` is the
+// action's interned name: the node type for standard action nodes ("Move"), the `name`
+// attribute for the generic <Action>.
+struct MbtActionRequest {
+  uint16_t name = 0;
+  uint8_t param_count = 0;
+  bool waits = true;  // false: fire-and-forget, the node never polls nor cancels it
+  std::array<MbtActionParam, kMaxMbtActionParams> params{};
+
+  std::span<const MbtActionParam> activeParams() const { return {params.data(), param_count}; }
+};
+
+// Host-chosen handle of a started action. kNone = could not start (the node fails).
+enum class MbtActionHandle : uint64_t { kNone = 0 };
+inline constexpr uint64_t raw(MbtActionHandle h) { return static_cast<uint64_t>(h); }
+
+enum class MbtActionState : uint8_t { kRunning, kSucceeded, kFailed };
+
+
+// One message on its way out (valid for the duration of MbtHost::log only).
+struct MbtLogMessage {
+  MbtLogKind kind = MbtLogKind::kMessage;
+  EntityId agent = EntityId::kNone;
+  double time_s = 0.0;
+  std::string_view tree;       // tree name
+  std::string_view file;       // file the node was written in
+  uint32_t line = 0;           // of the node; 0 for the tree itself
+  std::string_view node_type;  // "Move", "" for the tree itself
+  std::string_view text;       // the message; errors are "file:line: <Type> [agent]: why"
+};
+
+class MbtHost {
+ public:
+  virtual ~MbtHost() = default;
+
+  // Simulated time in seconds (never the wall clock). Must not decrease.
+  virtual double nowS() const = 0;
+  // The agent being ticked.
+  virtual const MbtAgentView& agent() const = 0;
+
+  // Starts an action; kNone when it cannot start (unknown action, queue full): the node
+  // then fails. For a request with waits == false the host may return any non-kNone
+  // handle: the node never refers to it again.
+  virtual MbtActionHandle startAction(const MbtActionRequest& request) = 0;
+  // State of a started action. Called once per tick while the node waits. An unknown or
+  // expired handle should read kFailed.
+  virtual MbtActionState pollAction(MbtActionHandle handle) = 0;
+  // The node was interrupted (or timed out) while the action ran: stop it. Never called
+  // for a handle that already read kSucceeded / kFailed.
+  virtual void cancelAction(MbtActionHandle handle) = 0;
+
+  // A signal the tree sends into the world; it comes back as an event, normally on a later
+  // tick (the host decides routing and delivery, e.g. through perception's signal queue).
+  virtual void sendSignal(SignalId signal, MbtSignalScope scope) = 0;
+
+  // Static obstacles QueryTPS may search for cover (empty: cover queries fail).
+  virtual std::span<const Obstacle> obstacles() const { return {}; }
+
+  // Log sink: every message of the log router (history is kept by the instance anyway).
+  // Forward to spdlog or drop. Must not keep `message`'s views.
+  virtual void log(const MbtLogMessage& message) {}
+};
+
+// A host that does nothing: used to terminate instances when no real host is at hand
+// (destruction, describe). Actions cannot start; time is 0; the agent view is empty but
+// for the id.
+class MbtNullHost final : public MbtHost {
+ public:
+  explicit MbtNullHost(EntityId agent = EntityId::kNone) { view_.id = agent; }
+  double nowS() const override { return 0.0; }
+  const MbtAgentView& agent() const override { return view_; }
+  MbtActionHandle startAction(const MbtActionRequest&) override { return MbtActionHandle::kNone; }
+  MbtActionState pollAction(MbtActionHandle) override { return MbtActionState::kFailed; }
+  void cancelAction(MbtActionHandle) override {}
+  void sendSignal(SignalId, MbtSignalScope) override {}
+
+ private:
+  MbtAgentView view_;
+};
+
+}  // namespace npc

@@ -1,0 +1,93 @@
+// Simulation: modular behavior trees (core/mbt) running behaviors. A behavior whose
+// archetype entry names a "tree" runs it: perception's and others' signals reach it as
+// events, it ticks every update while the behavior is current, and its action nodes become
+// intentions on the agent's queue (so the scheduler, timeouts and client results apply).
+#include <algorithm>
+
+#include "intent/action_tree.h"
+#include "sim/sim_mbt_host.h"
+#include "sim/simulation.h"
+
+namespace npc {
+
+void Simulation::registerTreeActions(ActionListId list, const Archetype& type) {
+  // The standard action nodes (BT-REFERENCE.md §2b) become client-side actions named after
+  // the node; a generic <Action name="X"> needs X in the archetype's actions.
+  static constexpr const char* kNodeActions[] = {
+      "Move", "Shoot", "ShootFromCover", "ThrowGrenade", "Animate", "Communicate", "Look",
+      "Aim", "Stance", "StopMovement", "SetAlertness"};
+  bool uses_trees = false;
+  for (const BehaviorDef& def : type.behaviors) uses_trees = uses_trees || !def.tree.empty();
+  if (!uses_trees) return;
+  for (const char* name : kNodeActions) {
+    if (registry_.findInList(list, names_.intern(name)) == ActionImplId::kNone) {
+      registry_.addTo(list, name, std::make_unique<ClientAction>(type.action_timeout_s));
+    }
+  }
+}
+
+MbtLoadReport Simulation::loadBehaviorTrees(const std::string& dir) {
+  mbt_dir_ = dir;
+  return finishMbtLoad(mbt_.loadDirectory(dir));
+}
+
+MbtLoadReport Simulation::loadBehaviorTrees(const std::vector<MbtSourceFile>& files) {
+  return finishMbtLoad(mbt_.loadSources(files));
+}
+
+std::optional<MbtLoadReport> Simulation::reloadBehaviorTreesIfChanged() {
+  if (mbt_dir_.empty()) return std::nullopt;
+  auto report = mbt_.reloadIfChanged();
+  if (!report) return std::nullopt;
+  return finishMbtLoad(std::move(*report));
+}
+
+MbtLoadReport Simulation::finishMbtLoad(MbtLoadReport report) {
+  if (!mbt_host_) mbt_host_ = std::make_unique<SimMbtHost>(*this);
+  for (size_t a = 0; a < archetypes_.size(); ++a) {
+    const Archetype& type = archetypes_.at(static_cast<uint16_t>(a));
+    for (const BehaviorDef& def : type.behaviors) {
+      if (def.tree.empty()) continue;
+      Agent probe;  // bind() checks the tree exists; the probe is dropped at once
+      if (!mbt_.bind(probe.mbt, def.tree, EntityId{1}, 0).isOk()) {
+        report.errors.push_back("archetype \"" + type.name + "\": behavior \"" + def.name +
+                                "\": tree \"" + def.tree + "\" is not loaded");
+      }
+    }
+  }
+  // Agents already in a tree behavior whose tree was not bound yet get it now.
+  for (Agent& agent : agents_.rows()) {
+    if (!agent.mbt.bound()) bindTree(agent);
+  }
+  return report;
+}
+
+bool Simulation::runsTree(const Agent& agent) const {
+  return agent.behavior_def != Agent::kNoBehaviorDef &&
+         !archetypes_.at(agent.archetype).behaviors[agent.behavior_def].tree.empty();
+}
+
+void Simulation::bindTree(Agent& agent) {
+  if (!runsTree(agent)) return;
+  const std::string& tree = archetypes_.at(agent.archetype).behaviors[agent.behavior_def].tree;
+  const Status s = mbt_.bind(agent.mbt, tree, agent.id, config_.seed);
+  if (!s.isOk()) {
+    const Entity* body = world_.entities().get(agent.entity);
+    emitError(body ? body->owner : kAllClients, 0, agent.id, s.message());
+  }
+}
+
+void Simulation::leaveTree(Agent& agent) {
+  if (!agent.mbt.bound() || !mbt_host_) return;
+  agent.mbt.terminate(mbt_host_->on(agent));
+}
+
+void Simulation::tickTree(Agent& agent) {
+  if (agent.mbt.bound()) agent.mbt.tick(mbt_host_->on(agent));
+}
+
+void Simulation::treeEvent(Agent& agent, SignalId signal) {
+  if (agent.mbt.bound()) agent.mbt.handleEvent(signal, mbt_host_->on(agent));
+}
+
+}  // namespace npc

@@ -1,0 +1,105 @@
+// SimMbtHost: the simulation as one agent's behavior tree sees it (the MbtHost contract in
+// core/mbt/host.h). Internal to core/sim.
+#pragma once
+
+#include <algorithm>
+
+#include "intent/decision_tree.h"
+#include "mbt/host.h"
+#include "sim/simulation.h"
+
+namespace npc {
+
+// The simulation as one agent's behavior tree sees it. Re-targeted with on() before each
+// call into an instance; allocation-free.
+class SimMbtHost final : public MbtHost {
+ public:
+  explicit SimMbtHost(Simulation& sim) : sim_(sim) {}
+
+  SimMbtHost& on(Agent& agent) {
+    agent_ = &agent;
+    const Entity* body = sim_.world_.entities().get(agent.entity);
+    view_ = MbtAgentView{};
+    view_.id = agent.id;
+    view_.home = agent.home;
+    view_.group = agent.perception.group;
+    if (body) {
+      view_.position = body->position;
+      view_.forward = body->forward;
+    }
+    const AttentionTarget& a = agent.perception.attention;
+    view_.target_class = static_cast<MbtTargetClass>(a.cls);  // same order by design
+    view_.target = a.target;
+    view_.target_position = a.position;
+    return *this;
+  }
+
+  double nowS() const override { return sim_.timeS(); }
+  const MbtAgentView& agent() const override { return view_; }
+
+  MbtActionHandle startAction(const MbtActionRequest& request) override {
+    ActionArg args[kMaxActionArgs];
+    const size_t n = std::min<size_t>(request.param_count, kMaxActionArgs);
+    for (size_t i = 0; i < n; ++i) args[i] = toArg(request.params[i]);
+    const TreeContext ctx = sim_.treeContext();
+    DecisionTree tree(agent_->intent.queue, agent_->id, ctx);
+    const Programmed p = tree.program(sim_.timeS(), request.name, {args, n});
+    return p.ok() ? static_cast<MbtActionHandle>(raw(p.id)) : MbtActionHandle::kNone;
+  }
+
+  MbtActionState pollAction(MbtActionHandle handle) override {
+    const auto id = static_cast<IntentionId>(raw(handle));
+    if (agent_->intent.queue.find(id)) return MbtActionState::kRunning;
+    for (const Agent::Outcome& o : agent_->recent_outcomes) {
+      if (o.intention == id) return o.succeeded ? MbtActionState::kSucceeded : MbtActionState::kFailed;
+    }
+    return MbtActionState::kFailed;
+  }
+
+  void cancelAction(MbtActionHandle handle) override {
+    const auto id = static_cast<IntentionId>(raw(handle));
+    const TreeContext ctx = sim_.treeContext();
+    DecisionTree tree(agent_->intent.queue, agent_->id, ctx);
+    if (tree.cancel(id) != IntentStatus::kOk) tree.deprogram(id);
+  }
+
+  void sendSignal(SignalId signal, MbtSignalScope scope) override {
+    SignalRequest request;
+    request.id = signal;
+    request.sender = agent_->id;
+    if (scope == MbtSignalScope::kSelf) {
+      request.scope = SignalScope::kAgent;
+      request.target = agent_->id;
+      request.include_sender = true;
+    } else {
+      request.scope = SignalScope::kGroup;
+      request.group = agent_->perception.group;
+      request.include_sender = scope == MbtSignalScope::kGroup;
+    }
+    sim_.perception_.postSignal(request);
+  }
+
+  std::span<const Obstacle> obstacles() const override { return sim_.world_.obstacles(); }
+
+  void log(const MbtLogMessage& message) override {
+    if (sim_.tree_log_) sim_.tree_log_(message);
+  }
+
+ private:
+  static ActionArg toArg(const MbtActionParam& p) {
+    switch (p.type) {
+      case MbtActionParam::Type::kEntity: return ActionArg::ofEntity(p.entity, ArgRole::kParam, p.name);
+      case MbtActionParam::Type::kNumber: return ActionArg::ofValue(p.number, p.unit, p.name);
+      case MbtActionParam::Type::kPosition:
+        return ActionArg::ofPosition(p.position, PlaceIndex::kNone, p.name);
+      case MbtActionParam::Type::kText: return ActionArg::ofMessage(p.text, p.name);
+    }
+    return {};
+  }
+
+  Simulation& sim_;
+  Agent* agent_ = nullptr;
+  MbtAgentView view_;
+};
+
+}  // namespace npc

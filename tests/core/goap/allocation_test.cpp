@@ -1,0 +1,112 @@
+// No per-plan heap allocation: after warm-up, searches (traced or not, with statistics),
+// the queue and the runner allocate nothing (counting operator new).
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include <catch2/catch.hpp>
+
+#include "goap/plan_runner.h"
+#include "goap/planner_queue.h"
+#include "goap/statistics.h"
+#include "goap/trace.h"
+#include "goap_test_support.h"
+
+using namespace npc;
+using namespace npc::goap;
+using namespace npc::goap::test;
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void* operator new(std::size_t size) {
+  ++g_allocations;
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
+
+TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocation]") {
+  GoapLibrary lib;
+  const GoapDomain& b1 = loadDataDomain(lib, "b1_fight.json");
+  const GoapDomain& b2 = loadDataDomain(lib, "b2_investigate.json");
+  const GoapDomain& att =
+      loadDataDomain(lib, std::string(NPCD_SOURCE_DIR) + "/config/goap/attacker.json");
+  std::array<TargetPosition, 1> enemy{};
+  enemy[0] = {true, {14, 3, 0}, EntityId{5}};
+  PacingMemory pacing;
+  pacing.record(lib.findPacingTag("swing"), 0.0);
+  Blackboard bb;
+  bb.set(lib.blackboard().key<bool>("clear_line"), true);
+
+  std::vector<PlanRequest> requests;
+  for (const char* g : {"kill", "kill_healthy", "alarm_and_hold"}) requests.push_back(request(b1, {g}));
+  for (const char* g : {"investigate", "search_cellar", "secure_cellar", "stress"})
+    requests.push_back(request(b2, {g}));
+  PlanRequest a = request(att, {"HitEnemy"});
+  a.targets = enemy;
+  a.pacing = &pacing;
+  a.blackboard = &bb;
+  a.now_s = 1.0;
+  requests.push_back(a);
+
+  GoapPlanner planner;
+  PlannerStatistics stats(b1);
+  PlanTrace trace;
+  auto runAll = [&](bool traced) {
+    float total = 0;
+    for (PlanRequest r : requests) {
+      r.trace = traced ? &trace : nullptr;
+      planner.setStatistics(traced && r.domain == &b1 ? &stats : nullptr);
+      total += planner.plan(r).cost;
+    }
+    return total;
+  };
+  const float expected = runAll(false);
+  runAll(true);  // warm-up: pools grow to the largest search
+  runAll(false);
+
+  const long before = g_allocations.load();
+  float total = 0;
+  for (int i = 0; i < 20; ++i) total += runAll(false);
+  CHECK(g_allocations.load() - before == 0);
+  CHECK(total == Approx(20 * expected));
+
+  SECTION("Should not allocate with the monitor and statistics on either") {
+    const long b = g_allocations.load();
+    for (int i = 0; i < 5; ++i) runAll(true);
+    CHECK(g_allocations.load() - b == 0);
+  }
+  SECTION("Should not allocate in the queue or the runner") {
+    PlannerQueue queue(8);
+    PlanRunner runner;
+    const PlanRequest investigate = request(b2, {"investigate"});
+    auto cycle = [&] {
+      for (int i = 0; i < 4; ++i) {
+        const PlanTicket t = queue.submit(requests[i % requests.size()]);
+        while (queue.status(t) == PlanStatus::kInProgress) queue.update(16);
+        queue.release(t);
+      }
+      GoapState facts = b2.initialState();
+      runner.reset();
+      if (runner.update(b2, BucketId{0}, facts, nullptr, nullptr, 0) == RunnerCommand::kRequestPlan) {
+        PlanRequest r = investigate;
+        r.previous = &runner.plan();
+        runner.onPlanReady(planner.plan(r), 0);
+      }
+      for (int s = 0; s < 6; ++s) {
+        runner.update(b2, BucketId{0}, facts, nullptr, nullptr, s);
+        runner.onStepSucceeded(s, nullptr, &pacing, nullptr);
+      }
+    };
+    cycle();
+    cycle();
+    const long b = g_allocations.load();
+    for (int i = 0; i < 5; ++i) cycle();
+    CHECK(g_allocations.load() - b == 0);
+  }
+}

@@ -1,0 +1,241 @@
+// Domain loading (core/goap/domain_loader.h): the schema, resolution to ids, templates and
+// fragments, and located diagnostics ("file: /json/path: message").
+#include <algorithm>
+
+#include <catch2/catch.hpp>
+
+#include "goap_test_support.h"
+
+using namespace npc::goap;
+using namespace npc::goap::test;
+
+namespace {
+
+const char* kFull = R"({
+  "domain": "full",
+  "search": { "weight": 1.5, "max_nodes": 512, "max_candidates": 2, "at_tolerance_m": 1 },
+  "goal_selection": { "hysteresis": 2, "retry_s": 4, "replan_cooldown_s": 1 },
+  "facts": [
+    { "name": "armed", "type": "bool", "initial": true },
+    { "name": "stance", "type": "enum", "values": ["standing", "crouched", "prone"], "initial": "crouched" },
+    { "name": "wood", "type": "int", "min": 0, "max": 2 }
+  ],
+  "targets": ["enemy"],
+  "blackboard": { "in_position": "bool", "threat": "float" },
+  "conditions": {
+    "standing": [{ "fact": "stance", "value": "standing" }],
+    "near": { "params": ["r"], "all": [{ "distance_to": "enemy", "op": "<", "value": "$r" }] }
+  },
+  "effects": { "stand": [{ "fact": "stance", "set": "standing" }] },
+  "costs": { "walk": { "params": ["k"], "cost": { "base": 1, "travel_per_m": "$k" } } },
+  "templates": {
+    "chop": { "params": ["n", "c"], "action": {
+      "name": "chop_$n", "pre": [{ "fact": "wood", "op": "<", "value": 2 }],
+      "effects": [{ "fact": "wood", "add": "$n" }], "cost": "$c" } }
+  },
+  "actions": [
+    { "name": "Stand", "pre": [{ "fact": "stance", "op": "!=", "value": "standing" }],
+      "effects": [{ "use": "stand" }], "cost": 0.5 },
+    { "template": "chop", "for_each": [{ "n": 1, "c": 2 }, { "n": 2, "c": 3 }] },
+    { "name": "Approach", "pre": [{ "use": "standing" }],
+      "effects": [{ "move_near": "enemy", "range": 2 }], "cost": { "use": "walk", "args": { "k": 0.5 } } },
+    { "name": "Strike", "pre": [{ "use": "near", "args": { "r": 2.5 } }, { "fact": "armed", "value": true },
+                               { "blackboard": "in_position", "value": true }],
+      "effects": [{ "fact": "wood", "sub": 1 }], "cost": [1, { "base": 2 }],
+      "pacing": { "agent_penalty": 3, "half_life_s": 5 }, "records": ["violence"],
+      "on_success": [{ "blackboard": "in_position", "set": false }],
+      "params": { "animation": "strike", "reach_m": 2.5 } },
+    { "name": "Burn", "object": { "max_distance_m": 12, "max_candidates": 1 },
+      "pre": [{ "at": "$object" }], "cost": { "base": 1, "distance_to": "$object", "distance_per_m": 2 } },
+    { "name": "Wait", "cost": { "base": 1, "by_fact": "stance",
+                                "table": { "standing": 1, "crouched": 2, "prone": 4 } } }
+  ],
+  "smart_objects": [ { "species": "haystack", "actions": ["Burn"] } ],
+  "goals": [
+    { "name": "stock", "priority": 2, "desired": [{ "fact": "wood", "op": ">=", "value": 2 }],
+      "relevant": [{ "fact": "armed", "value": true }], "end_with": "Wait" },
+    { "name": "fight", "priority": 5, "desired": [{ "fact": "wood", "value": 0 }] }
+  ],
+  "buckets": [
+    { "name": "Work", "actions": ["chop_*", "Wait"], "goals": ["stock"], "fallback": "Wait" },
+    { "name": "Fight", "actions": ["Stand", "Approach", "Strike", "Burn"], "goals": ["fight"] }
+  ]
+})";
+
+std::string errorsOf(const std::string& json, const std::string& file = "bad.json") {
+  GoapLibrary lib;
+  const GoapLoadReport r = lib.loadText(file, json);
+  return r.text();
+}
+
+}  // namespace
+
+TEST_CASE("A domain loads, resolves names to ids and compiles its actions", "[goap][loader]") {
+  GoapLibrary lib;
+  const GoapDomain& d = loadDomain(lib, kFull, "config/goap/full.json");
+
+  SECTION("Should read facts with their types, ranges and initial values") {
+    REQUIRE(d.facts().size() == 4);  // + the hidden @location (Approach moves)
+    CHECK(d.locationFact() == FactId{3});
+    CHECK(d.fact(d.findFact("stance")).type == FactType::kEnum);
+    CHECK(d.get(d.initialState(), d.findFact("armed")) == 1);
+    CHECK(d.formatValue(d.findFact("stance"), d.get(d.initialState(), d.findFact("stance"))) ==
+          "crouched");
+    CHECK(d.fact(d.findFact("wood")).max == 2);
+    CHECK(d.formatState(d.initialState()) == "armed=true stance=crouched wood=0 @location=#0");
+  }
+  SECTION("Should expand templates and fragments with their arguments") {
+    const ActionId chop2 = d.findAction("chop_2");
+    REQUIRE(chop2 != ActionId::kNone);
+    CHECK(d.action(chop2).effects[0].value == 2);
+    CHECK(d.action(chop2).cost.base == 3);
+    const ActionDef& strike = d.action(d.findAction("Strike"));
+    REQUIRE(strike.conditions.size() == 3);
+    CHECK(strike.conditions[0].text == "distance_to(enemy) < 2.5");
+    CHECK(strike.conditions[2].text == "blackboard.in_position = 1");
+    CHECK(strike.cost.base == 3);  // [1, {base 2}] summed
+    CHECK(strike.effects[0].value == -1);
+    CHECK(lib.pacingTagName(strike.pacing.tag) == "Strike");
+    CHECK(strike.records.size() == 1);
+    CHECK(strike.on_success.size() == 1);
+    REQUIRE(strike.params.size() == 2);
+    CHECK(strike.params[1].name == "reach_m");
+    CHECK(strike.params[1].number == 2.5f);
+    const ActionDef& approach = d.action(d.findAction("Approach"));
+    CHECK(approach.cost.travel_per_m == 0.5f);
+    CHECK(approach.moves);
+    CHECK(d.action(d.findAction("Stand")).effects[0].value == 0);
+  }
+  SECTION("Should resolve smart objects, buckets with wildcards and goals") {
+    CHECK(d.findSmartObjectType("haystack") == SmartObjectTypeId{0});
+    const ActionDef& burn = d.action(d.findAction("Burn"));
+    CHECK(burn.needs_object);
+    CHECK(burn.object_max_distance_m == 12);
+    CHECK(burn.max_candidates == 1);
+    CHECK(burn.conditions[0].metres == 1);  // at_tolerance_m
+    const BucketDef& work = d.bucket(d.findBucket("Work"));
+    CHECK(work.actions.size() == 3);  // chop_1, chop_2, Wait
+    CHECK(work.fallback == d.findAction("Wait"));
+    CHECK(d.goal(d.findGoal("stock")).end_with == d.findAction("Wait"));
+    CHECK(d.search().weight == 1.5f);
+    CHECK(d.search().max_candidates == 2);
+    CHECK(d.goalSelection().hysteresis == 2);
+    CHECK(lib.blackboard().type(lib.blackboard().find("threat")) == BlackboardType::kFloat);
+  }
+  SECTION("Should build a default bucket when none is declared") {
+    GoapLibrary l2;
+    const GoapDomain& b0 = loadDataDomain(l2, "b0_gpgoap.json");
+    REQUIRE(b0.buckets().size() == 1);
+    CHECK(b0.bucket(BucketId{0}).name == "default");
+    CHECK(b0.bucket(BucketId{0}).actions.size() == 7);
+    CHECK(b0.bucket(BucketId{0}).goals.size() == 2);
+  }
+}
+
+TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap][loader]") {
+  SECTION("Should report every problem of a file") {
+    const std::string errors = errorsOf(R"({
+      "domain": "bad",
+      "facts": [ { "name": "ok", "type": "bool" },
+                 { "name": "level", "type": "int", "min": 0, "max": 99 },
+                 { "name": "mood", "type": "enum", "values": ["calm", "angry"], "initial": "sad" } ],
+      "actions": [
+        { "name": "a", "pre": [{ "fact": "missing", "value": true }], "effects": [{ "fact": "ok", "set": 3 }] },
+        { "name": "b", "pre": [{ "fact": "ok", "op": "<", "value": true }], "cost": -1, "colour": "red" },
+        { "name": "c", "effects": [{ "move_to": "$object" }] }
+      ],
+      "goals": [ { "name": "g", "desired": [{ "distance_to": "x", "op": "<", "value": 1 }] } ]
+    })");
+    CHECK(errors ==
+          "bad.json: /facts/1/max: an int fact needs min ≤ max and at most 64 values\n"
+          "bad.json: /facts/2/initial: \"sad\" is not a value of enum fact \"mood\" (calm, angry)\n"
+          "bad.json: /actions/0/pre/0/fact: unknown fact \"missing\"\n"
+          "bad.json: /actions/0/effects/0/set: expected true or false for bool fact \"ok\"\n"
+          "bad.json: /actions/1/colour: unknown key\n"
+          "bad.json: /actions/1/pre/0/op: a bool fact is compared with = or != only\n"
+          "bad.json: /actions/1/cost: costs must be ≥ 0\n"
+          "bad.json: /actions/2/effects/0/move_to: \"$object\" is only available to actions "
+          "with \"object\"\n"
+          "bad.json: /goals/0/desired/0: goal conditions may only test facts\n"
+          "bad.json: /goals/0/desired: a goal desires at least one fact");
+  }
+  SECTION("Should locate errors inside templates and name where they were used") {
+    const std::string errors = errorsOf(R"({
+      "domain": "tpl",
+      "facts": [ { "name": "at", "type": "enum", "values": ["a", "b"] } ],
+      "templates": { "go": { "params": ["to"], "action": {
+        "name": "go_$to", "effects": [{ "fact": "at", "set": "$to" }] } } },
+      "actions": [ { "template": "go", "for_each": [{ "to": "a" }, { "to": "c" }, { "too": "b" }] } ]
+    })");
+    CHECK(errors ==
+          "bad.json: /templates/go/action/effects/0/set: \"c\" is not a value of enum fact "
+          "\"at\" (a, b) (in template \"go\" used at /actions/0/for_each/1)\n"
+          "bad.json: /actions/0/for_each/2/args: missing argument \"to\" for template \"go\"\n"
+          "bad.json: /actions/0/for_each/2/args/too: \"go\" has no parameter \"too\"");
+  }
+  SECTION("Should refuse unknown references between sections") {
+    const std::string errors = errorsOf(R"({
+      "domain": "refs",
+      "facts": [ { "name": "f", "type": "bool" } ],
+      "actions": [ { "name": "use_it", "object": true, "pre": [{ "at": "$object" }] },
+                   { "name": "idle", "pre": [{ "fact": "f", "value": true }] } ],
+      "smart_objects": [ { "species": "rock", "actions": ["nope"] } ],
+      "goals": [ { "name": "g", "desired": [{ "fact": "f", "value": true }], "end_with": "later" } ],
+      "buckets": [ { "name": "B", "actions": ["x*"], "goals": ["h"], "fallback": "idle" } ]
+    })");
+    CHECK(errors ==
+          "bad.json: /smart_objects/0/actions/0: unknown action \"nope\"\n"
+          "bad.json: /actions/0: action \"use_it\" needs an object but no smart object "
+          "advertises it\n"
+          "bad.json: /goals/0/end_with: unknown action \"later\"\n"
+          "bad.json: /buckets/0/actions/0: no action matches \"x*\"\n"
+          "bad.json: /buckets/0/goals/0: unknown goal \"h\"\n"
+          "bad.json: /buckets/0/fallback: fallback action \"idle\" must be always available "
+          "(no conditions, no object)");
+  }
+  SECTION("Should give line and column for JSON syntax errors") {
+    const std::string errors = errorsOf("{\n  \"domain\": \"x\",\n  \"facts\": [ }\n}");
+    CHECK(errors.rfind("bad.json:3:", 0) == 0);
+  }
+  SECTION("Should refuse a blackboard key redeclared with another type") {
+    GoapLibrary lib;
+    REQUIRE(lib.loadText("a.json", R"({ "domain": "a", "facts": [], "actions": [],
+                                        "blackboard": { "k": "bool" } })").ok());
+    const GoapLoadReport r = lib.loadText("b.json", R"({ "domain": "b", "facts": [], "actions": [],
+                                                        "blackboard": { "k": "float" } })");
+    CHECK(r.text() == "b.json: /blackboard/k: blackboard key \"k\" is already declared as bool");
+  }
+  SECTION("Should refuse a whole set when one file is bad, and duplicate names") {
+    GoapLibrary lib;
+    std::vector<GoapSourceFile> files = {
+        {"one.json", R"({ "domain": "one", "facts": [], "actions": [] })"},
+        {"two.json", R"({ "domain": "one", "facts": [], "actions": [] })"},
+    };
+    const GoapLoadReport r = lib.loadFiles(files);
+    CHECK(r.text() == "two.json: /domain: domain \"one\" is already loaded");
+    CHECK(lib.size() == 0);
+  }
+  SECTION("Should report limits") {
+    std::string facts;
+    for (int i = 0; i < 50; ++i)
+      facts += std::string(i ? "," : "") + R"({ "name": "f)" + std::to_string(i) +
+               R"(", "type": "int", "min": 0, "max": 63 })";
+    const std::string errors =
+        errorsOf(R"({ "domain": "big", "facts": [)" + facts + R"(], "actions": [] })");
+    CHECK(errors == "bad.json: /facts: the facts need more than 256 state bits");
+  }
+}
+
+TEST_CASE("The shipped domains load", "[goap][loader]") {
+  GoapLibrary lib;
+  const GoapLoadReport r = lib.loadDirectory(std::string(NPCD_SOURCE_DIR) + "/config/goap");
+  INFO(r.text());
+  REQUIRE(r.ok());
+  CHECK(lib.find("guard") != nullptr);
+  CHECK(lib.find("attacker") != nullptr);
+  GoapLibrary data;
+  const GoapLoadReport b = data.loadDirectory(NPCD_GOAP_DATA_DIR);
+  INFO(b.text());
+  CHECK(b.ok());
+  CHECK(data.size() == 4);
+}

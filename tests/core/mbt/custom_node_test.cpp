@@ -1,0 +1,125 @@
+// The node factory: game-specific nodes registered by name without touching the core,
+// with their own runtime data, events, debug text and error reporting (seed 002,
+// "Implementing an MBT Node"). Also the hook GOAP's Plan/ExecutePlan will use (issue 05).
+#include <catch2/catch.hpp>
+
+#include "mbt/load_context.h"
+#include "mbt/log_router.h"
+#include "mbt_test_support.h"
+
+using namespace npc;
+using namespace npc::test;
+
+namespace {
+
+struct CountData {
+  int shots = 0;
+};
+
+// Fires `shots` bursts, one per tick; an "OnOutOfAmmo" event makes it fail.
+class BurstFire : public MbtNodeT<CountData> {
+ public:
+  bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
+    const auto shots = xml.count("shots", true, 100);
+    out_of_ammo_ = ctx.signal("OnOutOfAmmo");
+    if (shots) shots_ = static_cast<int>(*shots);
+    return shots.has_value();
+  }
+  void debugText(const MbtContext& ctx, std::string& out) const override {
+    out = std::to_string(data(ctx).shots) + "/" + std::to_string(shots_) + " shots";
+  }
+  static int live;
+
+ protected:
+  void onInitialize(MbtContext&) const override { ++live; }
+  void onTerminate(MbtContext&) const override { --live; }
+  MbtStatus update(MbtContext& ctx) const override {
+    CountData& d = data(ctx);
+    if (d.shots < 0) {
+      MbtErrorReporter(*this, ctx).logError("out of ammo after ", std::to_string(-d.shots - 1));
+      return MbtStatus::kFailure;
+    }
+    return ++d.shots == shots_ ? MbtStatus::kSuccess : MbtStatus::kRunning;
+  }
+  void handleEvent(MbtContext& ctx, SignalId event) const override {
+    if (event == out_of_ammo_) data(ctx).shots = -data(ctx).shots - 1;
+  }
+
+ private:
+  int shots_ = 1;
+  SignalId out_of_ammo_ = SignalId::kNone;
+};
+int BurstFire::live = 0;
+
+// What issue 05's <Plan goal> will look like: it asks a planner the host provides.
+class PlannerHost : public TestHost {
+ public:
+  using TestHost::TestHost;
+  std::vector<std::string> goals;
+};
+
+class PlanNode : public MbtNode {
+ public:
+  bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
+    goal_ = xml.name("goal", true).value_or("");
+    return !goal_.empty();
+  }
+
+ protected:
+  MbtStatus update(MbtContext& ctx) const override {
+    auto* planner = dynamic_cast<PlannerHost*>(&ctx.host);
+    if (!planner) return MbtStatus::kFailure;
+    planner->goals.push_back(goal_);
+    return MbtStatus::kSuccess;
+  }
+
+ private:
+  std::string goal_;
+};
+
+}  // namespace
+
+TEST_CASE("Custom nodes are registered by name and behave like standard ones",
+          "[mbt][factory]") {
+  MbtFixture f;
+  REQUIRE(NPC_MBT_REGISTER_NODE(f.library.factory(), BurstFire));
+  REQUIRE_FALSE(f.library.factory().add<BurstFire>("BurstFire"));  // taken
+  REQUIRE(f.load(tree(R"(<Sequence><BurstFire shots="3"/><Halt/></Sequence>)")) == "");
+  SECTION("Should get its own runtime data, created on entry and freed on leave") {
+    REQUIRE(f.tick() == MbtStatus::kRunning);
+    REQUIRE(BurstFire::live == 1);
+    REQUIRE(f.describe()["running"][1]["text"] == "1/3 shots");
+    f.run(2);
+    REQUIRE(BurstFire::live == 0);
+    REQUIRE(f.runningPath() == "Sequence/Halt");
+  }
+  SECTION("Should receive events and report errors with file, line and agent") {
+    f.tick();
+    f.event("OnOutOfAmmo");
+    REQUIRE(f.tick() == MbtStatus::kFailure);
+    REQUIRE(f.host.logs[0] == "Test.xml:3: <BurstFire> [agent 7]: out of ammo after 1");
+    REQUIRE(BurstFire::live == 0);
+  }
+  SECTION("Should report its own load errors with the line") {
+    REQUIRE(f.load(tree("<BurstFire/>")) == "Test.xml:3: <BurstFire> needs attribute \"shots\"\n");
+    REQUIRE(f.load(tree(R"(<BurstFire shots="3" spread="2"/>)")) ==
+            "Test.xml:3: warning: <BurstFire> unknown attribute \"spread\" is ignored\n");
+  }
+}
+
+TEST_CASE("A game may replace a standard node and add GOAP's Plan later", "[mbt][factory]") {
+  MbtLibrary library;
+  SECTION("Should let Plan reach the host's planner through the node interface") {
+    library.factory().add<PlanNode>("Plan");
+    REQUIRE(library.loadSources({{"T.xml", tree(R"(<Plan goal="EatFood"/>)")}}).text() == "");
+    PlannerHost host(library.names());
+    MbtInstance agent;
+    library.bind(agent, "T", host.view.id, 1);
+    REQUIRE(agent.tick(host) == MbtStatus::kSuccess);
+    REQUIRE(host.goals == std::vector<std::string>{"EatFood"});
+  }
+  SECTION("Should use a replacement registered with set()") {
+    library.factory().set("QueryTPS", [] { return std::make_unique<PlanNode>(); });
+    REQUIRE(library.loadSources({{"T.xml", tree(R"(<QueryTPS goal="X"/>)")}}).text() == "");
+  }
+}
