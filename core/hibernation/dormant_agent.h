@@ -12,19 +12,22 @@
 #include "bst/selection_tree_library.h"
 #include "hibernation/inventory.h"
 #include "hibernation/long_action.h"
+#include "intent/action_access.h"
 #include "world/entity.h"
 #include "world/vec3.h"
 
 namespace npc {
 
-// ≈ 200 bytes; with its 16-byte index entry a sleeping agent holds under 256 bytes.
+// 232 bytes; with its 16-byte index entry a sleeping agent holds under 256 bytes.
 struct DormantAgent {
+  // Ordered largest-alignment first so the record has no padding holes.
   Entity body;                  // its world entity while out of the world
-  Vec3 home;
   uint64_t rng_state = 0;
   BstAgentState bst;
   LongActionRun work;
+  ActionAccess actions;         // own list + influences (a spell outlives the sleep)
   Inventory inventory;
+  Vec3 home;
   uint32_t actions_completed = 0;
   uint32_t actions_failed = 0;
   uint16_t archetype = 0;

@@ -185,7 +185,7 @@ void LongActionLibrary::settle(LongActionRun& run, double now_s, Inventory& inve
     const auto firings = static_cast<int64_t>(to / recipe.every_turns - from / recipe.every_turns);
     runOnce(recipe, def, std::min(firings, runnableTimes(recipe, def, inventory)), inventory, out);
   }
-  run.turns_done = to;
+  run.turns_done = static_cast<uint32_t>(to);
   if (out) out->turns += turns;
 }
 

@@ -53,9 +53,9 @@ struct LongActionDef {
 // One agent's running long action: what it is and how much time it has not yet settled.
 struct LongActionRun {
   static constexpr uint16_t kNone = 0xffff;
-  uint16_t action = kNone;      // index in LongActionLibrary
   double started_s = 0.0;       // turn k ends at started_s + k × turn_s
-  uint64_t turns_done = 0;      // turns settled into the inventory so far
+  uint32_t turns_done = 0;      // turns settled into the inventory so far
+  uint16_t action = kNone;      // index in LongActionLibrary
 
   bool running() const { return action != kNone; }
 };

@@ -139,6 +139,7 @@ void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
   d.rng_state = agent->rng.state();
   d.bst = agent->bst;
   d.work = agent->work;
+  d.actions = agent->intent.access;
   d.work_is_hibernation = agent->work_is_hibernation;
   d.inventory = agent->inventory;
   d.actions_completed = agent->actions_completed;
@@ -193,7 +194,7 @@ void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
     agent->actions_completed = d.actions_completed;
     agent->actions_failed = d.actions_failed;
     initPerceptionState(agent->perception, type.sensors, id, config_.seed);
-    agent->intent.access.setOwn(own_actions_[d.archetype]);
+    agent->intent.access = d.actions;
     agent->perception.group = static_cast<uint16_t>(d.archetype + 1);
     behaviors_.onBehaviorEntered(*agent);
     bindTree(*agent);
