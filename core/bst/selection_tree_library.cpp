@@ -2,6 +2,8 @@
 // SelectionTreeLibrary lives in bst_agent.cpp.
 #include "bst/selection_tree_library.h"
 
+#include "base/source_dir.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -16,7 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool isXml(const fs::path& path) { return equalsNoCase(path.extension().string(), ".xml"); }
 
 // Discovers files: registers blocks and collects trees (CryEngine's "Discover" pass), so
 // that refs resolve whatever the file order.
@@ -124,40 +125,14 @@ BstLoadReport SelectionTreeLibrary::loadDirectory(const std::string& dir, BstLoa
   dir_ = dir;
   options_ = std::move(options);
   fingerprint_ = directoryFingerprint();
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
+  SourceDirRead read = readSourceDir(dir, ".xml");
+  if (!read.errors.empty()) {  // a partial set must not replace a whole one
     BstLoadReport report;
-    report.errors.push_back(dir + ": not a directory");
+    report.errors = std::move(read.errors);
+    report.files = read.found;
     return report;
   }
-  std::vector<fs::path> paths;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
-       it.increment(ec)) {
-    if (it->is_regular_file(ec) && isXml(it->path())) paths.push_back(it->path());
-  }
-  std::vector<BstSourceFile> files;
-  std::vector<std::string> unreadable;
-  for (const fs::path& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::string name = path.lexically_relative(dir).generic_string();
-    if (!in) {
-      unreadable.push_back(name + ": cannot be read");
-      continue;
-    }
-    files.push_back({name, text.str()});
-  }
-  std::sort(files.begin(), files.end(),
-            [](const BstSourceFile& a, const BstSourceFile& b) { return a.name < b.name; });
-  if (ec) unreadable.push_back(dir + ": " + ec.message());
-  if (!unreadable.empty()) {  // a partial set must not replace a whole one
-    BstLoadReport report;
-    report.errors = std::move(unreadable);
-    report.files = paths.size();
-    return report;
-  }
-  return loadSources(files, options_);
+  return loadSources(read.files, options_);
 }
 
 BstLoadReport SelectionTreeLibrary::reload() {
@@ -175,20 +150,7 @@ std::optional<BstLoadReport> SelectionTreeLibrary::reloadIfChanged() {
 }
 
 std::string SelectionTreeLibrary::directoryFingerprint() const {
-  std::error_code ec;
-  std::vector<std::string> entries;
-  for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::end(it);
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec) || !isXml(it->path())) continue;
-    const auto size = it->file_size(ec);
-    const auto time = it->last_write_time(ec).time_since_epoch().count();
-    entries.push_back(it->path().generic_string() + "|" + std::to_string(size) + "|" +
-                      std::to_string(time));
-  }
-  std::sort(entries.begin(), entries.end());
-  std::string fingerprint = ec ? "error" : "";
-  for (const auto& e : entries) fingerprint += e + "\n";
-  return fingerprint;
+  return sourceDirFingerprint(dir_, ".xml");
 }
 
 BstLoadReport SelectionTreeLibrary::loadSources(const std::vector<BstSourceFile>& sources,

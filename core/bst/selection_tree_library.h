@@ -35,6 +35,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "base/source_dir.h"
 #include "base/status.h"
 #include "bst/bst_types.h"
 #include "bst/load_options.h"
@@ -43,10 +44,7 @@
 namespace npc {
 
 // An in-memory file (tests, embedded data). `name` is what diagnostics show.
-struct BstSourceFile {
-  std::string name;
-  std::string text;
-};
+using BstSourceFile = SourceFile;
 
 struct BstLoadReport {
   std::vector<std::string> errors;    // non-empty = the load was refused

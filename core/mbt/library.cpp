@@ -2,6 +2,8 @@
 // debug view lives in describe.cpp, the standard nodes in nodes/.
 #include "mbt/library.h"
 
+#include "base/source_dir.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -15,7 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool isXml(const fs::path& path) { return equalsNoCase(path.extension().string(), ".xml"); }
 
 // "guards/Guard.xml" → "Guard".
 std::string treeNameOf(std::string_view file) {
@@ -66,38 +67,14 @@ Status MbtLibrary::setLuaPrelude(std::string_view code, std::string_view chunk_n
 MbtLoadReport MbtLibrary::loadDirectory(const std::string& dir) {
   dir_ = dir;
   fingerprint_ = directoryFingerprint();
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
+  SourceDirRead read = readSourceDir(dir, ".xml");
+  if (!read.errors.empty()) {  // a partial set must not replace a whole one
     MbtLoadReport report;
-    report.errors.push_back(dir + ": not a directory");
+    report.errors = std::move(read.errors);
+    report.files = read.found;
     return report;
   }
-  std::vector<fs::path> paths;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
-       it.increment(ec)) {
-    if (it->is_regular_file(ec) && isXml(it->path())) paths.push_back(it->path());
-  }
-  std::vector<MbtSourceFile> files;
-  std::vector<std::string> unreadable;
-  for (const fs::path& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    const std::string name = path.lexically_relative(dir).generic_string();
-    if (!in) {
-      unreadable.push_back(name + ": cannot be read");
-      continue;
-    }
-    files.push_back({name, text.str()});
-  }
-  if (ec) unreadable.push_back(dir + ": " + ec.message());
-  if (!unreadable.empty()) {  // a partial set must not replace a whole one
-    MbtLoadReport report;
-    report.errors = std::move(unreadable);
-    report.files = paths.size();
-    return report;
-  }
-  return loadSources(files);
+  return loadSources(read.files);
 }
 
 MbtLoadReport MbtLibrary::reload() {
@@ -114,22 +91,7 @@ std::optional<MbtLoadReport> MbtLibrary::reloadIfChanged() {
   return reload();
 }
 
-std::string MbtLibrary::directoryFingerprint() const {
-  std::error_code ec;
-  std::vector<std::string> entries;
-  for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::end(it);
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec) || !isXml(it->path())) continue;
-    const auto size = it->file_size(ec);
-    const auto time = it->last_write_time(ec).time_since_epoch().count();
-    entries.push_back(it->path().generic_string() + "|" + std::to_string(size) + "|" +
-                      std::to_string(time));
-  }
-  std::sort(entries.begin(), entries.end());
-  std::string fingerprint = ec ? "error" : "";
-  for (const auto& e : entries) fingerprint += e + "\n";
-  return fingerprint;
-}
+std::string MbtLibrary::directoryFingerprint() const { return sourceDirFingerprint(dir_, ".xml"); }
 
 MbtLoadReport MbtLibrary::loadSources(const std::vector<MbtSourceFile>& sources_in) {
   std::vector<const MbtSourceFile*> sources;

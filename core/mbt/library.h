@@ -24,6 +24,8 @@
 // Register custom node types (factory()) and set the Lua prelude before loading.
 #pragma once
 
+#include "base/source_dir.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -56,10 +58,7 @@ struct MbtLibraryConfig {
 
 // An in-memory file (tests, embedded data). `name` is what diagnostics show; the tree is
 // named after it without directories and extension.
-struct MbtSourceFile {
-  std::string name;
-  std::string text;
-};
+using MbtSourceFile = SourceFile;
 
 struct MbtLoadReport {
   std::vector<std::string> errors;    // non-empty = the load was refused

@@ -1,0 +1,73 @@
+#include "base/source_dir.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace npc {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool hasExtension(const fs::path& path, std::string_view extension) {
+  const std::string ext = path.extension().string();
+  return ext.size() == extension.size() &&
+         std::equal(ext.begin(), ext.end(), extension.begin(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) ==
+                  std::tolower(static_cast<unsigned char>(b));
+         });
+}
+
+}  // namespace
+
+SourceDirRead readSourceDir(const std::string& dir, std::string_view extension) {
+  SourceDirRead out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    out.errors.push_back(dir + ": not a directory");
+    return out;
+  }
+  std::vector<fs::path> paths;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (it->is_regular_file(ec) && hasExtension(it->path(), extension)) paths.push_back(it->path());
+  }
+  out.found = paths.size();
+  for (const fs::path& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const std::string name = path.lexically_relative(dir).generic_string();
+    if (!in) {
+      out.errors.push_back(name + ": cannot be read");
+      continue;
+    }
+    out.files.push_back({name, text.str()});
+  }
+  std::sort(out.files.begin(), out.files.end(),
+            [](const SourceFile& a, const SourceFile& b) { return a.name < b.name; });
+  if (ec) out.errors.push_back(dir + ": " + ec.message());
+  return out;
+}
+
+std::string sourceDirFingerprint(const std::string& dir, std::string_view extension) {
+  std::error_code ec;
+  std::vector<std::string> entries;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec) || !hasExtension(it->path(), extension)) continue;
+    const auto size = it->file_size(ec);
+    const auto time = it->last_write_time(ec).time_since_epoch().count();
+    entries.push_back(it->path().generic_string() + "|" + std::to_string(size) + "|" +
+                      std::to_string(time));
+  }
+  std::sort(entries.begin(), entries.end());
+  std::string fingerprint = ec ? "error" : "";
+  for (const auto& e : entries) fingerprint += e + "\n";
+  return fingerprint;
+}
+
+}  // namespace npc
