@@ -115,6 +115,7 @@ void ActionScheduler::start(Turn& t, uint8_t slot) {
     in.phase = IntentionPhase::kAwaitingClient;
     in.started_s = t.clock_s;
     in.deadline_s = t.turn.now_s + timeout;
+    in.silence_ds = static_cast<uint16_t>(std::min(timeout * 10.f, 65535.f));
     t.q.current_ = slot;
     ClientActionStart s;
     s.agent = t.turn.agent;

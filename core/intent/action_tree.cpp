@@ -1,5 +1,7 @@
 #include "intent/action_tree.h"
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "intent/action_registry.h"
@@ -57,7 +59,11 @@ IntentStatus ActionTree::setProgress(IntentionId ref, float progress) {
   if (!(std::isfinite(progress) && progress >= 0.f && progress <= 1.f)) {
     return IntentStatus::kBadProgress;
   }
-  queue_.slots_[slot].progress = progress;
+  Intention& in = queue_.slots_[slot];
+  in.progress = progress;
+  if (in.phase == IntentionPhase::kAwaitingClient && in.silence_ds > 0) {
+    in.deadline_s = std::max(in.deadline_s, ctx_.now_s + 0.1 * in.silence_ds);  // a heartbeat
+  }
   return IntentStatus::kOk;
 }
 

@@ -74,6 +74,10 @@ struct Intention {
   IntentionPhase phase = IntentionPhase::kPending;
   uint8_t flags = 0;
   uint8_t arg_count = 0;
+  // Client-side: the longest silence allowed, in tenths of a second (fits the padding
+  // before the arguments; capped at 6553.5 s). Each PROGRESS report moves the deadline to
+  // report time + this, so long actions live while the game says they progress.
+  uint16_t silence_ds = 0;
   std::array<ActionArg, kMaxActionArgs> arg_storage{};
 
   std::span<const ActionArg> args() const { return {arg_storage.data(), arg_count}; }

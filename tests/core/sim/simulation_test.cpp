@@ -81,6 +81,25 @@ TEST_CASE("Agents spawn from client upserts and act", "[sim]") {
     REQUIRE(acted_again);
     REQUIRE(sim.stats().actions_failed == 1);
   }
+  SECTION("Should keep an action alive while the game reports progress, then time it out") {
+    const IntentionId first = findAction(sim.output(), 100)->intention;
+    bool failed = false;
+    for (int i = 1; i <= 100; ++i) {  // 10 s of progress reports every 2 s (timeout 3 s)
+      if (i % 20 == 0) {
+        Command c = result(100, first, ActionOutcome::kProgress);
+        std::get<ActionResult>(c.body).progress = 0.01f * static_cast<float>(i);
+        sim.submit(c);
+      }
+      sim.tick();
+      failed = failed || !eventsOf(sim.output(), EventKind::kIntentionFailed).empty();
+    }
+    REQUIRE_FALSE(failed);
+    for (int i = 0; i < 40 && !failed; ++i) {  // silence: fails within the 3 s timeout
+      sim.tick();
+      failed = !eventsOf(sim.output(), EventKind::kIntentionFailed).empty();
+    }
+    REQUIRE(failed);
+  }
   SECTION("Should route actions of a departed client's agents to nobody in particular") {
     sim.submit({ClientId{7}, 0, ClientGone{}});
     sim.submit(result(100, findAction(sim.output(), 100)->intention, ActionOutcome::kFailed));
