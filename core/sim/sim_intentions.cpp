@@ -349,55 +349,42 @@ Agent* Simulation::awakeAgent(EntityId id, Status& error) {
   return nullptr;
 }
 
-Status Simulation::programIntention(const ProgramIntention& c, IntentionId& id) {
+Status Simulation::programOn(EntityId agent_id, const std::string& name,
+                             const std::vector<IntentionParam>& params, double delay_s,
+                             std::optional<bool> game_coercive, IntentionId& id) {
   Status error;
-  Agent* agent = awakeAgent(c.agent, error);
+  Agent* agent = awakeAgent(agent_id, error);
   if (!agent) return error;
-  const uint16_t action = registry_.findAction(c.action);
+  const uint16_t action = registry_.findAction(name);
   if (!registry_.known(action)) {
-    return {StatusCode::kNotFound,
-            entityLabel(c.agent) + ": action \"" + c.action + "\" is not registered"};
+    const char* what = game_coercive ? ": game action \"" : ": action \"";
+    return {StatusCode::kNotFound, entityLabel(agent_id) + what + name + "\" is not registered"};
   }
   const Entity* body = world_.entities().get(agent->entity);
   std::array<ActionArg, kMaxActionArgs> args;
   uint8_t count = 0;
-  if (Status s = toArgs(c.params, names_, body ? body->place : PlaceIndex::kNone, args, count,
-                        c.agent);
+  if (Status s = toArgs(params, names_, body ? body->place : PlaceIndex::kNone, args, count,
+                        agent_id);
       !s.isOk()) {
     return s;
   }
-  DecisionTree tree(agent->intent.queue, agent->id, treeContext());
-  const Programmed p = tree.program(dateAfter(timeS(), c.delay_s), action, {args.data(), count});
-  if (!p.ok()) return toStatus(p.status, c.agent, p.id);
+  const double date = dateAfter(timeS(), delay_s);
+  const std::span<const ActionArg> used{args.data(), count};
+  ActionTree tree(agent->intent.queue, agent->id, treeContext());
+  const Programmed p = game_coercive ? tree.programGame(date, action, used, *game_coercive)
+                                     : tree.program(date, action, used);
+  if (!p.ok()) return toStatus(p.status, agent_id, p.id);
   id = p.id;
   flushIntentions();
   return {};
 }
 
+Status Simulation::programIntention(const ProgramIntention& c, IntentionId& id) {
+  return programOn(c.agent, c.action, c.params, c.delay_s, std::nullopt, id);
+}
+
 Status Simulation::gameAction(const GameAction& c, IntentionId& id) {
-  Status error;
-  Agent* agent = awakeAgent(c.agent, error);
-  if (!agent) return error;
-  const uint16_t action = registry_.findAction(c.action);
-  if (!registry_.known(action)) {
-    return {StatusCode::kNotFound,
-            entityLabel(c.agent) + ": game action \"" + c.action + "\" is not registered"};
-  }
-  const Entity* body = world_.entities().get(agent->entity);
-  std::array<ActionArg, kMaxActionArgs> args;
-  uint8_t count = 0;
-  if (Status s = toArgs(c.params, names_, body ? body->place : PlaceIndex::kNone, args, count,
-                        c.agent);
-      !s.isOk()) {
-    return s;
-  }
-  ActionTree tree(agent->intent.queue, agent->id, treeContext());
-  const Programmed p =
-      tree.programGame(dateAfter(timeS(), c.delay_s), action, {args.data(), count}, c.coercive);
-  if (!p.ok()) return toStatus(p.status, c.agent, p.id);
-  id = p.id;
-  flushIntentions();
-  return {};
+  return programOn(c.agent, c.action, c.params, c.delay_s, c.coercive, id);
 }
 
 Status Simulation::externalAction(const ExternalAction& c) {

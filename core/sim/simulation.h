@@ -196,6 +196,11 @@ class Simulation {
   // Adds actions defined in data (archetype "actions", influences) to `list`.
   void addDataActions(ActionListId list, const std::vector<ActionDef>& actions,
                       std::vector<std::string>& errors);
+  // Programs `name` on an awake agent's queue: a controller intention, or (game_coercive
+  // set) a game-scheduled one, coercive or not. Shared by the admin and game paths.
+  Status programOn(EntityId agent, const std::string& name,
+                   const std::vector<IntentionParam>& params, double delay_s,
+                   std::optional<bool> game_coercive, IntentionId& id);
   Status programIntention(const ProgramIntention& command, IntentionId& id);
   Status gameAction(const GameAction& command, IntentionId& id);
   Status externalAction(const ExternalAction& command);
