@@ -68,7 +68,8 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "max_message_bytes", "outbox_max_messages", "max_items_per_update",
                 "max_agents", "grid_cell_m", "shutdown_grace_s", "derive_footsteps",
                 "definitions_poll_s", "metrics_listen", "auth_token", "tls_cert", "tls_key",
-                "max_updates_per_s", "perception", "long_actions", "influences", "hibernation"});
+                "max_updates_per_s", "perception", "long_actions", "influences", "hibernation",
+                "goap_dir", "goap_statistics_dir", "max_plans_per_tick"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -99,6 +100,11 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
         if (!(*v >= 0)) r.error("/hibernation/quiet_s", "must be >= 0");
       }
     }
+    if (auto v = r.string(j, "", "goap_dir", false)) c.goap_dir = resolvePath(base_dir, *v);
+    if (auto v = r.string(j, "", "goap_statistics_dir", false)) {
+      c.goap_statistics_dir = resolvePath(base_dir, *v);
+    }
+    readUnsigned(r, j, "max_plans_per_tick", c.max_plans_per_tick);
     if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
     if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
     if (auto v = r.string(j, "", "log_format", false)) c.log_format = *v;

@@ -43,6 +43,9 @@ struct DaemonConfig {
   std::string long_actions;            // long action definitions (JSON file); "" = none
   std::string influences;              // influences and their actions (JSON file); "" = none
   HibernationConfig hibernation;       // "hibernation": { "enabled": true, "quiet_s": 30 }
+  std::string goap_dir;                // GOAP domains (JSON); "" = no planners
+  std::string goap_statistics_dir;     // planner statistics, loaded at start, saved at exit
+  uint32_t max_plans_per_tick = 256;   // planner searches per tick
 
   std::string source = "(defaults)";   // where this came from, for messages
 };

@@ -80,6 +80,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   sim_config.perception = config_.perception;
   sim_config.derive_footsteps = config_.derive_footsteps;
   sim_config.hibernation = config_.hibernation;
+  sim_config.max_plans_per_tick = config_.max_plans_per_tick;
   LongActionLibrary long_actions;
   if (!config_.long_actions.empty() && !long_actions.loadFile(config_.long_actions, errors)) {
     return false;
@@ -99,6 +100,13 @@ bool Daemon::start(std::vector<std::string>& errors) {
   if (!config_.behavior_trees_dir.empty()) {
     const MbtLoadReport report = sim_->loadBehaviorTrees(config_.behavior_trees_dir);
     for (const std::string& w : report.warnings) spdlog::warn(logText(w));
+    if (!report.ok()) {
+      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
+      return false;
+    }
+  }
+  if (!config_.goap_dir.empty()) {
+    const PlannerLoadReport report = sim_->loadPlannerDomains(config_.goap_dir, config_.goap_statistics_dir);
     if (!report.ok()) {
       errors.insert(errors.end(), report.errors.begin(), report.errors.end());
       return false;
@@ -181,9 +189,12 @@ bool Daemon::start(std::vector<std::string>& errors) {
     s.clients = static_cast<uint32_t>(hub_->clientCount());
     s.clients_dropped = hub_->droppedCount();
   };
-  if (metrics_) {
-    hooks.observe = [this](const DaemonStats& s, double tick_s) { metrics_->onTick(s, tick_s); };
-  }
+  // The board keeps its own window of tick durations so GetStats's percentiles are current
+  // whatever status_interval_s is.
+  hooks.observe = [this](const DaemonStats& s, double tick_s) {
+    stats_.recordTick(tick_s * 1000.0);
+    if (metrics_) metrics_->onTick(s, tick_s);
+  };
   driver_ = std::make_unique<TickDriver>(io_, *sim_, stats_, options, std::move(hooks));
   work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(
       io_.get_executor());
@@ -219,6 +230,10 @@ void Daemon::shutdown() {
   work_.reset();
   io_.stop();
   tick_thread_.join();
+  // The tick thread has stopped: what the planners learned can be written out.
+  if (const Status saved = sim_->savePlannerStatistics(); !saved.isOk()) {
+    spdlog::warn(logText("planner statistics: " + saved.message()));
+  }
   const SimStats s = sim_->stats();
   spdlog::info(logText("npcd stopped after " + std::to_string(s.tick) + " ticks"));
 }

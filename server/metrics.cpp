@@ -65,6 +65,8 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   rays_ = counter(r, "npcd_perception_rays_total", "Line-of-sight rays cast by perception");
   behavior_changes_ = counter(r, "npcd_behavior_changes_total", "Behavior switches by selection trees");
   signals_ = counter(r, "npcd_signals_total", "Signals delivered to agents");
+  plans_ = counter(r, "npcd_plans_total", "Planner searches");
+  plans_failed_ = counter(r, "npcd_plans_failed_total", "Planner searches that found no plan");
   command_errors_ = &prometheus::BuildCounter()
                          .Name("npcd_errors_total")
                          .Help("Refused inputs by kind")
@@ -91,6 +93,8 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(rays_, s.sim.perception_rays, last_.rays);
   grow(behavior_changes_, s.sim.behavior_changes, last_.behavior_changes);
   grow(signals_, s.sim.signals_delivered, last_.signals);
+  grow(plans_, s.sim.plans, last_.plans);
+  grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
   grow(command_errors_, s.sim.errors, last_.errors);
 }
 

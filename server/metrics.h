@@ -38,7 +38,7 @@ class Metrics {
   // Counters move by the growth of the cumulative figures since the last tick.
   struct Cumulative {
     uint64_t actions = 0, completed = 0, failed = 0, errors = 0, rays = 0, behavior_changes = 0,
-             signals = 0, overruns = 0, dropped = 0;
+             signals = 0, overruns = 0, dropped = 0, plans = 0, plans_failed = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
@@ -60,6 +60,8 @@ class Metrics {
   prometheus::Counter* rays_ = nullptr;
   prometheus::Counter* behavior_changes_ = nullptr;
   prometheus::Counter* signals_ = nullptr;
+  prometheus::Counter* plans_ = nullptr;
+  prometheus::Counter* plans_failed_ = nullptr;
   prometheus::Counter* command_errors_ = nullptr;
 };
 

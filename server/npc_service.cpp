@@ -84,6 +84,16 @@ std::function<void(const Status&)> statusReply(Call call) {
   return [call = std::move(call)](const Status& s) { call->finish(toGrpcStatus(s)); };
 }
 
+// The reply of a command answering with a JSON view (GetAgent, GetPlanTrace).
+template <class Reply>
+auto jsonReply(Reply* reply) {
+  return [reply](Call call) {
+    return [call = std::move(call), reply](const Status& s, const std::string& json) {
+      call->finish(toGrpcStatus(s), [&] { reply->set_json(json); });
+    };
+  };
+}
+
 // The common shape of an admin call: validate `request` into a `Body` (toCommand), give it
 // the reply callback make_reply(call) builds, queue it for the tick thread. The call is
 // finished by that reply, or at once when the request is malformed or the queue is full.
@@ -160,11 +170,7 @@ grpc::ServerUnaryReactor* NpcService::GetAgent(grpc::CallbackServerContext* cont
                                                const v1::GetAgentRequest* request,
                                                v1::GetAgentReply* reply) {
   if (!gate_.allows(*context)) return refuse(context);
-  return submitAdmin<DescribeAgent>(hub_.sim(), *request, [reply](Call call) {
-    return [call = std::move(call), reply](const Status& s, const std::string& json) {
-      call->finish(toGrpcStatus(s), [&] { reply->set_json(json); });
-    };
-  });
+  return submitAdmin<DescribeAgent>(hub_.sim(), *request, jsonReply(reply));
 }
 
 grpc::ServerUnaryReactor* NpcService::SendSignal(grpc::CallbackServerContext* context,
@@ -179,6 +185,20 @@ grpc::ServerUnaryReactor* NpcService::SetBehaviorVariable(
     v1::SetBehaviorVariableReply* reply) {
   if (!gate_.allows(*context)) return refuse(context);
   return submitAdmin<npc::SetBehaviorVariable>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::SetPlannerValue(grpc::CallbackServerContext* context,
+                                                      const v1::SetPlannerValueRequest* request,
+                                                      v1::SetPlannerValueReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
+  return submitAdmin<npc::SetPlannerValue>(hub_.sim(), *request, statusReply);
+}
+
+grpc::ServerUnaryReactor* NpcService::GetPlanTrace(grpc::CallbackServerContext* context,
+                                                   const v1::GetPlanTraceRequest* request,
+                                                   v1::GetPlanTraceReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
+  return submitAdmin<npc::GetPlanTrace>(hub_.sim(), *request, jsonReply(reply));
 }
 
 grpc::ServerUnaryReactor* NpcService::SetSensors(grpc::CallbackServerContext* context,

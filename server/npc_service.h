@@ -7,7 +7,7 @@
 //   GetStats      -> answered at once from the StatsBoard and the hub's counters
 //   SendSignal, SetBehaviorVariable, SetSensors, RegisterVisibilityType,
 //   SetAttributePrincipal, GetStealthMeter, ReloadDefinitions, WakePlace, ProgramIntention,
-//   CancelIntention, AddInfluence, RemoveInfluence
+//   CancelIntention, AddInfluence, RemoveInfluence, SetPlannerValue, GetPlanTrace
 //                 -> validate (toCommand in proto_convert.h), queue the matching command;
 //                    finished from its reply
 // Calls that wait on a tick finish with CANCELLED if the client gives up first; a reply that
@@ -48,6 +48,12 @@ class NpcService final : public v1::NpcSim::CallbackService {
   grpc::ServerUnaryReactor* SendSignal(grpc::CallbackServerContext* context,
                                        const v1::SendSignalRequest* request,
                                        v1::SendSignalReply* reply) override;
+  grpc::ServerUnaryReactor* SetPlannerValue(grpc::CallbackServerContext* context,
+                                            const v1::SetPlannerValueRequest* request,
+                                            v1::SetPlannerValueReply* reply) override;
+  grpc::ServerUnaryReactor* GetPlanTrace(grpc::CallbackServerContext* context,
+                                         const v1::GetPlanTraceRequest* request,
+                                         v1::GetPlanTraceReply* reply) override;
   grpc::ServerUnaryReactor* SetBehaviorVariable(grpc::CallbackServerContext* context,
                                                 const v1::SetBehaviorVariableRequest* request,
                                                 v1::SetBehaviorVariableReply* reply) override;

@@ -361,14 +361,35 @@ bool toCommand(const v1::SendSignalRequest& r, SignalEvent& out,
   return toSignalEvent(r.signal(), "signal", out, errors);
 }
 
-bool toCommand(const v1::SetBehaviorVariableRequest& r, SetBehaviorVariable& out,
-               std::vector<std::string>& errors) {
+// Requests that set a named value on one agent (a selection variable, a planner fact).
+template <class Request, class Body>
+bool toNamedValue(const Request& r, Body& out, std::vector<std::string>& errors) {
   ItemErrors err("", errors);
   err.notZero("agent", r.agent());
   err.requiredName("name", r.name());
   out.agent = static_cast<EntityId>(r.agent());
   out.name = r.name();
   out.value = r.value();
+  return !err.any();
+}
+
+bool toCommand(const v1::SetBehaviorVariableRequest& r, SetBehaviorVariable& out,
+               std::vector<std::string>& errors) {
+  return toNamedValue(r, out, errors);
+}
+
+bool toCommand(const v1::SetPlannerValueRequest& r, SetPlannerValue& out,
+               std::vector<std::string>& errors) {
+  out.blackboard = r.blackboard();
+  return toNamedValue(r, out, errors);
+}
+
+bool toCommand(const v1::GetPlanTraceRequest& r, GetPlanTrace& out,
+               std::vector<std::string>& errors) {
+  ItemErrors err("", errors);
+  err.notZero("agent", r.agent());
+  out.agent = static_cast<EntityId>(r.agent());
+  if (r.has_trace()) out.trace = r.trace();
   return !err.any();
 }
 

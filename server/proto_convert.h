@@ -89,6 +89,11 @@ bool toCommand(const v1::SendSignalRequest& request, SignalEvent& out,
                std::vector<std::string>& errors);
 bool toCommand(const v1::SetBehaviorVariableRequest& request, SetBehaviorVariable& out,
                std::vector<std::string>& errors);
+// agent and name required.
+bool toCommand(const v1::SetPlannerValueRequest& request, SetPlannerValue& out,
+               std::vector<std::string>& errors);
+bool toCommand(const v1::GetPlanTraceRequest& request, GetPlanTrace& out,
+               std::vector<std::string>& errors);
 // sight_range >= 0, fov_deg in (0, 360], hearing_scale >= 0, all finite.
 bool toCommand(const v1::SetSensorsRequest& request, SetSensors& out,
                std::vector<std::string>& errors);

@@ -15,7 +15,7 @@ void TickStats::record(double duration_ms) {
 double TickStats::percentileMs(double p) const {
   const size_t n = windowSize();
   if (n == 0) return 0.0;
-  // Called every few seconds, not per tick: a copy and nth_element are fine here.
+  // Called by the status line and GetStats, not per tick: a copy and nth_element are fine.
   std::vector<double> values(ring_.begin(), ring_.begin() + static_cast<ptrdiff_t>(n));
   // Nearest-rank definition: the smallest value with at least p% of the window at or below.
   const double rank = std::ceil(std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(n));

@@ -1,5 +1,6 @@
 // Tick timing: a ring of the most recent tick durations for p50/p99, plus counters.
-// Tick thread writes; snapshots are copied out for the status line and GetStats.
+// Tick thread writes; the status line reads the TickDriver's, GetStats a copy of the
+// StatsBoard's (stats_board.h).
 #pragma once
 
 #include <array>

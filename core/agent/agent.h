@@ -43,6 +43,7 @@ struct Agent {
   uint8_t next_outcome = 0;
 
   MbtInstance mbt;  // the running modular behavior tree, when its behavior has one
+  EntityHandle planner;  // its GOAP plan state in the simulation's side table, if it plans
 
   // Built-in behavior memory (builtin_behaviors.h).
   double idle_until_s = 0.0;    // no new wander before this

@@ -47,7 +47,7 @@ void readWander(const json& j, const std::string& path, JsonReader& r, WanderRef
 std::optional<BehaviorMode> parseMode(std::string_view text) {
   for (auto m : {BehaviorMode::kIdle, BehaviorMode::kWander, BehaviorMode::kGreet,
                  BehaviorMode::kAmbient, BehaviorMode::kInvestigate, BehaviorMode::kAttack,
-                 BehaviorMode::kFaceTarget, BehaviorMode::kLongAction}) {
+                 BehaviorMode::kFaceTarget, BehaviorMode::kLongAction, BehaviorMode::kPlan}) {
     if (toString(m) == text) return m;
   }
   return std::nullopt;
@@ -62,7 +62,7 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
     if (!r.isObject(b, bpath)) continue;
     r.onlyKeys(b, bpath,
                {"mode", "tree", "action", "duration_s", "cooldown_s", "speed_mps",
-                "set_when_done"});
+                "set_when_done", "bucket"});
     BehaviorDef def;
     def.name = it.key();
     if (auto v = r.string(b, bpath, "tree", false)) def.tree = *v;
@@ -71,11 +71,12 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
         def.mode = *m;
       } else {
         r.error(joinPath(bpath, "mode"),
-                "expected idle, wander, greet, ambient, investigate, attack, face_target or "
-                "long_action");
+                "expected idle, wander, greet, ambient, investigate, attack, face_target, "
+                "long_action or plan");
       }
     }
     if (auto v = r.string(b, bpath, "action", false)) def.action = *v;
+    if (auto v = r.string(b, bpath, "bucket", false)) def.bucket = *v;
     if (auto v = r.number(b, bpath, "duration_s", false)) def.duration_s = static_cast<float>(*v);
     if (auto v = r.number(b, bpath, "cooldown_s", false)) def.cooldown_s = static_cast<float>(*v);
     if (auto v = r.number(b, bpath, "speed_mps", false)) def.speed_mps = static_cast<float>(*v);
@@ -100,6 +101,54 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
   }
 }
 
+void readPlanner(const json& j, const std::string& path, JsonReader& r, PlannerDef& out) {
+  if (!r.isObject(j, path)) return;
+  r.onlyKeys(j, path, {"domain", "targets", "blackboard", "transient_facts", "perform", "trace"});
+  if (auto v = r.string(j, path, "domain", true)) out.domain = *v;
+  if (auto v = r.boolean(j, path, "trace", false)) out.trace = *v;
+  if (j.contains("targets") && r.isObject(j["targets"], joinPath(path, "targets"))) {
+    for (auto t = j["targets"].begin(); t != j["targets"].end(); ++t) {
+      const bool known = t.value().is_string() &&
+                         (t.value() == "home" || t.value() == "attention" || t.value() == "self");
+      if (known) {
+        out.targets.emplace_back(t.key(), t.value().get<std::string>());
+      } else {
+        r.error(joinPath(joinPath(path, "targets"), t.key()), "expected home, attention or self");
+      }
+    }
+  }
+  if (j.contains("blackboard") && r.isObject(j["blackboard"], joinPath(path, "blackboard"))) {
+    for (auto v = j["blackboard"].begin(); v != j["blackboard"].end(); ++v) {
+      if (v.value().is_boolean()) {
+        out.blackboard.emplace_back(v.key(), v.value().get<bool>() ? 1.0 : 0.0);
+      } else if (v.value().is_number()) {
+        out.blackboard.emplace_back(v.key(), v.value().get<double>());
+      } else {
+        r.error(joinPath(joinPath(path, "blackboard"), v.key()), "expected a bool or a number");
+      }
+    }
+  }
+  if (j.contains("perform") && r.isObject(j["perform"], joinPath(path, "perform"))) {
+    for (auto p = j["perform"].begin(); p != j["perform"].end(); ++p) {
+      if (p.value().is_string() && !p.value().get<std::string>().empty()) {
+        out.perform.emplace_back(p.key(), p.value().get<std::string>());
+      } else {
+        r.error(joinPath(joinPath(path, "perform"), p.key()), "expected an action name");
+      }
+    }
+  }
+  if (j.contains("transient_facts") && r.isArray(j["transient_facts"], joinPath(path, "transient_facts"))) {
+    const json& list = j["transient_facts"];
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i].is_string()) {
+        out.transient_facts.push_back(list[i].get<std::string>());
+      } else {
+        r.error(joinPath(joinPath(path, "transient_facts"), std::to_string(i)), "expected a fact name");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view toString(BehaviorMode mode) {
@@ -112,6 +161,7 @@ std::string_view toString(BehaviorMode mode) {
     case BehaviorMode::kAttack: return "attack";
     case BehaviorMode::kFaceTarget: return "face_target";
     case BehaviorMode::kLongAction: return "long_action";
+    case BehaviorMode::kPlan: return "plan";
   }
   return "?";
 }
@@ -135,7 +185,7 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     }
     r.onlyKeys(j, path, {"species", "selection_tree", "behavior", "perception", "behaviors",
                          "hibernation_action", "inventory", "notice_radius_m",
-                         "action_timeout_s", "greet", "wander", "actions"});
+                         "action_timeout_s", "greet", "wander", "actions", "planner"});
     Archetype a;
     a.name = it.key();
     if (auto v = r.string(j, path, "species", true)) a.species = *v;
@@ -174,6 +224,12 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     if (j.contains("greet")) readGreet(j["greet"], joinPath(path, "greet"), r, a.greet);
     if (j.contains("wander")) readWander(j["wander"], joinPath(path, "wander"), r, a.wander);
     if (j.contains("actions")) readActionDefs(j["actions"], joinPath(path, "actions"), r, a.actions);
+    if (j.contains("planner")) readPlanner(j["planner"], joinPath(path, "planner"), r, a.planner);
+    for (const BehaviorDef& b : a.behaviors) {
+      if ((b.mode == BehaviorMode::kPlan || !b.bucket.empty()) && a.planner.domain.empty()) {
+        r.error(joinPath(joinPath(path, "behaviors"), b.name), "plans, but the archetype has no \"planner\"");
+      }
+    }
     archetypes_.push_back(std::move(a));
   }
 }

@@ -22,7 +22,7 @@
 // mode (see builtin_behaviors.h):
 //   idle, wander, greet, ambient (greet, else wander), investigate, attack, face_target,
 //   long_action (a daemon-side long action such as ContinuousBaking, see
-//   core/hibernation/long_action.h).
+//   core/hibernation/long_action.h), plan (the archetype's "planner", see PlannerDef).
 // "hibernation_action" names the long action an agent starts when its place goes to sleep
 // (none needed when its current behavior already is a long action); "inventory" gives its
 // starting items, e.g. { "flour": 100 }.
@@ -70,6 +70,7 @@ enum class BehaviorMode : uint8_t {
   kAttack,
   kFaceTarget,
   kLongAction,  // runs the daemon-side long action `action` (e.g. ContinuousBaking)
+  kPlan,        // the archetype's GOAP planner chooses goals and plans (core/goap)
 };
 
 std::string_view toString(BehaviorMode mode);
@@ -86,6 +87,33 @@ struct BehaviorDef {
   // completed; investigate: the look-around completed), e.g. {"AwareOfSound": false}.
   std::vector<std::pair<std::string, bool>> set_when_done;
   std::string tree;              // a modular behavior tree runs the behavior (mode unused)
+  std::string bucket;            // plan mode and trees' <Plan>: planner bucket ("" = name)
+};
+
+// The GOAP planner an archetype's agents use (config "goap_dir", core/goap), e.g.
+//   "planner": { "domain": "guard",
+//                "targets": { "post": "home", "enemy": "attention" },
+//                "blackboard": { "bored": true },
+//                "transient_facts": ["something_burning"],
+//                "perform": { "PickUpLamp": "Take" },
+//                "trace": false }
+// targets: where each of the domain's targets is — "home" (spawn position), "attention"
+// (the attention target, absent when there is none) or "self". blackboard: the agent's
+// starting blackboard values (bool or number). transient_facts: facts that go back to their
+// initial value when a goal is reached (an achievement, not a lasting state: "enemy_hit").
+// perform: the action an agent performs for a domain action, when not the one of that name
+// (a domain's PickUpLamp done by the daemon-side Take, which moves the lamp into the
+// agent's inventory).
+// trace: keep a planner trace of every search of these agents (GetPlanTrace can turn it
+// on per agent too). Behaviors of mode "plan" run the planner in the bucket named after the
+// behavior ("bucket" overrides); behavior trees use <Plan> / <ExecutePlan>.
+struct PlannerDef {
+  std::string domain;                                       // "" = no planner
+  std::vector<std::pair<std::string, std::string>> targets;
+  std::vector<std::pair<std::string, double>> blackboard;   // bools as 0 / 1
+  std::vector<std::string> transient_facts;
+  std::vector<std::pair<std::string, std::string>> perform;  // domain action -> action performed
+  bool trace = false;
 };
 
 // Daemon-side implementations an action defined in data can have.
@@ -133,6 +161,7 @@ struct Archetype {
   GreetReflex greet;
   WanderReflex wander;
   std::vector<ActionDef> actions;  // added to its own action list (with the behaviors' own)
+  PlannerDef planner;
 
   // Index of the behavior named `name`, or -1.
   int findBehavior(std::string_view name) const;

@@ -82,6 +82,7 @@ bool BuiltinBehaviors::decide(Agent& agent, const Entity& self, const World& wor
     case BehaviorMode::kAttack: return attack(agent, def, type, now_s, out);
     case BehaviorMode::kFaceTarget: return faceTarget(agent, out);
     case BehaviorMode::kLongAction: return false;  // daemon-side: nothing for the client
+    case BehaviorMode::kPlan: return false;        // the planning phase programs its steps
   }
   return false;
 }

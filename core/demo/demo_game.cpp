@@ -1,6 +1,7 @@
 #include "demo/demo_game.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/simulation.h"
 
@@ -64,8 +65,10 @@ void DemoGame::step(const Simulation& sim, std::vector<Command>& out) {
 void DemoGame::startActions(const Simulation& sim) {
   const NameTable& names = sim.names();
   // Built-in behaviors send MoveTo(position, speed); behavior trees send Move(to, speed,
-  // stopWithinDistance) where `to` may be an entity and speed "Walk" / "Run".
+  // stopWithinDistance) where `to` may be an entity and speed "Walk" / "Run"; the seed's
+  // Raoul sends Go(target entity).
   const uint16_t move_to = names.find("MoveTo"), move = names.find("Move");
+  const uint16_t go = names.find("Go");
   const uint16_t duration = names.find("duration"), speed = names.find("speed");
   const uint16_t stop_within = names.find("stopWithinDistance");
   const uint16_t run = names.find("Run");
@@ -74,7 +77,7 @@ void DemoGame::startActions(const Simulation& sim) {
     RunningAction r;
     r.agent = a.agent;
     r.intention = a.intention;
-    r.move = a.name == move_to || a.name == move;
+    r.move = a.name == move_to || a.name == move || a.name == go;
     double seconds = 1.0;
     for (uint8_t i = 0; i < a.param_count; ++i) {
       const ActionParam& p = a.params[i];
@@ -94,8 +97,22 @@ void DemoGame::startActions(const Simulation& sim) {
     // A very long timed action (a tree's "shoot until told otherwise") is capped so the
     // demo keeps moving; the tree cancels or restarts it as it sees fit.
     r.ends_at_s = sim.timeS() + std::min(seconds, 10.0);
+    const Entity* body = sim.world().entities().get(a.agent);
+    if (r.move && body && tooSteep(body->position, r.goal)) {
+      r.move = false;
+      r.too_steep = true;
+      r.ends_at_s = sim.timeS() + kGiveUpClimbS;
+    }
     running_.push_back(r);
   }
+}
+
+bool DemoGame::tooSteep(Vec3 from, Vec3 to) {
+  // Almost vertical: more than 1 m up, and rising more than it runs.
+  const float rise = to.z - from.z;
+  const float dx = to.x - from.x, dy = to.y - from.y;
+  const float run = std::sqrt(dx * dx + dy * dy);
+  return rise > 1.f && rise > run;
 }
 
 void DemoGame::advanceWalkers(double dt_s, std::vector<Command>& out) {
@@ -140,7 +157,8 @@ void DemoGame::advanceActions(const Simulation& sim, std::vector<Command>& out) 
       ActionResult result;
       result.agent = r.agent;
       result.intention = r.intention;
-      result.outcome = ActionOutcome::kCompleted;
+      result.outcome = r.too_steep ? ActionOutcome::kFailed : ActionOutcome::kCompleted;
+      if (r.too_steep) result.reason = "too steep to climb";
       out.push_back({ClientId::kDaemon, 0, result});
     }
     return finished;

@@ -81,6 +81,31 @@ std::string explain(const PlanResult& r, const GoapDomain& d) {
   return out;
 }
 
+namespace {
+
+bool effectsInRange(const ActionDef& a, const GoapState& s) {
+  for (const Effect& e : a.effects) {
+    if (e.moves() || e.kind == EffectKind::kSet) continue;
+    const int32_t v = static_cast<int32_t>(readField(s, e.field)) + e.min + e.value;
+    if (v < e.min || v > e.max) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void applyFactEffects(const ActionDef& a, GoapState& s) {
+  for (const Effect& e : a.effects) {
+    if (e.moves()) continue;
+    int32_t v = e.value;
+    if (e.kind != EffectKind::kSet) {
+      v += static_cast<int32_t>(readField(s, e.field)) + e.min;
+      v = v < e.min ? e.min : v > e.max ? e.max : v;
+    }
+    writeField(s, e.field, static_cast<uint32_t>(v - e.min));
+  }
+}
+
 int firstInvalidStep(const GoapDomain& d, const PlanResult& plan, int from,
                      const GoapState& current, bool from_is_running) {
   GoapState s = current;
@@ -92,19 +117,10 @@ int firstInvalidStep(const GoapDomain& d, const PlanResult& plan, int from,
       if (running || c.kind != ConditionKind::kFact || c.fact == loc) continue;
       if (!holds(c, s, nullptr)) return i;
     }
-    for (const Effect& e : a.effects) {
-      if (e.moves()) continue;
-      if (e.kind == EffectKind::kSet) {
-        writeField(s, e.field, static_cast<uint32_t>(e.value - e.min));
-      } else {
-        int32_t v = static_cast<int32_t>(readField(s, e.field)) + e.min + e.value;
-        if (v < e.min || v > e.max) {
-          if (!running) return i;
-          v = v < e.min ? e.min : e.max;  // the running step's outcome is the executor's
-        }
-        writeField(s, e.field, static_cast<uint32_t>(v - e.min));
-      }
-    }
+    // A step that would leave an int fact's range cannot run — unless it already is
+    // running: then its outcome is the executor's, clamped.
+    if (!running && !effectsInRange(a, s)) return i;
+    applyFactEffects(a, s);
   }
   if (plan.goal != GoalId::kNone) {
     for (const Condition& c : d.goal(plan.goal).desired)

@@ -130,6 +130,11 @@ struct PlanResult {
 //   "pistol_loaded = true"), melee_stunned (never "at = melee")
 std::string explain(const PlanResult& result, const GoapDomain& domain);
 
+// The executor's belief update: a step succeeded, so its fact effects now hold in
+// `facts` (moves are the world's business: positions come from the game). add/sub effects
+// clamp to the fact's range instead of failing: the step already happened.
+void applyFactEffects(const ActionDef& action, GoapState& facts);
+
 // Execution check (PlanRunner): from `current`, do the fact preconditions of steps
 // from..end hold in sequence when each step's fact effects are applied, and does the goal
 // hold at the end? With `from_is_running`, step `from` is already executing: its own

@@ -50,23 +50,15 @@ RunnerCommand PlanRunner::update(const GoapDomain& d, BucketId bucket, const Goa
     case RunnerPhase::kPlanning:
       return RunnerCommand::kNone;
     case RunnerPhase::kExecuting: {
-      if (choice.goal != before || choice.interrupt) {
+      // A goal reached before the plan's end still runs its remaining steps (the pacing
+      // action a goal ends with: Gloat after the fire) unless something more urgent came.
+      const bool reached = plan_.goal != GoalId::kNone && goalSatisfied(d.goal(plan_.goal), facts);
+      if (choice.interrupt || (choice.goal != before && !reached)) {
         phase_ = RunnerPhase::kIdle;  // interrupted: plan for the new goal right away
         replan_after_s_ = now_s;
         return step_started_ ? RunnerCommand::kStopStep : RunnerCommand::kNone;
       }
-      if (dirty_) {
-        dirty_ = false;
-        if (firstInvalidStep(d, plan_, step_, facts, step_started_) >= 0) {
-          phase_ = RunnerPhase::kCooldown;
-          return step_started_ ? RunnerCommand::kStopStep : RunnerCommand::kNone;
-        }
-      }
-      if (!step_started_) {
-        step_started_ = true;
-        return RunnerCommand::kStartStep;
-      }
-      return RunnerCommand::kNone;
+      return follow(d, facts);
     }
     case RunnerPhase::kFallback:
       // A goal became available: stop idling and plan for it.
@@ -112,6 +104,31 @@ void PlanRunner::onPlanReady(const PlanResult& result, double now_s) {
   const double retry = domain_ ? domain_->goalSelection().retry_s : 2.0;
   for (GoalId g : goals()) blockGoal(selector_, g, now_s + retry);
   endGoal(selector_);
+}
+
+void PlanRunner::adopt(const PlanResult& result) {
+  plan_ = result;
+  step_ = 0;
+  step_started_ = false;
+  dirty_ = false;
+  running_fallback_ = ActionId::kNone;
+  phase_ = result.hasPlan() && result.step_count > 0 ? RunnerPhase::kExecuting : RunnerPhase::kIdle;
+  if (result.goal != GoalId::kNone) selector_.current = result.goal;
+}
+
+RunnerCommand PlanRunner::follow(const GoapDomain& d, const GoapState& facts) {
+  domain_ = &d;
+  if (phase_ != RunnerPhase::kExecuting) return RunnerCommand::kNone;
+  if (dirty_) {
+    dirty_ = false;
+    if (firstInvalidStep(d, plan_, step_, facts, step_started_) >= 0) {
+      phase_ = RunnerPhase::kCooldown;
+      return step_started_ ? RunnerCommand::kStopStep : RunnerCommand::kNone;
+    }
+  }
+  if (step_started_) return RunnerCommand::kNone;
+  step_started_ = true;
+  return RunnerCommand::kStartStep;
 }
 
 void PlanRunner::onStepSucceeded(double now_s, Blackboard* bb, PacingMemory* pacing,

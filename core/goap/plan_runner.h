@@ -14,7 +14,8 @@
 //        │                     preconditions and the goal (firstInvalidStep); broken →
 //        │                     kStopStep, replan after the cooldown
 //        └── a more urgent goal (GoalChoice::interrupt) or the goal no longer wanted →
-//            kStopStep, then plan for the new goal (no cooldown for interruptions)
+//            kStopStep, then plan for the new goal (no cooldown for interruptions); a goal
+//            reached early still runs the plan's remaining steps (its end_with action)
 //
 // Replans are rate-limited by goal_selection.replan_cooldown_s; a request whose inputs did
 // not change returns the previous result without searching (PlanRequest::previous).
@@ -63,6 +64,13 @@ class PlanRunner {
   void onStepSucceeded(double now_s, Blackboard* blackboard, PacingMemory* pacing,
                        PacingMemory* group_pacing, PlannerStatistics* stats = nullptr);
   void onStepFailed(double now_s, PlannerStatistics* stats = nullptr);
+  // Tree-driven use (MBT <Plan> / <ExecutePlan>): the tree chose the goal and planned, the
+  // runner only executes. adopt() takes a plan (executing when it has steps, else idle);
+  // follow() is update() without goal selection or fallback: kStartStep for the next
+  // step, kStopStep when facts broke the rest of the plan (phase → cooldown), else kNone.
+  void adopt(const PlanResult& result);
+  RunnerCommand follow(const GoapDomain& domain, const GoapState& facts);
+
   // Facts changed while executing: the next update() re-validates the rest of the plan.
   void worldChanged() { dirty_ = true; }
   // Abandons everything (behavior left, agent despawned).

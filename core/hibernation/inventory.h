@@ -1,6 +1,8 @@
-// Inventory: what an agent carries or has produced (breads, flour, logs). A fixed inline
-// array of (item, count) so it lives inside the agent and in its dormant record with no
-// heap. Items are interned names (LongActionLibrary::items()).
+// Inventory: what an agent carries or has produced (breads, flour, logs, picked flowers). A
+// fixed inline array of (item, count) so it lives inside the agent and in its dormant
+// record with no heap. Items are interned names (LongActionLibrary::items()). The daemon
+// owns inventories: long actions settle into them and daemon-side actions (Take, Drop,
+// Give, core/intent/inventory_actions.h) change them.
 #pragma once
 
 #include <array>
@@ -15,8 +17,13 @@ class Inventory {
 
   int32_t count(uint16_t item) const;
   // Adds `delta` (may be negative; counts never go below 0). False when a new item does
-  // not fit: the inventory is full (the caller counts it).
+  // not fit: every slot holds an item with a count above 0 (the caller counts it).
   bool add(uint16_t item, int32_t delta);
+  // Takes `n` of `item` out, all or nothing: false, and nothing changes, when the inventory
+  // holds fewer or n <= 0. The emptied slot stays until a new item needs it.
+  bool remove(uint16_t item, int32_t n);
+  // Whether add(item, n > 0) would succeed: the item has a slot, or a slot is free.
+  bool fits(uint16_t item) const;
   void set(uint16_t item, int32_t value) { add(item, value - count(item)); }
 
   uint8_t size() const { return size_; }

@@ -16,13 +16,13 @@ struct WaitState {
 
 WaitAction::WaitAction(NameTable& names)
     : ms_(names.intern("ms")), s_(names.intern("s")), min_(names.intern("min")),
-      h_(names.intern("h")) {}
+      h_(names.intern("h")), empty_(names.intern("")) {}
 
 bool WaitAction::initialize(ActionContext& ctx, Intention& intention) const {
   const ActionArg* delay = nthParam(intention.args(), ArgType::kValue);
   if (!delay || !std::isfinite(delay->value) || delay->value < 0.0) return false;
   double scale;
-  if (delay->unit == s_ || delay->unit == NameTable::kNone) {
+  if (delay->unit == s_ || delay->unit == NameTable::kNone || delay->unit == empty_) {
     scale = 1.0;
   } else if (delay->unit == min_) {
     scale = 60.0;

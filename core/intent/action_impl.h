@@ -24,6 +24,7 @@
 
 namespace npc {
 
+class InventoryModel;
 class World;
 
 // Fixed properties of an implementation.
@@ -46,7 +47,8 @@ struct ActionContext {
   EntityId agent = EntityId::kNone;
   EntityHandle entity;              // the agent's body in world->entities()
   World* world = nullptr;           // the daemon's world model (may be null in tests)
-  void* user = nullptr;             // game-specific model (inventories...), see ActionEnv
+  InventoryModel* inventories = nullptr;  // agents' inventories, item objects (may be null)
+  void* user = nullptr;             // game-specific model, see ActionEnv
   double now_s = 0.0;               // the agent's clock: tick time + time used this turn
   float time_left_s = 0.f;          // what remains of the agent's quantum this turn
 };
@@ -60,15 +62,19 @@ struct PerformResult {
   float time_used_s = 0.f;
   float progress = 0.f;                    // kContinuing: 0..1 (clamped)
   uint16_t detail = NameTable::kNone;      // kFailed: interned reason ("too_steep")
+  // kCompleted / kFailed: the entity the outcome concerns, copied into the event's subject
+  // (Take: the object taken, so the game can remove it from its scene; Give: the receiver).
+  EntityId subject = EntityId::kNone;
 
-  static PerformResult completed(float time_used_s) {
-    return {PerformStatus::kCompleted, time_used_s, 1.f, NameTable::kNone};
+  static PerformResult completed(float time_used_s, EntityId subject = EntityId::kNone) {
+    return {PerformStatus::kCompleted, time_used_s, 1.f, NameTable::kNone, subject};
   }
-  static PerformResult failed(float time_used_s, uint16_t detail = NameTable::kNone) {
-    return {PerformStatus::kFailed, time_used_s, 0.f, detail};
+  static PerformResult failed(float time_used_s, uint16_t detail = NameTable::kNone,
+                              EntityId subject = EntityId::kNone) {
+    return {PerformStatus::kFailed, time_used_s, 0.f, detail, subject};
   }
   static PerformResult continuing(float progress) {
-    return {PerformStatus::kContinuing, 0.f, progress, NameTable::kNone};
+    return {PerformStatus::kContinuing, 0.f, progress, NameTable::kNone, EntityId::kNone};
   }
 };
 
@@ -112,7 +118,8 @@ class ClientAction final : public ActionImpl {
 };
 
 // Daemon-side "Wait": the seed's perform("Wait", Raoul, [time delay = 10 min]). Takes the
-// first kValue parameter as the delay, in the unit it names (ms, s, min, h; no unit = s).
+// first kValue parameter as the delay, in the unit it names (ms, s, min, h; no unit or an
+// empty one = s, as behavior trees' number attributes carry).
 // Fails to initialise without a finite delay >= 0 or with another unit. Continues with
 // progress = waited / delay until the delay has passed, then completes.
 class WaitAction final : public ActionImpl {
@@ -122,7 +129,7 @@ class WaitAction final : public ActionImpl {
   PerformResult perform(ActionContext& ctx, Intention& intention) const override;
 
  private:
-  uint16_t ms_, s_, min_, h_;
+  uint16_t ms_, s_, min_, h_, empty_;
 };
 
 }  // namespace npc

@@ -31,6 +31,7 @@ ActionContext ActionScheduler::context(const Turn& t) const {
   ctx.entity = t.turn.entity;
   ctx.world = env_.world;
   ctx.user = env_.user;
+  ctx.inventories = env_.inventories;
   ctx.now_s = t.clock_s;
   ctx.time_left_s = static_cast<float>(std::max(0.0, t.end_s - t.clock_s));
   return ctx;
@@ -54,9 +55,10 @@ uint8_t ActionScheduler::nextDue(const IntentionQueue& q, double clock_s, bool& 
 }
 
 void ActionScheduler::finish(Turn& t, uint8_t slot, IntentionEventKind kind,
-                             IntentionReason reason, uint16_t detail) {
+                             IntentionReason reason, uint16_t detail, EntityId subject) {
   IntentionEvent e = makeEvent(t.turn.agent, t.q.slots_[slot], kind, reason, t.clock_s);
   e.detail = detail;
+  if (subject != EntityId::kNone) e.subject = subject;
   t.events.push(e);  // room was checked for the whole turn
   switch (kind) {
     case IntentionEventKind::kCompleted: ++stats_.completed; break;
@@ -77,11 +79,13 @@ void ActionScheduler::perform(Turn& t, uint8_t slot) {
     case PerformStatus::kCompleted:
       t.clock_s += used;
       in.progress = 1.f;
-      finish(t, slot, IntentionEventKind::kCompleted, IntentionReason::kNone);
+      finish(t, slot, IntentionEventKind::kCompleted, IntentionReason::kNone, NameTable::kNone,
+             r.subject);
       break;
     case PerformStatus::kFailed:
       t.clock_s += used;
-      finish(t, slot, IntentionEventKind::kFailed, IntentionReason::kPerformFailed, r.detail);
+      finish(t, slot, IntentionEventKind::kFailed, IntentionReason::kPerformFailed, r.detail,
+             r.subject);
       break;
     case PerformStatus::kContinuing:
       in.progress = std::isfinite(r.progress) ? std::clamp(r.progress, 0.f, 1.f) : in.progress;

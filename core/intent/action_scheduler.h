@@ -60,10 +60,11 @@ struct ClientActionStart {
   std::array<ActionArg, kMaxClientArgs> args{};
 };
 
-// What daemon-side actions may reach (ActionContext::world / ::user).
+// What daemon-side actions may reach (ActionContext::world / ::user / ::inventories).
 struct ActionEnv {
   World* world = nullptr;
   void* user = nullptr;
+  InventoryModel* inventories = nullptr;
 };
 
 enum class TurnStatus : uint8_t {
@@ -106,7 +107,7 @@ class ActionScheduler {
   void start(Turn& t, uint8_t slot);
   void perform(Turn& t, uint8_t slot);
   void finish(Turn& t, uint8_t slot, IntentionEventKind kind, IntentionReason reason,
-              uint16_t detail = NameTable::kNone);
+              uint16_t detail = NameTable::kNone, EntityId subject = EntityId::kNone);
   ActionContext context(const Turn& t) const;
 
   const ActionRegistry& registry_;

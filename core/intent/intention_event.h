@@ -42,7 +42,9 @@ std::string_view toString(IntentionReason reason);
 struct IntentionEvent {
   EntityId agent = EntityId::kNone;
   IntentionId intention = IntentionId::kNone;
-  EntityId subject = EntityId::kNone;     // kCoerced: who performed the external action
+  EntityId subject = EntityId::kNone;     // kCoerced: who performed the external action;
+                                          // a daemon-side action's outcome: what it
+                                          // concerns (PerformResult::subject)
   double time_s = 0.0;                    // when it happened (the agent's clock)
   float progress = 0.f;                   // progress reached (1 when completed)
   uint16_t action = NameTable::kNone;     // interned action name

@@ -73,6 +73,9 @@ inline constexpr uint64_t raw(MbtActionHandle h) { return static_cast<uint64_t>(
 
 enum class MbtActionState : uint8_t { kRunning, kSucceeded, kFailed };
 
+// Planning (<Plan> / <ExecutePlan>): the host owns the agent's planner and plan runner.
+enum class MbtPlanState : uint8_t { kRunning, kSucceeded, kFailed };
+
 
 // One message on its way out (valid for the duration of MbtHost::log only).
 struct MbtLogMessage {
@@ -109,6 +112,18 @@ class MbtHost {
   // A signal the tree sends into the world; it comes back as an event, normally on a later
   // tick (the host decides routing and delivery, e.g. through perception's signal queue).
   virtual void sendSignal(SignalId signal, MbtSignalScope scope) = 0;
+
+  // Plans now for `goal` ("" = the goal the planner's own selection picks) in the bucket of
+  // the agent's behavior, and keeps the plan for executePlan(). kSucceeded: a plan (or the
+  // goal already holds); kFailed: no plan (the reason goes to the agent's plan view), or
+  // no planner. Hosts without a planner keep the default.
+  virtual MbtPlanState requestPlan(std::string_view goal) { return MbtPlanState::kFailed; }
+  // Called every tick while <ExecutePlan> runs: programs the kept plan's next step as
+  // intentions and follows their results. kSucceeded once every step succeeded; kFailed
+  // when a step failed, the facts broke the plan, or there is no plan.
+  virtual MbtPlanState executePlan() { return MbtPlanState::kFailed; }
+  // <ExecutePlan> left: cancels the running step's intentions. Idempotent.
+  virtual void stopPlan() {}
 
   // Static obstacles QueryTPS may search for cover (empty: cover queries fail).
   virtual std::span<const Obstacle> obstacles() const { return {}; }

@@ -215,12 +215,33 @@ struct RemoveInfluence {
   std::function<void(const Status&)> reply;
 };
 
+// --- Planning (core/goap, seed 003) ----------------------------------------------------
+// Admin / game: sets one of the agent's planner facts (value "true"/"false", an enum value
+// name or an integer) or, with `blackboard`, a key of its blackboard (bool or number). The
+// running plan is checked again next tick; a broken one is stopped and replanned.
+struct SetPlannerValue {
+  EntityId agent = EntityId::kNone;
+  std::string name;
+  std::string value;
+  bool blackboard = false;
+  std::function<void(const Status&)> reply;
+};
+// Admin: the agent's planner trace (JSON: every expanded node, its actions and costs, open
+// conditions, every rejection with its reason) of its last traced search. `trace` turns
+// tracing of its next searches on or off (unset: unchanged).
+struct GetPlanTrace {
+  EntityId agent = EntityId::kNone;
+  std::optional<bool> trace;
+  std::function<void(const Status&, const std::string& json)> reply;
+};
+
 using CommandBody =
     std::variant<UpsertEntity, RemoveEntity, UpsertObstacle, RemoveObstacle, SoundEvent,
                  SignalEvent, ActionResult, SpawnAgent, DespawnAgent, DescribeAgent, SetSensors,
                  SetBehaviorVariable, RegisterVisibilityType, SetAttributePrincipal, GetStealth,
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
-                 ExternalAction, GameAction, AddInfluence, RemoveInfluence>;
+                 ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
+                 GetPlanTrace>;
 
 struct Command {
   ClientId origin = ClientId::kDaemon;

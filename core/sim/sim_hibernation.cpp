@@ -155,6 +155,7 @@ void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
   dormant_index_.emplace_back(raw(id), place);  // sorted in by mergeDormantIndex()
   ++dormant_count_;
   agents_.remove(id);
+  detachPlanner(id);  // plan state is not kept: the agent plans afresh when it wakes
   world_.entities().remove(id);
   world_.markMoved();
 }
@@ -196,6 +197,7 @@ void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
     initPerceptionState(agent->perception, type.sensors, id, config_.seed);
     agent->intent.access = d.actions;
     agent->perception.group = static_cast<uint16_t>(d.archetype + 1);
+    attachPlanner(*agent);
     behaviors_.onBehaviorEntered(*agent);
     bindTree(*agent);
     if (agent->work.running()) {

@@ -2,7 +2,8 @@
 // on their agent's queue; the scheduler starts them, runs daemon-side ones, emits
 // client-side ones to the agent's owner and times them out; client results come back
 // through ingest; intention events become EventOuts, BST signals (OnIntentionStarted...)
-// and behavior bookkeeping. Also: actions defined in data (archetypes' "actions",
+// and behavior bookkeeping. Daemon-side actions change the daemon's inventories through
+// SimInventories. Also: actions defined in data (archetypes' "actions",
 // influences) and the intention commands (ProgramIntention, CancelIntention,
 // ExternalAction, GameAction, Add/RemoveInfluence). Split from simulation.cpp to keep one
 // concept per file.
@@ -12,6 +13,7 @@
 
 #include "intent/action_out.h"
 #include "intent/action_tree.h"
+#include "intent/inventory_actions.h"
 #include "sim/sim_messages.h"
 #include "sim/simulation.h"
 
@@ -43,7 +45,8 @@ EventKind toEventKind(IntentionEventKind kind) {
 // The daemon-side "signal" kind (Talk): posts a signal to the intention's first entity
 // argument (receivers first), named by the definition or by the first message / type
 // parameter, carrying the first value parameter. Initialisation fails when the receiver is
-// not in the world (unknown, or asleep) or there is no name; completes at once.
+// not in the world (unknown, or asleep) or there is no name; completes at once, its event
+// naming the receiver (subject).
 class SignalAction final : public ActionImpl {
  public:
   SignalAction(PerceptionSystem& perception, NameTable& names, SignalId fixed)  // interns once
@@ -76,8 +79,10 @@ class SignalAction final : public ActionImpl {
     if (const ActionArg* value = nthParam(intention.args(), ArgType::kValue)) {
       request.value = static_cast<float>(value->value);
     }
-    if (!perception_.postSignal(request)) return PerformResult::failed(0.f, queue_full_);
-    return PerformResult::completed(0.f);
+    if (!perception_.postSignal(request)) {
+      return PerformResult::failed(0.f, queue_full_, request.target);
+    }
+    return PerformResult::completed(0.f, request.target);  // the event names the listener
   }
 
  private:
@@ -124,6 +129,21 @@ Status toArgs(const std::vector<IntentionParam>& params, NameTable& names, Place
   return {};
 }
 
+// The daemon owns inventories, so taking, dropping and giving things happen here, on its
+// world model, as does waiting. An archetype whose game performs one of them itself defines
+// that name in its "actions" (client side); those were added first and win.
+void addBuiltinDaemonActions(ActionRegistry& registry, NameTable& names, ActionListId list) {
+  auto add = [&](const char* name, auto make) {
+    if (registry.findInList(list, names.intern(name)) == ActionImplId::kNone) {
+      registry.addTo(list, name, make());
+    }
+  };
+  add("Wait", [&] { return std::make_unique<WaitAction>(names); });
+  add("Take", [&] { return std::make_unique<TakeAction>(names); });
+  add("Drop", [&] { return std::make_unique<DropAction>(names); });
+  add("Give", [&] { return std::make_unique<GiveAction>(names); });
+}
+
 // delay_s from a command as an absolute date; NaN for a bad delay.
 double dateAfter(double now_s, double delay_s) {
   return std::isfinite(delay_s) && delay_s >= 0.0 ? now_s + delay_s : std::nan("");
@@ -131,9 +151,39 @@ double dateAfter(double now_s, double delay_s) {
 
 }  // namespace
 
+// The daemon's inventories as daemon-side actions see them: awake agents' inventories, items
+// named in the long actions' item table (what GetAgent shows), objects in the world.
+class SimInventories final : public InventoryModel {
+ public:
+  explicit SimInventories(Simulation& sim) : sim_(sim) {}
+
+  Inventory* inventoryOf(EntityId agent) override {
+    Agent* a = sim_.agents_.get(agent);
+    return a ? &a->inventory : nullptr;
+  }
+  uint16_t findItem(uint16_t name) const override {
+    if (name == NameTable::kNone) return NameTable::kNone;
+    return sim_.long_actions_.items().find(sim_.names_.name(name));
+  }
+  uint16_t internItem(uint16_t name) override {
+    if (name == NameTable::kNone) return NameTable::kNone;
+    return sim_.long_actions_.items().intern(sim_.names_.name(name));
+  }
+  uint16_t itemOf(const Entity& object) override {
+    if (object.species == NameTable::kNone) return NameTable::kNone;
+    return sim_.long_actions_.items().intern(sim_.world_.species().name(object.species));
+  }
+  void removeFromWorld(EntityId object) override { sim_.removeEntity(object, false); }
+
+ private:
+  Simulation& sim_;
+};
+
 void Simulation::registerActions() {
   // Each archetype's own list holds the client-side actions its behaviors can program
-  // (with its action timeout) and the daemon-side Wait.
+  // (with its action timeout) and the daemon-side Wait, Take, Drop and Give.
+  inventories_ = std::make_unique<SimInventories>(*this);
+  scheduler_.setEnv({&world_, nullptr, inventories_.get()});
   own_actions_.clear();
   for (size_t a = 0; a < archetypes_.size(); ++a) {
     const Archetype& type = archetypes_.at(static_cast<uint16_t>(a));
@@ -153,9 +203,7 @@ void Simulation::registerActions() {
       if (registry_.findInList(list, name) != ActionImplId::kNone) continue;
       registry_.addTo(list, names_.name(name), std::make_unique<ClientAction>(type.action_timeout_s));
     }
-    if (registry_.findInList(list, names_.intern("Wait")) == ActionImplId::kNone) {
-      registry_.addTo(list, "Wait", std::make_unique<WaitAction>(names_));
-    }
+    addBuiltinDaemonActions(registry_, names_, list);
     registerTreeActions(list, type);
     own_actions_.push_back(list);
   }
@@ -287,6 +335,7 @@ void Simulation::onIntentionEvent(const IntentionEvent& e, const std::string* cl
   const bool completed = e.kind == IntentionEventKind::kCompleted;
   agent->recent_outcomes[agent->next_outcome] = {e.intention, completed};
   agent->next_outcome = static_cast<uint8_t>((agent->next_outcome + 1) % agent->recent_outcomes.size());
+  onPlanIntentionEnded(*agent, e.intention, completed);
   if (completed) {
     ++agent->actions_completed;
     ++totals_.actions_completed;

@@ -79,6 +79,10 @@ class SimMbtHost final : public MbtHost {
     sim_.perception_.postSignal(request);
   }
 
+  MbtPlanState requestPlan(std::string_view goal) override { return sim_.treeRequestPlan(*agent_, goal); }
+  MbtPlanState executePlan() override { return sim_.treeExecutePlan(*agent_); }
+  void stopPlan() override { sim_.treeStopPlan(*agent_); }
+
   std::span<const Obstacle> obstacles() const override { return sim_.world_.obstacles(); }
 
   void log(const MbtLogMessage& message) override {

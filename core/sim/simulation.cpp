@@ -8,6 +8,7 @@
 #include "perception/perception_debug.h"
 #include "sim/sim_mbt_host.h"
 #include "sim/sim_messages.h"
+#include "sim/sim_planner.h"
 
 namespace npc {
 
@@ -47,6 +48,7 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       trees_(perception_.signalNames()),
       mbt_(perception_.signalNames(), names_),
       mbt_host_(std::make_unique<SimMbtHost>(*this)),
+      planning_(std::make_unique<SimPlanning>()),
       places_(config.hibernation) {
   vocabulary_.intern(names_, archetypes_);
   registerActions();
@@ -133,12 +135,14 @@ void Simulation::tick() {
   output_.tick = tick_;
   output_.sim_time_s = timeS();
 
+  planning_->budget = config_.max_plans_per_tick;  // trees' <Plan> (step 5) and step 6
   ingest();                       // 1. client updates, admin commands, action results
   updatePlaces();                 // 2. quiet places sleep, woken ones settle (hibernation)
   world_.refreshSpatialIndex();   //    neighbour index reflects this tick's positions
   perceive();                     // 3. sight, hearing, signals; stealth meter
   select();                       // 4. signals set selection variables; trees pick behaviors
-  decide();                       // 5. idle agents' behaviors program their next action
+  decide();                       // 5. behavior trees tick, idle agents' behaviors program
+  planning();                     // 6. planners choose goals, search, program plan steps
   schedule();                     // 7. intentions start, run, time out; client actions out
 }
 
@@ -266,12 +270,15 @@ void Simulation::apply(Command& command) {
         } else if constexpr (std::is_same_v<T, ExternalAction> ||
                              std::is_same_v<T, CancelIntention> ||
                              std::is_same_v<T, AddInfluence> ||
-                             std::is_same_v<T, RemoveInfluence>) {
+                             std::is_same_v<T, RemoveInfluence> ||
+                             std::is_same_v<T, SetPlannerValue>) {
           Status s;
           if constexpr (std::is_same_v<T, ExternalAction>) {
             s = externalAction(c);
           } else if constexpr (std::is_same_v<T, CancelIntention>) {
             s = cancelIntention(c);
+          } else if constexpr (std::is_same_v<T, SetPlannerValue>) {
+            s = setPlannerValue(c);
           } else {
             s = changeInfluence(c.agent, c.influence, std::is_same_v<T, AddInfluence>);
           }
@@ -280,6 +287,10 @@ void Simulation::apply(Command& command) {
           } else {
             report(s, c.agent);
           }
+        } else if constexpr (std::is_same_v<T, GetPlanTrace>) {
+          std::string json;
+          Status s = planTrace(c.agent, c.trace, json);
+          if (c.reply) c.reply(s, json);
         } else if constexpr (std::is_same_v<T, ClientGone>) {
           releaseClient(origin);
         }
@@ -388,6 +399,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     for (const auto& [item, count] : type.inventory) {
       agent->inventory.add(long_actions_.items().intern(item), count);
     }
+    attachPlanner(*agent);
     bindBehavior(*agent);
     emitEvent(EventKind::kAgentSpawned, s.id, e->place, type.name);
   }
@@ -405,6 +417,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
     return {};
   }
   const bool was_agent = agents_.remove(id);
+  if (was_agent) detachPlanner(id);
   if (must_be_agent && !was_agent) {
     return {StatusCode::kNotFound, entityLabel(id) + ": no such agent"};
   }
@@ -499,6 +512,7 @@ void Simulation::enterBehavior(Agent& agent, BehaviorId behavior) {
 void Simulation::enterBehaviorDef(Agent& agent, int def) {
   leaveTree(agent);  // the old behavior's tree exits: its running actions are cancelled
   dropIntentions(agent);  // and so are whatever the old behavior had programmed
+  resetPlanner(agent);    // its plan was the old behavior's
   agent.behavior_def = def < 0 ? Agent::kNoBehaviorDef : static_cast<uint8_t>(def);
   behaviors_.onBehaviorEntered(agent);
   bindTree(agent);
@@ -761,6 +775,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   j["work"] = workJson(agent->work, agent->work_is_hibernation, long_actions_, now);
   j["inventory"] = inventoryJson(agent->inventory, long_actions_);
   j["perception"] = describePerception(agent->perception, now);
+  describePlanner(*agent, j);
   j["actions_completed"] = agent->actions_completed;
   j["actions_failed"] = agent->actions_failed;
   j["tick"] = tick_;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "agent/agent.h"
 #include "agent/archetype.h"
 #include "agent/builtin_behaviors.h"
@@ -27,6 +29,8 @@
 #include "intent/action_registry.h"
 #include "intent/action_scheduler.h"
 #include "intent/decision_tree.h"
+#include "intent/inventory_model.h"
+#include "mbt/host.h"
 #include "mbt/library.h"
 #include "perception/perception_system.h"
 #include "sim/commands.h"
@@ -36,6 +40,17 @@
 namespace npc {
 
 class SimMbtHost;
+struct SimPlanning;
+struct AgentPlanner;
+
+// Planner domains loaded (config "goap_dir"): errors name file and JSON path, or the
+// archetype that refers to something a domain lacks.
+struct PlannerLoadReport {
+  std::vector<std::string> errors;
+  std::vector<std::string> domains;
+  bool ok() const { return errors.empty(); }
+  std::string text() const;
+};
 
 struct SimConfig {
   double tick_dt_s = 0.1;        // simulated seconds per tick [Limit: > 0]
@@ -46,6 +61,7 @@ struct SimConfig {
   PerceptionConfig perception;           // global perception tuning (difficulty)
   bool derive_footsteps = true;          // moving players make footstep sounds each tick
   HibernationConfig hibernation;         // quiet places sleep (core/hibernation/README.md)
+  uint32_t max_plans_per_tick = 256;     // planner searches per tick; the rest wait a tick
 };
 
 struct SimStats {
@@ -69,6 +85,9 @@ struct SimStats {
   uint64_t signals_delivered = 0;
   uint64_t perception_rays = 0;
   uint64_t perception_full_updates = 0;
+  uint64_t plans = 0;          // planner searches run
+  uint64_t plans_failed = 0;   // searches that found no plan
+  uint64_t plan_steps_failed = 0;
 };
 
 class Simulation {
@@ -109,6 +128,16 @@ class Simulation {
   // Where behavior trees' log messages go besides each agent's history (e.g. spdlog).
   void setTreeLogSink(std::function<void(const MbtLogMessage&)> sink) { tree_log_ = std::move(sink); }
 
+  // Set-up: loads the GOAP domains (core/goap) of `dir`, all or nothing, and binds every
+  // archetype with a "planner" to its domain (buckets, targets, blackboard, facts).
+  // `statistics_dir` ("" = off): per-domain action/condition statistics are loaded from
+  // <dir>/<domain>.stats.json (conditions re-ordered cheapest-most-failing first), counted
+  // while planning and written back by savePlannerStatistics().
+  PlannerLoadReport loadPlannerDomains(const std::string& dir, const std::string& statistics_dir = {});
+  PlannerLoadReport loadPlannerDomains(const std::vector<std::pair<std::string, std::string>>& files,
+                                       const std::string& statistics_dir = {});
+  Status savePlannerStatistics() const;
+
   // Thread-safe. Queues commands for the next tick, in order. Returns false (queuing
   // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
   bool submit(Command command);
@@ -134,6 +163,9 @@ class Simulation {
 
   // JSON debug view of one agent; kNotFound for an unknown id.
   Status describeAgent(EntityId id, std::string& json_out) const;
+  // The agent's last planner trace as JSON (kNotFound: unknown agent; kFailedPrecondition:
+  // it has no planner). `trace` switches tracing of its next searches.
+  Status planTrace(EntityId id, std::optional<bool> trace, std::string& json_out);
 
  private:
   // Tick phases, in order (ARCHITECTURE.md "One tick").
@@ -142,6 +174,7 @@ class Simulation {
   void perceive();
   void select();
   void decide();
+  void planning();
   void schedule();
 
   // Command handlers; each returns the error to report, if any.
@@ -170,6 +203,7 @@ class Simulation {
   void tickTree(Agent& agent);
   void treeEvent(Agent& agent, SignalId signal);
   friend class SimMbtHost;
+  friend class SimInventories;  // ActionContext::inventories (sim_intentions.cpp)
   void releaseClient(ClientId client);
   // Hibernation (core/hibernation/README.md).
   Status wakePlaceCommand(const WakePlace& command);
@@ -183,6 +217,23 @@ class Simulation {
   std::optional<std::pair<PlaceIndex, size_t>> findDormant(EntityId id) const;
   void startWork(Agent& agent, uint16_t long_action, bool for_hibernation);
   void stopWork(Agent& agent, Settlement* settled);
+  // Planning (sim_planning.cpp).
+  PlannerLoadReport bindPlanners(PlannerLoadReport report, const std::string& statistics_dir);
+  void attachPlanner(Agent& agent);    // spawn / wake: a planner row if its archetype plans
+  void detachPlanner(EntityId id);     // despawn / sleep
+  void resetPlanner(Agent& agent);     // behavior changed: the old plan is dropped
+  void runPlanner(Agent& agent, AgentPlanner& p, uint32_t& budget);
+  bool searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal);
+  bool programPlanStep(Agent& agent, AgentPlanner& p, bool fallback);
+  void stopPlanStep(Agent& agent, AgentPlanner& p);
+  void onPlanIntentionEnded(Agent& agent, IntentionId intention, bool completed);
+  Status setPlannerValue(const SetPlannerValue& command);
+  void describePlanner(const Agent& agent, nlohmann::json& out) const;
+  AgentPlanner* plannerOf(const Agent& agent);
+  // <Plan> / <ExecutePlan> (SimMbtHost).
+  MbtPlanState treeRequestPlan(Agent& agent, std::string_view goal);
+  MbtPlanState treeExecutePlan(Agent& agent);
+  void treeStopPlan(Agent& agent);
   // Intentions (sim_intentions.cpp).
   void registerActions();
   TreeContext treeContext();
@@ -217,6 +268,7 @@ class Simulation {
   BuiltinBehaviors behaviors_;
   ActionRegistry registry_;                 // action implementations, by interned name
   ActionScheduler scheduler_;
+  std::unique_ptr<InventoryModel> inventories_;  // what Take, Drop, Give change
   std::vector<ActionListId> own_actions_;   // per archetype
   std::vector<ClientActionStart> start_storage_;
   std::vector<IntentionEvent> event_storage_;
@@ -232,6 +284,7 @@ class Simulation {
   std::string mbt_dir_;
   std::function<void(const MbtLogMessage&)> tree_log_;
   DenseTable<Agent, EntityId> agents_;
+  std::unique_ptr<SimPlanning> planning_;  // GOAP domains, planner, per-agent plan state
   std::string trees_dir_;              // where selection trees load from ("" = none)
   // BehaviorDef::set_when_done resolved to variable ids, for every archetype's behaviors.
   struct DoneAssignment {

@@ -6,6 +6,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.h"
 #include "base/rng.h"
 #include "sim/simulation.h"
 
@@ -77,5 +80,91 @@ void BM_SimTick(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_SimTick)->Arg(1000)->Arg(10000)->Arg(50000)->Unit(benchmark::kMillisecond);
+
+// The tick with planners: every agent is seed 003's pyromaniac guard (config/goap/guard.json)
+// among smart objects; the bench plays the game (every action completes at once) and each
+// tick 1 % of the guards are given their fires back, so they plan again. Allocations are
+// counted inside tick() only (the bench's own result submissions are not the daemon's).
+ArchetypeSet plannerArchetypes() {
+  ArchetypeSet set;
+  JsonReader reader("bench");
+  nlohmann::json j = nlohmann::json::parse(R"({ "pyromaniac": {
+    "species": "human", "behavior": "GuardIdle", "action_timeout_s": 1e9,
+    "perception": { "vision": false, "hearing": false },
+    "behaviors": { "GuardIdle": { "mode": "plan" } },
+    "planner": { "domain": "guard", "targets": { "post": "home" }, "blackboard": { "bored": true },
+                 "transient_facts": ["something_burning"] } } })");
+  set.loadObject(j, reader);
+  return set;
+}
+
+void BM_SimTickPlanning(benchmark::State& state) {
+  const auto agents = static_cast<uint64_t>(state.range(0));
+  SimConfig config;
+  config.max_queued_commands = 4 * agents + 1000;
+  config.max_plans_per_tick = static_cast<uint32_t>(agents);
+  config.hibernation.enabled = false;
+  Simulation sim(config, plannerArchetypes());
+  if (!sim.loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok()) {
+    state.SkipWithError("config/goap did not load");
+    return;
+  }
+  Rng rng(9);
+  const float extent = 10.f * std::sqrt(static_cast<float>(agents));
+  const char* species[] = {"torch", "brazier", "haystack", "cart", "oil_lamp"};
+  for (uint64_t i = 0; i < agents; ++i) {
+    EntityState s;
+    s.id = EntityId{100000 + i};
+    s.kind = EntityKind::kObject;
+    s.species = species[i % 5];
+    s.position = Vec3{rng.range(0, extent), rng.range(0, extent), 0};
+    sim.submit({ClientId{1}, 0, UpsertEntity{s}});
+  }
+  for (uint64_t i = 0; i < agents; ++i) {
+    EntityState s;
+    s.id = EntityId{1000 + i};
+    s.kind = EntityKind::kNpc;
+    s.archetype = "pyromaniac";
+    s.position = Vec3{rng.range(0, extent), rng.range(0, extent), 0};
+    sim.submit({ClientId{1}, 0, UpsertEntity{s}});
+  }
+  std::vector<Command> game;
+  uint64_t rearm = 0;
+  auto playGame = [&] {
+    for (const ActionOut& a : sim.output().actions) {
+      ActionResult r;
+      r.agent = a.agent;
+      r.intention = a.intention;
+      r.outcome = ActionOutcome::kCompleted;
+      game.push_back({ClientId{1}, 0, r});
+    }
+    for (uint64_t k = 0; k < std::max<uint64_t>(1, agents / 100); ++k) {
+      game.push_back({ClientId{1}, 0, SetPlannerValue{EntityId{1000 + rearm++ % agents}, "fires_started", "0", false, {}}});
+    }
+    sim.submit(game);
+  };
+  for (int i = 0; i < 50; ++i) {  // spawn, plan, burn: reach the steady state
+    sim.tick();
+    playGame();
+  }
+  uint64_t allocs = 0;
+  const uint64_t plans_before = sim.stats().plans;
+  for (auto _ : state) {
+    const uint64_t before = g_allocations.load();
+    sim.tick();
+    allocs += g_allocations.load() - before;
+    state.PauseTiming();
+    playGame();
+    state.ResumeTiming();
+  }
+  const auto iterations = static_cast<double>(state.iterations());
+  state.counters["allocs_per_tick"] = benchmark::Counter(static_cast<double>(allocs) / iterations);
+  state.counters["plans_per_tick"] =
+      benchmark::Counter(static_cast<double>(sim.stats().plans - plans_before) / iterations);
+  state.counters["time_per_agent"] =
+      benchmark::Counter(static_cast<double>(agents) * iterations,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_SimTickPlanning)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 }  // namespace

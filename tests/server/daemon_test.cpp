@@ -1,5 +1,6 @@
 // The whole daemon in-process: demo world, gRPC on an ephemeral port, graceful shutdown.
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include <boost/asio/buffer.hpp>
@@ -8,6 +9,7 @@
 #include <boost/asio/write.hpp>
 #include <catch2/catch.hpp>
 #include <grpcpp/grpcpp.h>
+#include <nlohmann/json.hpp>
 
 #include "daemon.h"
 #include "npc/v1/npc.grpc.pb.h"
@@ -28,6 +30,15 @@ DaemonConfig demoConfig() {
   c.log_level = "warn";
   c.shutdown_grace_s = 1;
   return c;
+}
+
+// NPCs in the demo world file: the daemon must spawn every one.
+uint64_t demoNpcs() {
+  std::ifstream in(NPCD_SOURCE_DIR "/config/demo.json");
+  const nlohmann::json world = nlohmann::json::parse(in);
+  uint64_t n = 0;
+  for (const auto& e : world.at("entities")) n += e.at("kind") == "npc";
+  return n;
 }
 
 template <class Pred>
@@ -56,7 +67,8 @@ TEST_CASE("The daemon runs the demo world and serves clients", "[daemon]") {
   SECTION("Should load the demo's agents and keep them acting with simulated players") {
     REQUIRE(waitFor([&] { return daemon.stats().load().sim.actions_completed >= 5; }));
     const DaemonStats s = daemon.stats().load();
-    REQUIRE(s.sim.agents == 11);
+    REQUIRE(s.sim.agents == demoNpcs());
+    REQUIRE(s.sim.plans > 0);  // the demo's planners (config/goap) are wired in
     REQUIRE(s.sim.places == 4);
     REQUIRE(s.sim.errors == 0);
 
@@ -64,7 +76,7 @@ TEST_CASE("The daemon runs the demo world and serves clients", "[daemon]") {
     ctx.set_deadline(std::chrono::system_clock::now() + 5s);
     npc::v1::Stats stats;
     REQUIRE(stub->GetStats(&ctx, npc::v1::GetStatsRequest{}, &stats).ok());
-    REQUIRE(stats.agents() == 11);
+    REQUIRE(stats.agents() == demoNpcs());
     REQUIRE(stats.tick() > 0);
   }
   SECTION("Should stream the demo NPCs' actions to an observing client") {
@@ -122,7 +134,8 @@ TEST_CASE("The daemon serves Prometheus metrics", "[daemon][metrics]") {
   REQUIRE(waitFor([&] { return daemon.stats().load().sim.actions_emitted >= 3; }));
   const std::string body = httpGet(daemon.metricsPort(), "/metrics");
   REQUIRE_THAT(body, Catch::Contains("npcd_tick_duration_seconds_bucket"));
-  REQUIRE_THAT(body, Catch::Contains("npcd_agents{state=\"awake\"} 11"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_agents{state=\"awake\"} " + std::to_string(demoNpcs())));
+  REQUIRE_THAT(body, Catch::Contains("npcd_plans_total"));
   REQUIRE_THAT(body, Catch::Contains("npcd_stream_clients 0"));
   REQUIRE_THAT(body, Catch::Contains("npcd_actions_total"));
   REQUIRE_THAT(body, Catch::Contains("npcd_perception_rays_total"));

@@ -97,6 +97,8 @@ struct ServerSetup {
   std::string selection_tree_dir;
   std::vector<BstSourceFile> selection_trees;
   InfluenceSet influences;  // registered before the first tick; must all register
+  // GOAP domains (path, JSON text) for archetypes with a "planner"; must load.
+  std::vector<std::pair<std::string, std::string>> planner_domains;
 };
 
 // Everything the daemon wires together, minus config: sim + hub + service + server, and a
@@ -117,6 +119,11 @@ class TestServer {
     }
     if (!setup.selection_trees.empty()) {
       const BstLoadReport report = sim_.loadSelectionTrees(setup.selection_trees);
+      INFO(report.text());
+      REQUIRE(report.ok());
+    }
+    if (!setup.planner_domains.empty()) {
+      const PlannerLoadReport report = sim_.loadPlannerDomains(setup.planner_domains);
       INFO(report.text());
       REQUIRE(report.ok());
     }

@@ -1,7 +1,8 @@
 // Intentions end to end over real gRPC on 127.0.0.1 (fixture: grpc_fixture.h): the admin
 // calls ProgramIntention, CancelIntention, AddInfluence and RemoveInfluence, and the
 // WorldUpdate items external_actions and game_actions. Raoul (seed 004) belongs to the
-// stream client, which performs his client-side actions and reports their results.
+// stream client, which performs his client-side actions (Go) and reports their results;
+// Take runs inside the daemon, which owns inventories.
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -29,7 +30,6 @@ constexpr const char* kRaoulArchetype = R"({
     "wander": { "radius_m": 0 }, "action_timeout_s": 1000,
     "actions": {
       "Go":     { "side": "client" },
-      "Take":   { "side": "client" },
       "Wait":   { "side": "daemon", "kind": "wait" },
       "Die":    { "side": "client", "game_only": true, "coercive": true },
       "Attack": { "side": "client", "coercive": true }
@@ -83,7 +83,7 @@ struct RaoulFixture {
     update.set_seq(seq++);
     addEntity(update, kRaoul, v1::ENTITY_KIND_NPC, 0.f, 0.f, "raoul");
     addEntity(update, kPlayer, v1::ENTITY_KIND_PLAYER, 5.f, 5.f);
-    addEntity(update, kFlowers, v1::ENTITY_KIND_OBJECT, 20.f, 0.f);
+    addEntity(update, kFlowers, v1::ENTITY_KIND_OBJECT, 20.f, 0.f)->set_species("flowers");
     REQUIRE(client.send(update));
     REQUIRE(client.waitEvent([](const v1::Event& e) {
       return e.kind() == v1::EVENT_KIND_AGENT_SPAWNED && e.agent() == kRaoul;
@@ -174,19 +174,33 @@ TEST_CASE("Raoul picks the flowers through a real gRPC client", "[grpc][intent]"
   CHECK(hasEntityParam(*go_action, "target", kFlowers));
   REQUIRE(f.waitIntention(v1::EVENT_KIND_INTENTION_STARTED, go));
 
-  SECTION("Should complete Go, then send Take and complete it") {
+  SECTION("Should complete Go, then take the flowers inside the daemon") {
+    // The game walked Raoul to the flowers: it streams his new position with the result.
+    v1::WorldUpdate walked;
+    walked.set_seq(f.seq++);
+    addEntity(walked, kRaoul, v1::ENTITY_KIND_NPC, 19.5f, 0.f);
+    REQUIRE(f.client.send(walked));
     f.report(go, v1::ActionResult::OUTCOME_COMPLETED);
     REQUIRE(f.waitIntention(v1::EVENT_KIND_INTENTION_COMPLETED, go));
-    auto take_action = f.waitAction(take);
-    REQUIRE(take_action);
-    CHECK(take_action->name() == "Take");
-    CHECK(hasEntityParam(*take_action, "object", kFlowers));
-    f.report(take, v1::ActionResult::OUTCOME_COMPLETED);
     auto done = f.waitIntention(v1::EVENT_KIND_INTENTION_COMPLETED, take);
     REQUIRE(done);
     CHECK(done->agent() == kRaoul);
     CHECK(done->value() == 1.f);
-    REQUIRE(eventually([&] { return f.admin.view(kRaoul)["intentions"]["queue"]["size"] == 0; }));
+    CHECK(done->subject() == kFlowers);  // the game removes them from its scene
+    const nlohmann::json raoul = f.admin.view(kRaoul);
+    CHECK(raoul["inventory"] == nlohmann::json{{"flowers", 1}});
+    CHECK(raoul["intentions"]["queue"]["size"] == 0);
+    CHECK(raoul["actions_completed"] == 2);
+    // Take was never sent to the game (messages up to its completion hold no Take action).
+    bool take_sent = false;
+    REQUIRE(f.client.waitMessage([&](const v1::ServerMessage& m) {
+      for (const auto& a : m.actions()) take_sent = take_sent || a.intention() == take;
+      for (const auto& e : m.events()) {
+        if (e.intention() == take && e.kind() == v1::EVENT_KIND_INTENTION_COMPLETED) return true;
+      }
+      return false;
+    }));
+    CHECK_FALSE(take_sent);
   }
   SECTION("Should fail Go when the climb is too hard, then fail Take too") {
     f.report(go, v1::ActionResult::OUTCOME_FAILED, "too steep for a beginner alpinist");
@@ -195,11 +209,15 @@ TEST_CASE("Raoul picks the flowers through a real gRPC client", "[grpc][intent]"
     CHECK(go_failed->text() == "agent 2001: intention " + std::to_string(go) +
                                    " \"Go\" failed: the game reported failure: too steep for a "
                                    "beginner alpinist");
-    REQUIRE(f.waitAction(take));
-    f.report(take, v1::ActionResult::OUTCOME_FAILED, "out of reach");
+    // Raoul is still at the foot of the cliff: the daemon finds the flowers out of reach.
     auto take_failed = f.waitIntention(v1::EVENT_KIND_INTENTION_FAILED, take);
     REQUIRE(take_failed);
-    CHECK(take_failed->text().find("out of reach") != std::string::npos);
+    CHECK(take_failed->text() == "agent 2001: intention " + std::to_string(take) +
+                                     " \"Take\" failed: the action failed (out_of_reach)");
+    CHECK(take_failed->subject() == kFlowers);
+    const nlohmann::json raoul = f.admin.view(kRaoul);
+    CHECK(raoul["inventory"].empty());
+    CHECK(raoul["actions_failed"] == 2);
   }
 }
 

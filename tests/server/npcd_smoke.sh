@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 cat > "$work/npcd.json" <<JSON
 { "listen": "127.0.0.1:0", "tick_hz": 20, "archetypes_dir": "$src/config/archetypes",
   "selection_trees_dir": "$src/config/selection_trees", "behavior_trees_dir": "$src/config/behavior_trees", "long_actions": "$src/config/long_actions.json",
-  "world": "$src/config/demo.json", "simulated_players": true, "status_interval_s": 0.5 }
+  "goap_dir": "$src/config/goap", "world": "$src/config/demo.json", "simulated_players": true, "status_interval_s": 0.5 }
 JSON
 "$npcd" --config "$work/npcd.json" > "$work/log" 2>&1 &
 pid=$!
@@ -25,7 +25,8 @@ rc=0
 wait "$pid" || rc=$?
 cat "$work/log"
 [ "$rc" -eq 0 ] || { echo "FAIL: npcd exited $rc after SIGTERM"; exit 1; }
-grep -q "agents 11 awake 11" "$work/log" || { echo "FAIL: no status line with the demo's agents"; exit 1; }
+npcs=$(grep -c '"kind": "npc"' "$src/config/demo.json")
+grep -q "agents $npcs awake $npcs" "$work/log" || { echo "FAIL: no status line with the demo's $npcs agents"; exit 1; }
 grep -q "npcd stopped" "$work/log" || { echo "FAIL: no clean shutdown message"; exit 1; }
 
 # A bad config stops start-up with a message naming the key and exit code 2.

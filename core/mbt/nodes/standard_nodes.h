@@ -20,6 +20,7 @@ void registerMbtLuaNodes(MbtNodeFactory& factory);           // ExecuteLua Asser
                                                              // LuaWrapper
 void registerMbtActionNodes(MbtNodeFactory& factory);        // Move Shoot Animate ... Action
 void registerMbtQueryTpsNode(MbtNodeFactory& factory);       // QueryTPS
+void registerMbtPlanNodes(MbtNodeFactory& factory);          // Plan ExecutePlan (GOAP)
 
 inline void registerMbtStandardNodes(MbtNodeFactory& factory) {
   registerMbtCompositeNodes(factory);
@@ -31,6 +32,7 @@ inline void registerMbtStandardNodes(MbtNodeFactory& factory) {
   registerMbtLuaNodes(factory);
   registerMbtActionNodes(factory);
   registerMbtQueryTpsNode(factory);
+  registerMbtPlanNodes(factory);
 }
 
 }  // namespace npc

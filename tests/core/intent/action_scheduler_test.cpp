@@ -350,6 +350,13 @@ TEST_CASE("Wait waits for a delay given with a unit", "[intent][scheduler][wait]
     REQUIRE(f.drain() == Lines{"started Wait", "completed Wait"});
     REQUIRE(f.seen.back().time_s == Approx(1.5));
   }
+  SECTION("Should read an empty unit as seconds, as behavior trees' numbers carry") {
+    f.tree().program(0, wait, std::vector{ActionArg::ofValue(1.5, f.name(""))});
+    f.tick();
+    f.tick();
+    REQUIRE(f.drain() == Lines{"started Wait", "completed Wait"});
+    REQUIRE(f.seen.back().time_s == Approx(1.5));
+  }
   SECTION("Should fail to initialise without a delay or with an unknown unit") {
     f.tree().program(0, wait);
     f.tree().program(0, wait, std::vector{ActionArg::ofValue(2, f.name("furlong"))});

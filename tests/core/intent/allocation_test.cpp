@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "intent_fixture.h"
+#include "inventory_fixture.h"
 
 using namespace npc;
 using namespace npc::test;
@@ -102,4 +103,38 @@ TEST_CASE("A steady-state tick allocates nothing", "[intent][alloc]") {
   REQUIRE(after.client_starts > before.client_starts);
   REQUIRE(after.skipped > before.skipped);
   REQUIRE(f.events.dropped() == 0);
+}
+
+TEST_CASE("Inventory actions allocate nothing once their items are known", "[intent][alloc]") {
+  InventoryFixture f;
+  const EntityId gertrude{3};
+  f.model.add(gertrude, EntityKind::kNpc, {1.f, 0.f, 0.f}, "human");
+  f.model.inventoryOf(f.agent_id)->add(f.model.items.intern("bread"), 1000);
+  // The entity table keeps freed slots for reuse; warm that list up as a running world has.
+  for (uint64_t i = 0; i < 64; ++i) f.model.add(EntityId{1000 + i}, EntityKind::kObject, {});
+  for (uint64_t i = 0; i < 64; ++i) f.model.world.entities().remove(EntityId{1000 + i});
+  for (uint64_t i = 0; i < 64; ++i) {  // flowers to take, all within reach
+    f.model.add(EntityId{100 + i}, EntityKind::kObject, {0.5f, 0.f, 0.f}, "flowers");
+  }
+  f.model.items.intern("flowers");
+  const ActionArg to = ActionArg::ofEntity(gertrude, ArgRole::kReceiver);
+  const ActionArg bread = f.item("bread");
+  const ActionArg two = ActionArg::ofValue(2, NameTable::kNone);
+  auto round = [&](uint64_t i) {
+    const ActionArg flowers = ActionArg::ofEntity(EntityId{100 + i}, ArgRole::kReceiver);
+    const ActionArg give[] = {to, bread, two};
+    const ActionArg drop[] = {bread};
+    f.tree().program(f.now, f.give, give);
+    f.tree().program(f.now, f.drop, drop);
+    f.tree().program(f.now, f.take, {&flowers, 1});
+    f.tick();
+    f.events.clear();
+  };
+  round(0);  // warm up
+  const long allocations = g_allocations.load();
+  for (uint64_t i = 1; i < 64; ++i) round(i);
+  REQUIRE(g_allocations.load() == allocations);
+  REQUIRE(f.model.count(gertrude, "bread") == 128);
+  REQUIRE(f.model.count(f.agent_id, "flowers") == 64);
+  REQUIRE(f.scheduler.stats().failed == 0);
 }

@@ -74,6 +74,7 @@ struct IntentFixture {
   ActionScheduler scheduler{registry};
   IntentAgentState agent;
   EntityId agent_id = EntityId{7};
+  EntityHandle agent_entity;  // the agent's body in a test world, for actions that need it
   double now = 0.0;
   float quantum = 1.f;
   float client_timeout = 30.f;
@@ -88,6 +89,7 @@ struct IntentFixture {
   TurnStatus tick() {
     AgentTurn t;
     t.agent = agent_id;
+    t.entity = agent_entity;
     t.now_s = now;
     t.quantum_s = quantum;
     t.client_timeout_s = client_timeout;

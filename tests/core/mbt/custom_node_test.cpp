@@ -1,6 +1,7 @@
 // The node factory: game-specific nodes registered by name without touching the core,
 // with their own runtime data, events, debug text and error reporting (seed 002,
-// "Implementing an MBT Node"). Also the hook GOAP's Plan/ExecutePlan will use (issue 05).
+// "Implementing an MBT Node"), replacing a standard node, and the standard Plan /
+// ExecutePlan nodes against a scripted planner host.
 #include <catch2/catch.hpp>
 
 #include "mbt/load_context.h"
@@ -51,14 +52,29 @@ class BurstFire : public MbtNodeT<CountData> {
 };
 int BurstFire::live = 0;
 
-// What issue 05's <Plan goal> will look like: it asks a planner the host provides.
+// A host with a scripted planner: requestPlan answers `plan_result`, executePlan answers
+// `execute_result`; every call is recorded.
 class PlannerHost : public TestHost {
  public:
   using TestHost::TestHost;
+  MbtPlanState requestPlan(std::string_view goal) override {
+    goals.emplace_back(goal);
+    return plan_result;
+  }
+  MbtPlanState executePlan() override {
+    ++executes;
+    return execute_result;
+  }
+  void stopPlan() override { ++stops; }
+
   std::vector<std::string> goals;
+  MbtPlanState plan_result = MbtPlanState::kSucceeded;
+  MbtPlanState execute_result = MbtPlanState::kRunning;
+  int executes = 0, stops = 0;
 };
 
-class PlanNode : public MbtNode {
+// A game's own planning node, replacing the standard Plan.
+class GamePlanNode : public MbtNode {
  public:
   bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
     goal_ = xml.name("goal", true).value_or("");
@@ -67,9 +83,7 @@ class PlanNode : public MbtNode {
 
  protected:
   MbtStatus update(MbtContext& ctx) const override {
-    auto* planner = dynamic_cast<PlannerHost*>(&ctx.host);
-    if (!planner) return MbtStatus::kFailure;
-    planner->goals.push_back(goal_);
+    static_cast<PlannerHost&>(ctx.host).goals.push_back("game:" + goal_);
     return MbtStatus::kSuccess;
   }
 
@@ -107,19 +121,58 @@ TEST_CASE("Custom nodes are registered by name and behave like standard ones",
   }
 }
 
-TEST_CASE("A game may replace a standard node and add GOAP's Plan later", "[mbt][factory]") {
+TEST_CASE("Plan and ExecutePlan reach the host's planner", "[mbt][plan]") {
   MbtLibrary library;
-  SECTION("Should let Plan reach the host's planner through the node interface") {
-    library.factory().add<PlanNode>("Plan");
+  REQUIRE(library.loadSources({{"T.xml", tree(R"(<Sequence><Plan goal="EatFood"/><ExecutePlan/><Plan/></Sequence>)")}})
+              .text() == "");
+  PlannerHost host(library.names());
+  MbtInstance agent;
+  library.bind(agent, "T", host.view.id, 1);
+  SECTION("Should plan for the goal, run while the plan runs, then go on") {
+    REQUIRE(agent.tick(host) == MbtStatus::kRunning);
+    REQUIRE(host.goals == std::vector<std::string>{"EatFood"});
+    REQUIRE(host.executes == 1);
+    host.execute_result = MbtPlanState::kSucceeded;
+    REQUIRE(agent.tick(host) == MbtStatus::kSuccess);
+    // The last Plan has no goal: the planner's own goal selection picks.
+    REQUIRE(host.goals == std::vector<std::string>{"EatFood", ""});
+  }
+  SECTION("Should fail when there is no plan, without executing") {
+    host.plan_result = MbtPlanState::kFailed;
+    REQUIRE(agent.tick(host) == MbtStatus::kFailure);
+    REQUIRE(host.executes == 0);
+  }
+  SECTION("Should fail when the plan fails") {
+    host.execute_result = MbtPlanState::kFailed;
+    REQUIRE(agent.tick(host) == MbtStatus::kFailure);
+  }
+  SECTION("Should stop the plan when the tree leaves ExecutePlan") {
+    REQUIRE(agent.tick(host) == MbtStatus::kRunning);
+    agent.terminate(host);
+    REQUIRE(host.stops == 1);
+  }
+  SECTION("Should fail on a host without a planner") {
+    TestHost plain(library.names());
+    MbtInstance other;
+    library.bind(other, "T", plain.view.id, 1);
+    REQUIRE(other.tick(plain) == MbtStatus::kFailure);
+  }
+}
+
+TEST_CASE("A game may replace a standard node", "[mbt][factory]") {
+  MbtLibrary library;
+  SECTION("Should refuse add() for a taken name and replace it with set()") {
+    REQUIRE_FALSE(library.factory().add<GamePlanNode>("Plan"));
+    library.factory().set<GamePlanNode>("Plan");
     REQUIRE(library.loadSources({{"T.xml", tree(R"(<Plan goal="EatFood"/>)")}}).text() == "");
     PlannerHost host(library.names());
     MbtInstance agent;
     library.bind(agent, "T", host.view.id, 1);
     REQUIRE(agent.tick(host) == MbtStatus::kSuccess);
-    REQUIRE(host.goals == std::vector<std::string>{"EatFood"});
+    REQUIRE(host.goals == std::vector<std::string>{"game:EatFood"});
   }
-  SECTION("Should use a replacement registered with set()") {
-    library.factory().set("QueryTPS", [] { return std::make_unique<PlanNode>(); });
+  SECTION("Should use a replacement registered with set() for QueryTPS too") {
+    library.factory().set("QueryTPS", [] { return std::make_unique<GamePlanNode>(); });
     REQUIRE(library.loadSources({{"T.xml", tree(R"(<QueryTPS goal="X"/>)")}}).text() == "");
   }
 }

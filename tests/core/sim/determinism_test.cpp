@@ -3,8 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "demo/demo_game.h"
-#include "sim/simulation.h"
-#include "sim/world_file.h"
+#include "demo_world.h"
 
 using namespace npc;
 
@@ -30,22 +29,11 @@ struct RunResult {
 };
 
 RunResult runDemo(uint64_t seed, int ticks) {
-  std::vector<std::string> errors;
-  ArchetypeSet archetypes;
-  REQUIRE(archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors));
-  WorldFile world;
-  REQUIRE(loadWorldFile(NPCD_SOURCE_DIR "/config/demo.json", world, errors));
   SimConfig config;
   config.seed = seed;
-  Simulation sim(config, std::move(archetypes));
-  const MbtLoadReport behavior_trees = sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees");
-  INFO(behavior_trees.text());
-  REQUIRE(behavior_trees.ok());
-  const BstLoadReport trees = sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees");
-  INFO(trees.text());
-  REQUIRE(trees.ok());
-  REQUIRE(trees.warnings.empty());
-  REQUIRE(applyWorldFile(world, sim, errors));
+  test::DemoWorld demo_world(config);
+  Simulation& sim = *demo_world.sim;
+  const WorldFile& world = demo_world.world;
   DemoGame demo(world.players);
   std::vector<Command> pending;
   RunResult r;
@@ -74,7 +62,6 @@ RunResult runDemo(uint64_t seed, int ticks) {
     demo.step(sim, pending);
     REQUIRE(sim.submit(pending));
   }
-  REQUIRE(errors.empty());
   r.hash = fnv.h;
   return r;
 }

@@ -286,6 +286,18 @@ class RaoulWorld {
     return nlohmann::json::parse(json).at("intentions");
   }
   std::string paramName(const ActionParam& p) const { return sim_.names().name(p.name); }
+  // GetAgent's "inventory" of an agent.
+  nlohmann::json inventory(uint64_t agent) const {
+    std::string json;
+    REQUIRE(sim_.describeAgent(EntityId{agent}, json).isOk());
+    return nlohmann::json::parse(json).at("inventory");
+  }
+  // Puts an object of `species` in the world (applied by the next tick).
+  void object(uint64_t id, const std::string& species, Vec3 position) {
+    Command c = upsert(id, EntityKind::kObject, position);
+    std::get<UpsertEntity>(c.body).state.species = species;
+    sim_.submit(std::move(c));
+  }
 
  private:
   Simulation sim_;
@@ -298,7 +310,9 @@ using History = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("Raoul picks the flowers: Go then Take, both performed by the game", "[sim][intent]") {
+TEST_CASE("A game that performs Take itself: Go then Take, both client-side", "[sim][intent]") {
+  // This Raoul's archetype defines "Take" as a client-side action, which replaces the
+  // daemon's own Take: the game picks the flowers and reports.
   RaoulWorld w;
   const Reply go = w.program("Go", {entity("target", kFlowers)});
   const Reply take = w.program("Take", {entity("object", kFlowers)});
@@ -353,6 +367,60 @@ TEST_CASE("Raoul cannot climb to the flowers: Go fails, then Take fails", "[sim]
   SECTION("Should tell Raoul's selection tree (OnIntentionFailed)") {
     REQUIRE(w.variable("Failed"));
     REQUIRE_FALSE(w.variable("Succeeded"));
+  }
+}
+
+TEST_CASE("Take, Drop and Give run inside the daemon and show in GetAgent", "[sim][intent]") {
+  // Gertrude's archetype defines no actions: Take, Drop and Give are the daemon's own.
+  RaoulWorld w;
+  constexpr uint64_t kRoses = 3002, kFarRoses = 3003;
+  w.object(kRoses, "flowers", {5, 0, 0});       // 1 m from Gertrude
+  w.object(kFarRoses, "flowers", {30, 0, 0});
+  w.tick();
+  const Reply take = w.program("Take", {entity("object", kRoses)}, 0.0, kGertrude);
+  REQUIRE(take.code() == StatusCode::kOk);
+
+  SECTION("Should put the flowers in her inventory and take them out of the world") {
+    REQUIRE(w.history(take.id) == History{"started", "completed"});
+    REQUIRE_FALSE(w.everEmitted(take.id));  // nothing for the game to perform
+    REQUIRE(w.last(take.id)->subject == EntityId{kRoses});  // so the game removes them too
+    REQUIRE(w.inventory(kGertrude) == nlohmann::json{{"flowers", 1}});
+    REQUIRE(w.sim().world().entities().get(EntityId{kRoses}) == nullptr);
+  }
+  SECTION("Should fail taking them again, far flowers and Raoul, each with its reason") {
+    const Reply again = w.program("Take", {entity("object", kRoses)}, 0.0, kGertrude);
+    const Reply far = w.program("Take", {entity("object", kFarRoses)}, 0.0, kGertrude);
+    const Reply raoul = w.program("Take", {entity("object", kRaoul)}, 0.0, kGertrude);
+    w.tick(15);  // taking took her 1 s: the next one starts after it
+    REQUIRE(w.history(again.id) == History{"started", "failed"});
+    REQUIRE(w.last(again.id)->text == "agent 2002: intention " + std::to_string(raw(again.id)) +
+                                          " \"Take\" failed: the action failed (item_gone)");
+    REQUIRE(w.last(far.id)->text.find("(out_of_reach)") != std::string::npos);
+    REQUIRE(w.last(raoul.id)->text.find("(not_takeable)") != std::string::npos);
+    REQUIRE(w.sim().world().entities().get(EntityId{kFarRoses}) != nullptr);
+    REQUIRE(w.inventory(kGertrude) == nlohmann::json{{"flowers", 1}});
+  }
+  SECTION("Should give the flowers to Raoul once he is near, and let him drop them") {
+    const Reply too_far = w.program("Give", {entity("to", kRaoul), text("item", "flowers")}, 0.0,
+                                    kGertrude);
+    w.tick(15);  // after the 1 s of taking
+    REQUIRE(w.history(too_far.id) == History{"started", "failed"});
+    REQUIRE(w.last(too_far.id)->text.find("(out_of_reach)") != std::string::npos);  // 4 m
+    w.sim().submit(upsert(kRaoul, EntityKind::kNpc, {3.5f, 0, 0}));
+    const Reply give = w.program("Give", {entity("to", kRaoul), text("item", "flowers")}, 0.0,
+                                 kGertrude);
+    w.tick(15);
+    REQUIRE(w.history(give.id) == History{"started", "completed"});
+    REQUIRE(w.last(give.id)->subject == EntityId{kRaoul});
+    REQUIRE(w.inventory(kRaoul) == nlohmann::json{{"flowers", 1}});
+    REQUIRE(w.inventory(kGertrude) == nlohmann::json{{"flowers", 0}});
+    const Reply drop = w.program("Drop", {text("item", "flowers")});  // Raoul's own Drop
+    REQUIRE(w.history(drop.id) == History{"started", "completed"});
+    REQUIRE(w.inventory(kRaoul) == nlohmann::json{{"flowers", 0}});
+    const Reply nothing = w.program("Drop", {text("item", "flowers")});
+    w.tick(10);
+    REQUIRE(w.history(nothing.id) == History{"started", "failed"});
+    REQUIRE(w.last(nothing.id)->text.find("(not_carried)") != std::string::npos);
   }
 }
 
@@ -659,7 +727,9 @@ TEST_CASE("The shipped Raoul examples run on the shipped data", "[sim][intent][d
   sim.submit(upsert(ids.at("gertrude").get<uint64_t>(), EntityKind::kNpc, {3, 0, 0}, "raoul"));
   for (const auto& [name, id] : ids.items()) {
     if (name != "raoul" && name != "gertrude") {
-      sim.submit(upsert(id.get<uint64_t>(), EntityKind::kObject, {10, 0, 0}));
+      Command object = upsert(id.get<uint64_t>(), EntityKind::kObject, {10, 0, 0});
+      std::get<UpsertEntity>(object.body).state.species = name;  // "flowers" is what he carries
+      sim.submit(std::move(object));
     }
   }
   const auto raoul = EntityId{ids.at("raoul").get<uint64_t>()};
@@ -694,7 +764,9 @@ TEST_CASE("The shipped Raoul examples run on the shipped data", "[sim][intent][d
         };
         sim.submit({ClientId{7}, 0, std::move(c)});
       }
-      // Play the game: complete every client-side action Raoul is sent.
+      // Play the game: complete every client-side action Raoul is sent; Go walks him to its
+      // target (Take, inside the daemon, then finds the flowers within reach).
+      const uint16_t go = sim.names().find("Go");
       size_t completed = 0, failed = 0;
       for (int t = 0; t < 7000 && completed + failed < requests.size(); ++t) {
         sim.tick();
@@ -704,7 +776,13 @@ TEST_CASE("The shipped Raoul examples run on the shipped data", "[sim][intent][d
           failed += e.kind == EventKind::kIntentionFailed || e.kind == EventKind::kIntentionInterrupted;
         }
         for (const ActionOut& a : sim.output().actions) {
-          if (a.agent == raoul) sim.submit(npc::test::result(raw(raoul), a.intention, ActionOutcome::kCompleted));
+          if (a.agent != raoul) continue;
+          if (a.name == go) {
+            const Entity* target = sim.world().entities().get(a.params[0].entity);
+            REQUIRE(target);
+            sim.submit(upsert(raw(raoul), EntityKind::kNpc, target->position));
+          }
+          sim.submit(npc::test::result(raw(raoul), a.intention, ActionOutcome::kCompleted));
         }
       }
       REQUIRE(programmed.size() == requests.size());

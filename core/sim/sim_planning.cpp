@@ -1,0 +1,638 @@
+// Simulation: GOAP planning (tick step 6, core/goap, seed 003). Agents whose archetype has
+// a "planner" get a plan state row; behaviors of mode "plan" run the PlanRunner here each
+// tick (goal selection, search, steps), behavior trees drive it with <Plan> / <ExecutePlan>
+// through SimMbtHost. Plan steps become intentions (issue 06): a MoveTo when the step
+// moves, then the action itself with its bound object or target and the designer's params.
+// Results come back through onPlanIntentionEnded: success applies the step's fact effects
+// to the agent's facts (the daemon's belief) and advances; failure replans after the
+// domain's cooldown.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "goap/goal_selector.h"
+#include "sim/sim_messages.h"
+#include "sim/sim_planner.h"
+#include "sim/simulation.h"
+
+namespace npc {
+
+using goap::RunnerCommand;
+using goap::RunnerPhase;
+
+std::string PlannerLoadReport::text() const {
+  std::string out;
+  for (const std::string& e : errors) out += (out.empty() ? "" : "\n") + e;
+  return out;
+}
+
+namespace {
+
+// Designer params become action arguments: "duration_s": 3 → duration = 3 "s",
+// "reach_m": 2.5 → reach = 2.5 "m", text stays text. Speed is the MoveTo's.
+void prepareParams(const goap::ActionDef& a, NameTable& names,
+                   PlannerDomain::PreparedAction& out) {
+  for (const goap::ActionParam& p : a.params) {
+    if (p.is_number && p.name == "speed_mps") {
+      out.speed_mps = p.number;
+      continue;
+    }
+    if (out.arg_count == out.args.size()) break;
+    std::string_view name = p.name, unit;
+    for (std::string_view suffix : {"_s", "_m"}) {
+      if (p.is_number && name.size() > suffix.size() && name.ends_with(suffix)) {
+        unit = suffix.substr(1);
+        name.remove_suffix(suffix.size());
+      }
+    }
+    out.args[out.arg_count++] =
+        p.is_number ? ActionArg::ofValue(p.number, names.intern(unit), names.intern(name))
+                    : ActionArg::ofMessage(names.intern(p.text), names.intern(name));
+  }
+}
+
+bool onlyMoves(const goap::ActionDef& a) {
+  return a.moves && std::all_of(a.effects.begin(), a.effects.end(),
+                                [](const goap::Effect& e) { return e.moves(); });
+}
+
+std::string statisticsPath(const std::string& dir, const std::string& domain) {
+  return (std::filesystem::path(dir) / (domain + ".stats.json")).string();
+}
+
+}  // namespace
+
+// --- Loading ------------------------------------------------------------------------------
+
+PlannerLoadReport Simulation::loadPlannerDomains(const std::string& dir,
+                                                 const std::string& statistics_dir) {
+  PlannerLoadReport report;
+  if (planning_->library.size() != 0) {
+    report.errors.push_back("planner domains are loaded once, at start");
+    return report;
+  }
+  const goap::GoapLoadReport r = planning_->library.loadDirectory(dir);
+  report.errors = r.errors;
+  report.domains = r.loaded;
+  return bindPlanners(std::move(report), statistics_dir);
+}
+
+PlannerLoadReport Simulation::loadPlannerDomains(
+    const std::vector<std::pair<std::string, std::string>>& files, const std::string& statistics_dir) {
+  PlannerLoadReport report;
+  if (planning_->library.size() != 0) {
+    report.errors.push_back("planner domains are loaded once, at start");
+    return report;
+  }
+  std::vector<goap::GoapSourceFile> sources;
+  for (const auto& [path, text] : files) sources.push_back({path, text});
+  const goap::GoapLoadReport r = planning_->library.loadFiles(sources);
+  report.errors = r.errors;
+  report.domains = r.loaded;
+  return bindPlanners(std::move(report), statistics_dir);
+}
+
+PlannerLoadReport Simulation::bindPlanners(PlannerLoadReport report, const std::string& statistics_dir) {
+  if (!report.ok()) return report;
+  SimPlanning& P = *planning_;
+  goap::GoapLibrary& lib = P.library;
+  P.statistics_dir = statistics_dir;
+  P.param_object = names_.intern("object");
+  P.param_target = names_.intern("target");
+  // Statistics first: they re-order conditions before any planner sees the domains.
+  for (size_t i = 0; i < lib.size(); ++i) {
+    PlannerDomain pd;
+    const std::string name = lib.domain(i).name();
+    if (!statistics_dir.empty()) {
+      goap::GoapDomain& mut = *lib.findMutable(name);
+      pd.stats = std::make_unique<goap::PlannerStatistics>(mut);
+      const std::string path = statisticsPath(statistics_dir, name);
+      if (std::filesystem::exists(path)) {
+        const Status s = pd.stats->load(path);
+        if (!s.isOk()) report.errors.push_back(path + ": " + s.message());
+        else pd.stats->applyTo(mut);
+      }
+    }
+    pd.domain = &lib.domain(i);
+    pd.species = std::make_unique<goap::SmartObjectSpecies>(*pd.domain);
+    for (const goap::ActionDef& a : pd.domain->actions()) {
+      PlannerDomain::PreparedAction prepared;
+      prepared.name = names_.intern(a.name);
+      prepared.only_moves = onlyMoves(a);
+      prepareParams(a, names_, prepared);
+      pd.actions.push_back(prepared);
+    }
+    P.domains.push_back(std::move(pd));
+  }
+  P.bindings.assign(archetypes_.size(), {});
+  for (size_t t = 0; t < archetypes_.size(); ++t) {
+    const Archetype& type = archetypes_.at(static_cast<uint16_t>(t));
+    if (type.planner.domain.empty()) continue;
+    const std::string where = "archetype \"" + type.name + "\": planner: ";
+    PlannerBinding& b = P.bindings[t];
+    const goap::GoapDomain* d = lib.find(type.planner.domain);
+    if (!d) {
+      report.errors.push_back(where + "domain \"" + type.planner.domain + "\" is not loaded");
+      continue;
+    }
+    for (size_t i = 0; i < lib.size(); ++i) {
+      if (&lib.domain(i) == d) b.domain = static_cast<int>(i);
+    }
+    for (const BehaviorDef& def : type.behaviors) {
+      const std::string& bucket = def.bucket.empty() ? def.name : def.bucket;
+      const goap::BucketId id = d->findBucket(bucket);
+      if (id == goap::BucketId::kNone && (def.mode == BehaviorMode::kPlan || !def.bucket.empty())) {
+        report.errors.push_back(where + "behavior \"" + def.name + "\": domain \"" + d->name() +
+                                "\" has no bucket \"" + bucket + "\"");
+      }
+      b.bucket_of_behavior.push_back(id);
+    }
+    b.targets.assign(d->targets().size(), PlannerBinding::Source::kNone);
+    for (const auto& [target, source] : type.planner.targets) {
+      const goap::TargetIndex ti = d->findTarget(target);
+      if (ti == goap::TargetIndex::kNone) {
+        report.errors.push_back(where + "targets: domain \"" + d->name() + "\" has no target \"" +
+                                target + "\"");
+        continue;
+      }
+      b.targets[static_cast<size_t>(ti)] = source == "home"        ? PlannerBinding::Source::kHome
+                                           : source == "attention" ? PlannerBinding::Source::kAttention
+                                                                   : PlannerBinding::Source::kSelf;
+    }
+    for (const auto& [key, value] : type.planner.blackboard) {
+      const goap::BlackboardKeyId k = lib.blackboard().find(key);
+      const goap::BlackboardType kt = k == goap::BlackboardKeyId::kNone ? goap::BlackboardType::kVec3
+                                                                        : lib.blackboard().type(k);
+      if (kt == goap::BlackboardType::kEntity || kt == goap::BlackboardType::kVec3) {
+        report.errors.push_back(where + "blackboard: \"" + key +
+                                "\" is not a bool or number key of any domain");
+        continue;
+      }
+      b.blackboard.push_back({k, kt, static_cast<float>(value)});
+    }
+    for (const std::string& fact : type.planner.transient_facts) {
+      const goap::FactId f = d->findFact(fact);
+      if (f == goap::FactId::kNone) {
+        report.errors.push_back(where + "transient_facts: domain \"" + d->name() +
+                                "\" has no fact \"" + fact + "\"");
+      }
+      b.transient.push_back(f);
+    }
+    b.trace = type.planner.trace;
+    for (const PlannerDomain::PreparedAction& a : P.domains[static_cast<size_t>(b.domain)].actions) {
+      b.perform.push_back(a.name);
+    }
+    for (const auto& [action, performed] : type.planner.perform) {
+      const goap::ActionId id = d->findAction(action);
+      if (id == goap::ActionId::kNone) {
+        report.errors.push_back(where + "perform: domain \"" + d->name() + "\" has no action \"" +
+                                action + "\"");
+        continue;
+      }
+      b.perform[static_cast<size_t>(id)] = names_.intern(performed);
+    }
+    // What the agent performs is a client-side action of its archetype unless something
+    // (its data, a daemon-side built-in such as Take) already defines it.
+    const ActionListId list = own_actions_[t];
+    for (uint16_t name : b.perform) {
+      if (registry_.findInList(list, name) != ActionImplId::kNone) continue;
+      registry_.addTo(list, names_.name(name), std::make_unique<ClientAction>(type.action_timeout_s));
+    }
+  }
+  if (!report.ok()) {
+    P.bindings.clear();  // all or nothing: no agent plans with half a configuration
+    return report;
+  }
+  for (Agent& agent : agents_.rows()) attachPlanner(agent);
+  return report;
+}
+
+Status Simulation::savePlannerStatistics() const {
+  for (const PlannerDomain& d : planning_->domains) {
+    if (!d.stats) continue;
+    const Status s = d.stats->save(statisticsPath(planning_->statistics_dir, d.domain->name()));
+    if (!s.isOk()) return s;
+  }
+  return {};
+}
+
+// --- Per-agent state ----------------------------------------------------------------------
+
+void Simulation::attachPlanner(Agent& agent) {
+  SimPlanning& P = *planning_;
+  const PlannerBinding* b = P.bindingOf(agent.archetype);
+  if (!b) return;
+  EntityHandle h = P.agents.find(agent.id);
+  if (h.isNull()) h = P.agents.insert(agent.id);
+  AgentPlanner& p = *P.agents.get(h);
+  p = AgentPlanner{};
+  p.id = agent.id;
+  p.facts = P.domains[static_cast<size_t>(b->domain)].domain->initialState();
+  for (const PlannerBinding::Initial& v : b->blackboard) p.blackboard.setNumber(v.key, v.type, v.value);
+  p.traced = b->trace;
+  agent.planner = h;
+  if (P.groups.size() <= agent.perception.group) P.groups.resize(agent.perception.group + 1u);
+}
+
+void Simulation::detachPlanner(EntityId id) {
+  planning_->agents.remove(id);
+  planning_->traces.erase(id);
+}
+
+AgentPlanner* Simulation::plannerOf(const Agent& agent) {
+  return agent.planner.isNull() ? nullptr : planning_->agents.get(agent.planner);
+}
+
+void Simulation::resetPlanner(Agent& agent) {
+  AgentPlanner* p = plannerOf(agent);
+  if (!p) return;
+  stopPlanStep(agent, *p);  // normally already cancelled with the old behavior's intentions
+  p->runner.reset();
+  p->awaiting_plan = false;
+  p->tree = AgentPlanner::TreePlan::kNone;
+}
+
+// --- The planning phase -------------------------------------------------------------------
+
+void Simulation::planning() {
+  SimPlanning& P = *planning_;
+  if (P.agents.size() == 0) return;
+  const auto rows = agents_.rows();
+  const size_t n = rows.size();
+  const size_t start = P.cursor % n;
+  bool starved = false;
+  for (size_t i = 0; i < n; ++i) {
+    Agent& agent = rows[(start + i) % n];
+    if (agent.planner.isNull()) continue;
+    runPlanner(agent, *P.agents.get(agent.planner), P.budget);
+    // The first agent left waiting for a search goes first next tick.
+    if (!starved && P.budget == 0 && P.agents.get(agent.planner)->awaiting_plan) {
+      P.cursor = (start + i) % n;
+      starved = true;
+    }
+  }
+}
+
+void Simulation::runPlanner(Agent& agent, AgentPlanner& p, uint32_t& budget) {
+  if (agent.behavior_def == Agent::kNoBehaviorDef) return;
+  const BehaviorDef& def = archetypes_.at(agent.archetype).behaviors[agent.behavior_def];
+  if (def.mode != BehaviorMode::kPlan || !def.tree.empty()) return;
+  const Entity* self = world_.entities().get(agent.entity);
+  if (!self || places_.state(self->place) == PlaceState::kDraining) return;
+  const PlannerBinding& b = planning_->bindings[agent.archetype];
+  const goap::GoapDomain& d = *planning_->domains[static_cast<size_t>(b.domain)].domain;
+  const goap::BucketId bucket = b.bucket_of_behavior[agent.behavior_def];
+  GroupPlannerMemory& group = planning_->groups[agent.perception.group];
+  const double now = timeS();
+  if (p.awaiting_plan) {
+    if (budget == 0) return;
+    --budget;
+    p.awaiting_plan = false;
+    if (searchPlan(agent, p, {})) p.runner.onPlanReady(planning_->planner.result(), now);
+  }
+  // A plan found this tick starts its first step at once; a stopped step may be followed
+  // by a search: a few commands per tick at most.
+  for (int round = 0; round < 4; ++round) {
+    switch (p.runner.update(d, bucket, p.facts, &p.blackboard, &group.blackboard, now)) {
+      case RunnerCommand::kNone: return;
+      case RunnerCommand::kRequestPlan:
+        if (budget == 0) {
+          p.awaiting_plan = true;
+          return;
+        }
+        --budget;
+        if (searchPlan(agent, p, {})) p.runner.onPlanReady(planning_->planner.result(), now);
+        continue;
+      case RunnerCommand::kStartStep:
+        programPlanStep(agent, p, false);
+        return;
+      case RunnerCommand::kStopStep:
+        stopPlanStep(agent, p);
+        continue;
+      case RunnerCommand::kRunFallback:
+        programPlanStep(agent, p, true);
+        return;
+    }
+  }
+}
+
+bool Simulation::searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal_name) {
+  SimPlanning& P = *planning_;
+  const PlannerBinding& b = P.bindings[agent.archetype];
+  PlannerDomain& pd = P.domains[static_cast<size_t>(b.domain)];
+  const goap::GoapDomain& d = *pd.domain;
+  const Entity* self = world_.entities().get(agent.entity);
+  if (!self) return false;
+  GroupPlannerMemory& group = P.groups[agent.perception.group];
+  const double now = timeS();
+
+  goap::PlanRequest r;
+  r.domain = &d;
+  r.bucket = agent.behavior_def == Agent::kNoBehaviorDef ? goap::BucketId::kNone
+                                                         : b.bucket_of_behavior[agent.behavior_def];
+  if (!goal_name.empty()) {
+    const goap::GoalId g = d.findGoal(goal_name);
+    if (g == goap::GoalId::kNone) {
+      emitError(self->owner, 0, agent.id,
+                "planner: domain \"" + d.name() + "\" has no goal \"" + std::string(goal_name) + "\"");
+      return false;
+    }
+    r.addGoal(g);
+  } else if (p.runner.phase() == RunnerPhase::kPlanning) {
+    for (goap::GoalId g : p.runner.goals()) r.addGoal(g);
+  } else {  // a tree's <Plan> without a goal: what goal selection would pick now
+    goap::GoalSelectorState fresh;
+    const goap::GoalChoice choice =
+        goap::selectGoal(d, r.bucket, p.facts, &p.blackboard, &group.blackboard, now, fresh);
+    for (uint8_t i = 0; i < choice.alternative_count; ++i) r.addGoal(choice.alternatives[i]);
+  }
+  r.start = p.facts;
+  r.self_position = self->position;
+  for (size_t t = 0; t < b.targets.size(); ++t) {
+    goap::TargetPosition& tp = P.targets[t];
+    tp = {};
+    switch (b.targets[t]) {
+      case PlannerBinding::Source::kNone: break;
+      case PlannerBinding::Source::kHome: tp = {true, agent.home, EntityId::kNone}; break;
+      case PlannerBinding::Source::kSelf: tp = {true, self->position, agent.id}; break;
+      case PlannerBinding::Source::kAttention: {
+        const AttentionTarget& a = agent.perception.attention;
+        if (a.cls != AttentionClass::kNone) tp = {true, a.position, a.target};
+        break;
+      }
+    }
+  }
+  r.targets = {P.targets.data(), b.targets.size()};
+  pd.species->sync(world_.species());
+  r.objects = {P.objects.data(), goap::gatherSmartObjects(world_, *pd.species, self->position,
+                                                          d.search().object_radius_m, P.objects)};
+  r.blackboard = &p.blackboard;
+  r.group_blackboard = &group.blackboard;
+  r.pacing = &p.pacing;
+  r.group_pacing = &group.pacing;
+  r.now_s = now;
+  // A traced agent always searches: the monitor is for watching the search itself.
+  r.previous = p.traced ? nullptr : &p.runner.plan();
+  if (p.traced) {
+    auto& trace = P.traces[agent.id];
+    if (!trace) trace = std::make_unique<goap::PlanTrace>();
+    r.trace = trace.get();
+  }
+  P.planner.setStatistics(pd.stats.get());
+  const goap::PlanResult& result = P.planner.plan(r);
+  ++p.searches;
+  ++totals_.plans;
+  if (!result.hasPlan() && result.status != goap::PlanStatus::kFound) ++totals_.plans_failed;
+  return true;
+}
+
+// --- Steps as intentions ------------------------------------------------------------------
+
+bool Simulation::programPlanStep(Agent& agent, AgentPlanner& p, bool fallback) {
+  const PlannerBinding& b = planning_->bindings[agent.archetype];
+  const PlannerDomain& pd = planning_->domains[static_cast<size_t>(b.domain)];
+  const goap::PlanStep* step = fallback ? nullptr : p.runner.currentStep();
+  const goap::ActionId action = fallback ? p.runner.fallback() : step ? step->action : goap::ActionId::kNone;
+  if (action == goap::ActionId::kNone) return false;
+  const PlannerDomain::PreparedAction& prepared = pd.actions[static_cast<size_t>(action)];
+  const Archetype& type = archetypes_.at(agent.archetype);
+  const double now = timeS();
+  const TreeContext ctx = treeContext();
+  DecisionTree tree(agent.intent.queue, agent.id, ctx);
+  p.step_intentions = {IntentionId::kNone, IntentionId::kNone};
+  p.step_open = 0;
+  p.step_action = action;
+  p.step_is_fallback = fallback;
+  Programmed programmed;
+  const bool moves = step && step->moves;
+  if (moves) {
+    const float speed = prepared.speed_mps > 0.f ? prepared.speed_mps : type.wander.speed_mps;
+    const ActionArg move[] = {
+        ActionArg::ofPosition(step->destination, PlaceIndex::kNone, vocabulary_.param_position),
+        ActionArg::ofValue(speed, vocabulary_.unit_mps, vocabulary_.param_speed)};
+    programmed = tree.program(now, vocabulary_.move_to, move);
+    if (programmed.ok()) p.step_intentions[p.step_open++] = programmed.id;
+  }
+  if (programmed.ok() && !(moves && prepared.only_moves)) {
+    ActionArg args[kMaxActionArgs];
+    size_t n = 0;
+    if (step && step->object != EntityId::kNone) {
+      args[n++] = ActionArg::ofEntity(step->object, ArgRole::kParam, planning_->param_object);
+    } else if (step && step->target != goap::TargetIndex::kNone &&
+               planning_->targets[static_cast<size_t>(step->target)].entity != EntityId::kNone) {
+      args[n++] = ActionArg::ofEntity(planning_->targets[static_cast<size_t>(step->target)].entity,
+                                      ArgRole::kParam, planning_->param_target);
+    }
+    for (uint8_t i = 0; i < prepared.arg_count && n < kMaxActionArgs; ++i) args[n++] = prepared.args[i];
+    programmed = tree.program(now, b.perform[static_cast<size_t>(action)], {args, n});
+    if (programmed.ok()) p.step_intentions[p.step_open++] = programmed.id;
+  }
+  if (programmed.ok()) return true;
+  // The queue refused (full, too many arguments): the step fails like any other.
+  const Entity* self = world_.entities().get(agent.entity);
+  emitError(self ? self->owner : kAllClients, 0, agent.id,
+            "planner step " + names_.name(prepared.name) + ": " +
+                toStatus(programmed.status, agent.id, programmed.id).message());
+  stopPlanStep(agent, p);
+  p.runner.onStepFailed(now, pd.stats.get());
+  ++totals_.plan_steps_failed;
+  if (p.tree == AgentPlanner::TreePlan::kExecuting) p.tree = AgentPlanner::TreePlan::kFailed;
+  return false;
+}
+
+void Simulation::stopPlanStep(Agent& agent, AgentPlanner& p) {
+  const auto ids = p.step_intentions;
+  p.step_intentions = {IntentionId::kNone, IntentionId::kNone};  // their end events are ours
+  p.step_open = 0;
+  const TreeContext ctx = treeContext();
+  DecisionTree tree(agent.intent.queue, agent.id, ctx);
+  for (IntentionId id : ids) {
+    if (id != IntentionId::kNone && tree.cancel(id) != IntentStatus::kOk) tree.deprogram(id);
+  }
+}
+
+void Simulation::onPlanIntentionEnded(Agent& agent, IntentionId intention, bool completed) {
+  AgentPlanner* p = plannerOf(agent);
+  if (!p || p->step_open == 0) return;
+  const auto it = std::find(p->step_intentions.begin(), p->step_intentions.end(), intention);
+  if (it == p->step_intentions.end()) return;
+  *it = IntentionId::kNone;
+  const PlannerBinding& b = planning_->bindings[agent.archetype];
+  PlannerDomain& pd = planning_->domains[static_cast<size_t>(b.domain)];
+  const double now = timeS();
+  if (!completed) {
+    // Called while intention events are flushed: the step's other intention (the action
+    // after a failed MoveTo) has not started, so it is removed without an event.
+    const TreeContext ctx = treeContext();
+    DecisionTree tree(agent.intent.queue, agent.id, ctx);
+    for (IntentionId& other : p->step_intentions) {
+      if (other != IntentionId::kNone) tree.deprogram(other);
+      other = IntentionId::kNone;
+    }
+    p->step_open = 0;
+    p->runner.onStepFailed(now, pd.stats.get());
+    ++totals_.plan_steps_failed;
+    if (p->tree == AgentPlanner::TreePlan::kExecuting) p->tree = AgentPlanner::TreePlan::kFailed;
+    return;
+  }
+  if (--p->step_open > 0) return;
+  goap::applyFactEffects(pd.domain->action(p->step_action), p->facts);
+  GroupPlannerMemory& group = planning_->groups[agent.perception.group];
+  p->runner.onStepSucceeded(now, &p->blackboard, &p->pacing, &group.pacing, pd.stats.get());
+  if (p->step_is_fallback || p->runner.phase() == RunnerPhase::kExecuting) return;
+  // The plan is done: achievements are forgotten so the goal can be wanted again.
+  for (goap::FactId f : b.transient) pd.domain->set(p->facts, f, pd.domain->fact(f).initial);
+  if (p->tree == AgentPlanner::TreePlan::kExecuting) p->tree = AgentPlanner::TreePlan::kSucceeded;
+}
+
+// --- Behavior trees: <Plan> / <ExecutePlan> ----------------------------------------------
+
+MbtPlanState Simulation::treeRequestPlan(Agent& agent, std::string_view goal) {
+  AgentPlanner* p = plannerOf(agent);
+  if (!p) return MbtPlanState::kFailed;
+  if (planning_->budget == 0) return MbtPlanState::kRunning;  // next tick
+  --planning_->budget;
+  stopPlanStep(agent, *p);
+  if (!searchPlan(agent, *p, goal)) return MbtPlanState::kFailed;
+  const goap::PlanResult& result = planning_->planner.result();
+  p->runner.adopt(result);
+  if (result.hasPlan() && result.step_count > 0) {
+    p->tree = AgentPlanner::TreePlan::kExecuting;
+  } else {
+    p->tree = result.status == goap::PlanStatus::kFound ? AgentPlanner::TreePlan::kSucceeded
+                                                        : AgentPlanner::TreePlan::kFailed;
+  }
+  return p->tree == AgentPlanner::TreePlan::kFailed ? MbtPlanState::kFailed : MbtPlanState::kSucceeded;
+}
+
+MbtPlanState Simulation::treeExecutePlan(Agent& agent) {
+  AgentPlanner* p = plannerOf(agent);
+  if (!p) return MbtPlanState::kFailed;
+  switch (p->tree) {
+    case AgentPlanner::TreePlan::kNone:
+    case AgentPlanner::TreePlan::kFailed: return MbtPlanState::kFailed;
+    case AgentPlanner::TreePlan::kSucceeded: return MbtPlanState::kSucceeded;
+    case AgentPlanner::TreePlan::kExecuting: break;
+  }
+  const PlannerBinding& b = planning_->bindings[agent.archetype];
+  switch (p->runner.follow(*planning_->domains[static_cast<size_t>(b.domain)].domain, p->facts)) {
+    case RunnerCommand::kStartStep:
+      if (!programPlanStep(agent, *p, false)) return MbtPlanState::kFailed;
+      break;
+    case RunnerCommand::kStopStep:
+      stopPlanStep(agent, *p);
+      p->tree = AgentPlanner::TreePlan::kFailed;
+      return MbtPlanState::kFailed;
+    default: break;
+  }
+  if (p->runner.phase() != RunnerPhase::kExecuting && p->tree == AgentPlanner::TreePlan::kExecuting) {
+    p->tree = AgentPlanner::TreePlan::kFailed;  // the facts broke the plan before its step
+  }
+  switch (p->tree) {
+    case AgentPlanner::TreePlan::kExecuting: return MbtPlanState::kRunning;
+    case AgentPlanner::TreePlan::kSucceeded: return MbtPlanState::kSucceeded;
+    default: return MbtPlanState::kFailed;
+  }
+}
+
+void Simulation::treeStopPlan(Agent& agent) {
+  AgentPlanner* p = plannerOf(agent);
+  if (!p) return;
+  stopPlanStep(agent, *p);
+  p->tree = AgentPlanner::TreePlan::kNone;
+}
+
+// --- Commands and debug views -------------------------------------------------------------
+
+Status Simulation::setPlannerValue(const SetPlannerValue& c) {
+  Status error;
+  Agent* agent = awakeAgent(c.agent, error);
+  if (!agent) return error;
+  AgentPlanner* p = plannerOf(*agent);
+  if (!p) return {StatusCode::kFailedPrecondition, entityLabel(c.agent) + ": has no planner"};
+  const PlannerBinding& b = planning_->bindings[agent->archetype];
+  const goap::GoapDomain& d = *planning_->domains[static_cast<size_t>(b.domain)].domain;
+  if (c.blackboard) {
+    const goap::BlackboardSchema& schema = planning_->library.blackboard();
+    const goap::BlackboardKeyId key = schema.find(c.name);
+    if (key == goap::BlackboardKeyId::kNone) {
+      return {StatusCode::kNotFound, "name: \"" + c.name + "\" is not a blackboard key"};
+    }
+    float value = 0.f;
+    if (c.value == "true" || c.value == "false") {
+      value = c.value == "true" ? 1.f : 0.f;
+    } else {
+      char* end = nullptr;
+      value = std::strtof(c.value.c_str(), &end);
+      if (c.value.empty() || *end != '\0' || !std::isfinite(value)) {
+        return {StatusCode::kInvalidArgument, "value: \"" + c.value + "\" is not true, false or a number"};
+      }
+    }
+    const goap::BlackboardType type = schema.type(key);
+    if (type == goap::BlackboardType::kEntity || type == goap::BlackboardType::kVec3) {
+      return {StatusCode::kInvalidArgument, "name: \"" + c.name + "\" is not a bool or number key"};
+    }
+    p->blackboard.setNumber(key, type, value);
+  } else if (!d.set(p->facts, c.name, c.value)) {
+    return {StatusCode::kInvalidArgument, "name/value: domain \"" + d.name() + "\" has no fact \"" +
+                                              c.name + "\" taking \"" + c.value + "\""};
+  }
+  p->runner.worldChanged();
+  return {};
+}
+
+void Simulation::describePlanner(const Agent& agent, nlohmann::json& out) const {
+  if (agent.planner.isNull()) return;
+  const AgentPlanner* p = planning_->agents.get(agent.planner);
+  if (!p) return;
+  const PlannerBinding& b = planning_->bindings[agent.archetype];
+  const goap::GoapDomain& d = *planning_->domains[static_cast<size_t>(b.domain)].domain;
+  const goap::PlanResult& plan = p->runner.plan();
+  nlohmann::json j;
+  j["domain"] = d.name();
+  j["phase"] = goap::toString(p->runner.phase());
+  j["goal"] = p->runner.goal() == goap::GoalId::kNone ? nlohmann::json(nullptr)
+                                                       : nlohmann::json(d.goal(p->runner.goal()).name);
+  j["facts"] = d.formatState(p->facts);
+  j["searches"] = p->searches;
+  j["replans"] = p->runner.replans();
+  j["step_failures"] = p->runner.failures();
+  j["traced"] = p->traced;
+  nlohmann::json steps = nlohmann::json::array();
+  for (uint8_t i = 0; i < plan.step_count; ++i) {
+    const goap::PlanStep& s = plan.steps[i];
+    nlohmann::json step{{"action", d.action(s.action).name}, {"cost", s.cost}};
+    if (s.object != EntityId::kNone) step["object"] = raw(s.object);
+    if (s.moves) step["destination"] = {s.destination.x, s.destination.y, s.destination.z};
+    steps.push_back(std::move(step));
+  }
+  j["plan"] = {{"status", goap::toString(plan.status)},
+               {"cost", plan.cost},
+               {"expansions", plan.expansions},
+               {"step", p->runner.stepIndex()},
+               {"steps", std::move(steps)}};
+  if (plan.status == goap::PlanStatus::kNoPlan) j["plan"]["why"] = goap::explain(plan, d);
+  out["planner"] = std::move(j);
+}
+
+Status Simulation::planTrace(EntityId id, std::optional<bool> trace, std::string& json_out) {
+  Status error;
+  Agent* agent = awakeAgent(id, error);
+  if (!agent) return error;
+  AgentPlanner* p = plannerOf(*agent);
+  if (!p) return {StatusCode::kFailedPrecondition, entityLabel(id) + ": has no planner"};
+  if (trace) p->traced = *trace;
+  nlohmann::json j;
+  j["agent"] = raw(id);
+  j["traced"] = p->traced;
+  const auto it = planning_->traces.find(id);
+  j["trace"] = it == planning_->traces.end() ? nlohmann::json(nullptr) : it->second->toJson();
+  describePlanner(*agent, j);
+  json_out = j.dump();
+  return {};
+}
+
+}  // namespace npc

@@ -1,0 +1,397 @@
+// GOAP planning wired into the tick (core/sim/sim_planning.cpp): archetype planners, plan
+// steps as intentions, results, failures and replanning, SetPlannerValue, GetPlanTrace,
+// the per-tick budget, and the <Plan> / <ExecutePlan> behavior tree nodes.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.h"
+#include "sim_fixture.h"
+
+namespace npc {
+namespace {
+
+using test::upsert;
+
+// A cook who is hungry: take a knife (a smart object: the plan chooses which), then cook.
+constexpr const char* kChefDomain = R"({
+  "domain": "chef",
+  "search": { "object_radius_m": 60 },
+  "goal_selection": { "retry_s": 1, "replan_cooldown_s": 0.5 },
+  "facts": [ { "name": "has_knife", "type": "bool" }, { "name": "meal_ready", "type": "bool" } ],
+  "blackboard": { "hungry": "bool" },
+  "actions": [
+    { "name": "TakeKnife", "object": true, "pre": [ { "fact": "has_knife", "value": false } ],
+      "effects": [ { "move_to": "$object" }, { "fact": "has_knife", "set": true } ],
+      "cost": { "base": 1, "travel_per_m": 0.1 }, "params": { "animation": "take", "duration_s": 1 } },
+    { "name": "Cook", "pre": [ { "fact": "has_knife", "value": true } ],
+      "effects": [ { "fact": "meal_ready", "set": true } ], "cost": 2 },
+    { "name": "Idle", "cost": 1 }
+  ],
+  "smart_objects": [ { "species": "knife", "actions": ["TakeKnife"] } ],
+  "goals": [ { "name": "Eat", "priority": 2, "desired": [ { "fact": "meal_ready", "value": true } ],
+               "relevant": [ { "blackboard": "hungry", "value": true } ] } ],
+  "buckets": [ { "name": "Kitchen", "actions": ["TakeKnife", "Cook"], "goals": ["Eat"],
+                 "fallback": "Idle" } ]
+})";
+
+constexpr const char* kArchetypes = R"({
+  "chef": {
+    "species": "human", "behavior": "Kitchen",
+    "perception": { "vision": false, "hearing": false },
+    "behaviors": { "Kitchen": { "mode": "plan" } },
+    "planner": { "domain": "chef", "blackboard": { "hungry": true }, "transient_facts": ["meal_ready"] }
+  },
+  "tree_chef": {
+    "species": "human", "behavior": "Kitchen",
+    "perception": { "vision": false, "hearing": false },
+    "behaviors": { "Kitchen": { "tree": "ChefTree" } },
+    "actions": { "Celebrate": { "side": "client" }, "Sulk": { "side": "client" } },
+    "planner": { "domain": "chef" }
+  }
+})";
+
+// Plans once; Celebrate when the plan succeeded, Sulk when planning or a step failed.
+constexpr const char* kChefTree = R"(<BehaviorTree><Root>
+  <Selector>
+    <Sequence>
+      <Plan goal="Eat"/>
+      <ExecutePlan/>
+      <Action name="Celebrate"/>
+    </Sequence>
+    <Action name="Sulk"/>
+  </Selector>
+</Root></BehaviorTree>)";
+
+ArchetypeSet chefArchetypes() {
+  ArchetypeSet set;
+  JsonReader reader("archetypes.json");
+  nlohmann::json j;
+  REQUIRE(reader.parse(kArchetypes, j));
+  set.loadObject(j, reader);
+  INFO(reader.errors().size());
+  REQUIRE(reader.ok());
+  return set;
+}
+
+SimConfig chefConfig() {
+  SimConfig c;
+  c.tick_dt_s = 0.1;
+  c.derive_footsteps = false;
+  c.hibernation.enabled = false;
+  return c;
+}
+
+Command knife(uint64_t id, Vec3 at) {
+  EntityState s;
+  s.id = EntityId{id};
+  s.kind = EntityKind::kObject;
+  s.species = "knife";
+  s.position = at;
+  return {ClientId{7}, 0, UpsertEntity{s}};
+}
+
+// Plays the game for one agent: moves it where MoveTo says, completes every other action
+// (or fails the ones named in `fail`), and records what it was asked to do.
+struct Game {
+  Simulation& sim;
+  uint64_t agent;
+  std::vector<std::string> done;         // action names, in order
+  std::vector<EntityId> objects;         // the "object" argument of each action (or none)
+  std::map<std::string, int> fail;       // name -> failures left to report
+
+  void tick() {
+    sim.tick();
+    for (const ActionOut& a : sim.output().actions) {
+      if (a.agent != EntityId{agent}) continue;
+      const std::string name = sim.names().name(a.name);
+      EntityId object = EntityId::kNone;
+      for (uint8_t i = 0; i < a.param_count; ++i) {
+        const ActionParam& p = a.params[i];
+        if (p.type == ActionParam::Type::kPosition && name == "MoveTo") {
+          REQUIRE(sim.submit(upsert(agent, EntityKind::kNpc, p.position)));
+        }
+        if (p.type == ActionParam::Type::kEntity && sim.names().name(p.name) == "object") object = p.entity;
+      }
+      done.push_back(name);
+      objects.push_back(object);
+      ActionOutcome outcome = ActionOutcome::kCompleted;
+      if (fail[name] > 0) {
+        --fail[name];
+        outcome = ActionOutcome::kFailed;
+      }
+      REQUIRE(sim.submit(test::result(agent, a.intention, outcome)));
+    }
+  }
+  void run(int ticks) {
+    for (int i = 0; i < ticks; ++i) tick();
+  }
+  int count(const std::string& name) const {
+    return static_cast<int>(std::count(done.begin(), done.end(), name));
+  }
+};
+
+nlohmann::json describe(Simulation& sim, uint64_t id) {
+  std::string json;
+  REQUIRE(sim.describeAgent(EntityId{id}, json).isOk());
+  return nlohmann::json::parse(json);
+}
+
+std::unique_ptr<Simulation> chefWorld() {
+  auto sim = std::make_unique<Simulation>(chefConfig(), chefArchetypes());
+  REQUIRE(sim->loadBehaviorTrees({{"ChefTree.xml", kChefTree}}).ok());
+  const PlannerLoadReport r = sim->loadPlannerDomains({{"chef.json", kChefDomain}});
+  INFO(r.text());
+  REQUIRE(r.ok());
+  return sim;
+}
+
+}  // namespace
+
+TEST_CASE("planner configuration errors name the archetype and what is missing", "[sim][planning]") {
+  ArchetypeSet set;
+  JsonReader reader("archetypes.json");
+  nlohmann::json j = nlohmann::json::parse(R"({
+    "a": { "species": "human", "behavior": "Work", "behaviors": { "Work": { "mode": "plan" } },
+           "planner": { "domain": "chef", "targets": { "enemy": "attention" },
+                        "blackboard": { "sleepy": true }, "transient_facts": ["full"],
+                        "perform": { "Fly": "Take" } } },
+    "b": { "species": "human", "behavior": "Work", "behaviors": { "Work": { "mode": "plan" } },
+           "planner": { "domain": "nowhere" } } })");
+  set.loadObject(j, reader);
+  REQUIRE(reader.ok());
+  Simulation sim(chefConfig(), std::move(set));
+  const PlannerLoadReport r = sim.loadPlannerDomains({{"chef.json", kChefDomain}});
+  const std::string text = r.text();
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(text, Catch::Contains("archetype \"a\": planner: behavior \"Work\": domain \"chef\" has no bucket \"Work\""));
+  CHECK_THAT(text, Catch::Contains("archetype \"a\": planner: targets: domain \"chef\" has no target \"enemy\""));
+  CHECK_THAT(text, Catch::Contains("blackboard: \"sleepy\" is not a bool or number key"));
+  CHECK_THAT(text, Catch::Contains("transient_facts: domain \"chef\" has no fact \"full\""));
+  CHECK_THAT(text, Catch::Contains("perform: domain \"chef\" has no action \"Fly\""));
+  CHECK_THAT(text, Catch::Contains("archetype \"b\": planner: domain \"nowhere\" is not loaded"));
+}
+
+TEST_CASE("archetype files check planner keys and plan behaviors", "[sim][planning]") {
+  ArchetypeSet set;
+  JsonReader reader("village.json");
+  set.loadObject(nlohmann::json::parse(R"({
+    "x": { "species": "human", "behaviors": { "Work": { "mode": "plan" } } },
+    "y": { "species": "human", "planner": { "domain": "d", "targets": { "t": "moon" }, "colour": 1 } } })"),
+                 reader);
+  std::string all;
+  for (const std::string& e : reader.errors()) all += e + "\n";
+  CHECK_THAT(all, Catch::Contains("village.json: /x/behaviors/Work: plans, but the archetype has no \"planner\""));
+  CHECK_THAT(all, Catch::Contains("/y/planner/targets/t: expected home, attention or self"));
+  CHECK_THAT(all, Catch::Contains("/y/planner"));
+  CHECK_THAT(all, Catch::Contains("colour"));
+}
+
+TEST_CASE("a plan-mode agent plans, performs the steps as intentions and learns their effects",
+          "[sim][planning]") {
+  auto sim = chefWorld();
+  REQUIRE(sim->submit(knife(501, {20.f, 0.f, 0.f})));   // far
+  REQUIRE(sim->submit(knife(502, {3.f, 0.f, 0.f})));    // near: cheaper to walk to
+  REQUIRE(sim->submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "chef")));
+  Game game{*sim, 10};
+  game.run(30);
+
+  // MoveTo the near knife, take it (the knife is the action's object), cook.
+  REQUIRE(game.done.size() >= 3);
+  CHECK(game.done[0] == "MoveTo");
+  CHECK(game.done[1] == "TakeKnife");
+  CHECK(game.objects[1] == EntityId{502});
+  CHECK(game.done[2] == "Cook");
+  // The meal is an achievement (transient): once eaten the chef is hungry for the next one,
+  // and already has a knife, so the next plans are Cook alone.
+  CHECK(game.count("Cook") >= 2);
+  CHECK(game.count("TakeKnife") == 1);
+  const nlohmann::json planner = describe(*sim, 10)["planner"];
+  CHECK(planner["domain"] == "chef");
+  CHECK_THAT(planner["facts"].get<std::string>(), Catch::Contains("has_knife=true"));
+  CHECK(planner["step_failures"] == 0);
+  CHECK(sim->stats().plans >= 2);
+}
+
+TEST_CASE("a failed step is replanned after the domain's cooldown", "[sim][planning]") {
+  auto sim = chefWorld();
+  REQUIRE(sim->submit(knife(502, {3.f, 0.f, 0.f})));
+  REQUIRE(sim->submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "chef")));
+  Game game{*sim, 10};
+  game.fail["TakeKnife"] = 1;
+  game.run(3);
+  REQUIRE(game.count("TakeKnife") == 1);  // failed
+  const uint64_t searches = describe(*sim, 10)["planner"]["searches"];
+  CHECK(describe(*sim, 10)["planner"]["step_failures"] == 1);
+  game.run(10);  // the 0.5 s cooldown passes; the agent plans again and retries
+  CHECK(game.count("TakeKnife") == 2);
+  CHECK(describe(*sim, 10)["planner"]["searches"].get<uint64_t>() > searches);
+  CHECK(game.count("Cook") >= 1);
+  CHECK(sim->stats().plan_steps_failed == 1);
+}
+
+TEST_CASE("with no relevant goal the bucket's fallback runs; SetPlannerValue changes that",
+          "[sim][planning]") {
+  auto sim = chefWorld();
+  REQUIRE(sim->submit(knife(502, {3.f, 0.f, 0.f})));
+  REQUIRE(sim->submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "chef")));
+  Status reply = {StatusCode::kUnavailable, "no reply"};
+  SetPlannerValue not_hungry{EntityId{10}, "hungry", "false", true, [&](const Status& s) { reply = s; }};
+  REQUIRE(sim->submit({ClientId::kDaemon, 0, std::move(not_hungry)}));
+  Game game{*sim, 10};
+  game.run(5);
+  CHECK(reply.isOk());
+  CHECK(game.count("Idle") >= 1);
+  CHECK(game.count("TakeKnife") == 0);
+
+  // A fact set by the game: the chef now holds a knife, so hunger plans Cook at once.
+  SetPlannerValue knife_in_hand{EntityId{10}, "has_knife", "true", false, {}};
+  SetPlannerValue hungry{EntityId{10}, "hungry", "true", true, {}};
+  REQUIRE(sim->submit({ClientId::kDaemon, 0, std::move(knife_in_hand)}));
+  REQUIRE(sim->submit({ClientId::kDaemon, 0, std::move(hungry)}));
+  game.run(8);
+  CHECK(game.count("Cook") >= 1);
+  CHECK(game.count("TakeKnife") == 0);
+
+  // Bad values are refused with the field named.
+  Status bad;
+  SetPlannerValue wrong{EntityId{10}, "has_spoon", "true", false, [&](const Status& s) { bad = s; }};
+  REQUIRE(sim->submit({ClientId::kDaemon, 0, std::move(wrong)}));
+  sim->tick();
+  CHECK(bad.code() == StatusCode::kInvalidArgument);
+  CHECK_THAT(bad.message(), Catch::Contains("has no fact \"has_spoon\""));
+}
+
+TEST_CASE("GetPlanTrace returns the traced search with expansions and rejections", "[sim][planning]") {
+  auto sim = chefWorld();
+  REQUIRE(sim->submit(knife(501, {50.f, 0.f, 0.f})));
+  REQUIRE(sim->submit(knife(502, {3.f, 0.f, 0.f})));
+  REQUIRE(sim->submit(knife(503, {90.f, 0.f, 0.f})));  // beyond the 60 m gathering radius
+  REQUIRE(sim->submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "chef")));
+  std::string json;
+  Game game{*sim, 10};
+  game.fail["MoveTo"] = 1;  // the first step fails: the agent replans after the cooldown
+  game.tick();              // spawned and planned, untraced
+  REQUIRE(sim->planTrace(EntityId{10}, true, json).isOk());
+  CHECK(nlohmann::json::parse(json)["trace"].is_null());
+  const uint64_t searches = describe(*sim, 10)["planner"]["searches"];
+  for (int i = 0; i < 20 && describe(*sim, 10)["planner"]["searches"] == searches; ++i) game.tick();
+  REQUIRE(sim->planTrace(EntityId{10}, std::nullopt, json).isOk());
+  const nlohmann::json j = nlohmann::json::parse(json);
+  CHECK(j["traced"] == true);
+  REQUIRE(j["trace"].is_object());
+  CHECK_FALSE(j["trace"]["expansions"].empty());
+  CHECK(j["trace"]["result"]["steps"][0]["action"] == "TakeKnife");
+  CHECK(j["trace"]["result"]["steps"][0]["object"] == 502);
+  CHECK(j["planner"]["domain"] == "chef");
+
+  Status missing = sim->planTrace(EntityId{999}, std::nullopt, json);
+  CHECK(missing.code() == StatusCode::kNotFound);
+}
+
+TEST_CASE("planner searches per tick are capped; the rest wait their turn", "[sim][planning]") {
+  SimConfig config = chefConfig();
+  config.max_plans_per_tick = 1;
+  Simulation sim(config, chefArchetypes());
+  REQUIRE(sim.loadPlannerDomains({{"chef.json", kChefDomain}}).ok());
+  REQUIRE(sim.submit(knife(502, {3.f, 0.f, 0.f})));
+  for (uint64_t id = 10; id < 13; ++id) {
+    REQUIRE(sim.submit(upsert(id, EntityKind::kNpc, {0.f, static_cast<float>(id), 0.f}, "chef")));
+  }
+  sim.tick();
+  CHECK(sim.stats().plans == 1);
+  sim.tick();
+  CHECK(sim.stats().plans == 2);
+  sim.tick();
+  CHECK(sim.stats().plans == 3);
+  for (uint64_t id = 10; id < 13; ++id) CHECK(describe(sim, id)["planner"]["searches"] == 1);
+}
+
+TEST_CASE("<Plan> and <ExecutePlan> drive the planner from a behavior tree", "[sim][planning][mbt]") {
+  SECTION("every step succeeds: the tree goes on after ExecutePlan") {
+    auto sim = chefWorld();
+    REQUIRE(sim->submit(knife(502, {3.f, 0.f, 0.f})));
+    REQUIRE(sim->submit(upsert(20, EntityKind::kNpc, {0.f, 0.f, 0.f}, "tree_chef")));
+    Game game{*sim, 20};
+    game.run(20);
+    REQUIRE(game.done.size() >= 4);
+    CHECK(game.done[0] == "MoveTo");
+    CHECK(game.done[1] == "TakeKnife");
+    CHECK(game.done[2] == "Cook");
+    CHECK(game.done[3] == "Celebrate");
+    CHECK(game.count("Sulk") == 0);
+  }
+  SECTION("a failed step fails ExecutePlan") {
+    auto sim = chefWorld();
+    REQUIRE(sim->submit(knife(502, {3.f, 0.f, 0.f})));
+    REQUIRE(sim->submit(upsert(20, EntityKind::kNpc, {0.f, 0.f, 0.f}, "tree_chef")));
+    Game game{*sim, 20};
+    game.fail["TakeKnife"] = 1;
+    game.run(20);
+    // The tree falls through to Sulk; its root then starts over and plans again.
+    REQUIRE(game.done.size() >= 3);
+    CHECK(game.done[0] == "MoveTo");
+    CHECK(game.done[1] == "TakeKnife");
+    CHECK(game.done[2] == "Sulk");
+  }
+  SECTION("no plan: Plan fails (no knife anywhere)") {
+    auto sim = chefWorld();
+    REQUIRE(sim->submit(upsert(20, EntityKind::kNpc, {0.f, 0.f, 0.f}, "tree_chef")));
+    Game game{*sim, 20};
+    game.run(5);
+    CHECK(game.count("Sulk") >= 1);
+    CHECK(game.count("MoveTo") == 0);
+    CHECK(game.count("Celebrate") == 0);
+    const nlohmann::json planner = describe(*sim, 20)["planner"];
+    CHECK(planner["plan"]["status"] == "no_plan");
+    CHECK_THAT(planner["plan"]["why"].get<std::string>(), Catch::Contains("meal_ready"));
+  }
+}
+
+}  // namespace npc
+
+namespace npc {
+
+TEST_CASE("planner statistics are counted while agents plan, saved and loaded again",
+          "[sim][planning]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("npcd_stats_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    auto sim = std::make_unique<Simulation>(chefConfig(), chefArchetypes());
+    REQUIRE(sim->loadPlannerDomains({{"chef.json", kChefDomain}}, dir.string()).ok());
+    REQUIRE(sim->submit(knife(502, {3.f, 0.f, 0.f})));
+    REQUIRE(sim->submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "chef")));
+    Game game{*sim, 10};
+    game.fail["Cook"] = 1;
+    game.run(30);
+    REQUIRE(sim->savePlannerStatistics().isOk());
+  }
+  std::ifstream in(dir / "chef.stats.json");
+  REQUIRE(in.good());
+  const nlohmann::json stats = nlohmann::json::parse(in);
+  CHECK(stats["domain"] == "chef");
+  CHECK(stats["actions"]["TakeKnife"]["succeeded"] == 1);
+  CHECK(stats["actions"]["Cook"]["failed"] == 1);
+  CHECK(stats["actions"]["Cook"]["succeeded"].get<int>() >= 1);
+  CHECK(stats["actions"]["Cook"]["conditions"][0]["evaluations"].get<int>() >= 1);
+  // A daemon starting with that directory loads them (and re-orders conditions from them).
+  Simulation again(chefConfig(), chefArchetypes());
+  CHECK(again.loadPlannerDomains({{"chef.json", kChefDomain}}, dir.string()).ok());
+  // A damaged file is refused, naming it.
+  std::ofstream(dir / "chef.stats.json") << "{ not json";
+  Simulation broken(chefConfig(), chefArchetypes());
+  const PlannerLoadReport r = broken.loadPlannerDomains({{"chef.json", kChefDomain}}, dir.string());
+  CHECK_FALSE(r.ok());
+  CHECK_THAT(r.text(), Catch::Contains("chef.stats.json"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace npc

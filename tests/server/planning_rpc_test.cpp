@@ -1,0 +1,124 @@
+// SetPlannerValue and GetPlanTrace over real gRPC (fixture: grpc_fixture.h): the planner
+// monitor as a game studio's tools would read it, and facts / blackboard values set by the
+// game changing what an agent plans.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "grpc_fixture.h"
+
+using namespace npc;
+using namespace npc::test;
+
+namespace {
+
+// A lamplighter lights the lamp when it is dark (a blackboard value the game sets).
+constexpr const char* kLampDomain = R"({
+  "domain": "lamp",
+  "facts": [ { "name": "lamp_on", "type": "bool" }, { "name": "has_match", "type": "bool" } ],
+  "blackboard": { "dark": "bool" },
+  "actions": [
+    { "name": "StrikeMatch", "pre": [ { "fact": "has_match", "value": false } ],
+      "effects": [ { "fact": "has_match", "set": true } ], "cost": 1 },
+    { "name": "LightLamp", "pre": [ { "fact": "has_match", "value": true } ],
+      "effects": [ { "fact": "lamp_on", "set": true } ], "cost": 1 }
+  ],
+  "goals": [ { "name": "Lit", "priority": 1, "desired": [ { "fact": "lamp_on", "value": true } ],
+               "relevant": [ { "blackboard": "dark", "value": true } ] } ]
+})";
+
+ServerSetup lampSetup() {
+  ServerSetup setup;
+  Archetype lighter = setup.archetypes.at(*setup.archetypes.find("statue"));
+  lighter.name = "lighter";
+  lighter.behaviors = {behaviorDef("default", BehaviorMode::kPlan)};
+  lighter.behavior = "default";
+  lighter.planner.domain = "lamp";
+  lighter.planner.blackboard = {{"dark", 1.0}};
+  setup.archetypes.add(lighter);
+  setup.planner_domains = {{"lamp.json", kLampDomain}};
+  return setup;
+}
+
+grpc::Status setValue(Admin& admin, uint64_t agent, const std::string& name, const std::string& value,
+                      bool blackboard) {
+  v1::SetPlannerValueRequest r;
+  r.set_agent(agent);
+  r.set_name(name);
+  r.set_value(value);
+  r.set_blackboard(blackboard);
+  return admin.call(&v1::NpcSim::Stub::SetPlannerValue, r);
+}
+
+grpc::Status trace(Admin& admin, uint64_t agent, std::optional<bool> on, nlohmann::json* out) {
+  v1::GetPlanTraceRequest r;
+  r.set_agent(agent);
+  if (on) r.set_trace(*on);
+  v1::GetPlanTraceReply reply;
+  grpc::Status s = admin.call(&v1::NpcSim::Stub::GetPlanTrace, r, &reply);
+  if (s.ok() && out) *out = nlohmann::json::parse(reply.json());
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("GetPlanTrace and SetPlannerValue reach an agent's planner", "[grpc][planning]") {
+  TestServer server(lampSetup());
+  Admin admin(server.channel());
+  REQUIRE(admin.spawn(1, "lighter", v1::ENTITY_KIND_NPC).ok());
+  REQUIRE(admin.spawn(2, "statue", v1::ENTITY_KIND_NPC).ok());
+  nlohmann::json j;
+  REQUIRE(eventually([&] {
+    return trace(admin, 1, std::nullopt, &j).ok() && j["planner"]["phase"] == "executing";
+  }));
+  CHECK(j["planner"]["goal"] == "Lit");
+  CHECK(j["planner"]["plan"]["steps"][0]["action"] == "StrikeMatch");
+  CHECK(j["planner"]["plan"]["steps"][1]["action"] == "LightLamp");
+  CHECK(j["trace"].is_null());  // nothing traced yet
+  // GetAgent shows the same planner view.
+  CHECK(admin.view(1)["planner"]["domain"] == "lamp");
+
+  SECTION("Should trace the next search once tracing is on") {
+    REQUIRE(trace(admin, 1, true, &j).ok());
+    CHECK(j["traced"] == true);
+    // Daylight: the goal is no longer relevant and the plan stops; dark again: it replans.
+    REQUIRE(setValue(admin, 1, "dark", "false", true).ok());
+    REQUIRE(eventually([&] { return trace(admin, 1, std::nullopt, &j).ok() && j["planner"]["phase"] == "idle"; }));
+    REQUIRE(setValue(admin, 1, "dark", "true", true).ok());
+    REQUIRE(eventually([&] { return trace(admin, 1, std::nullopt, &j).ok() && j["trace"].is_object(); }));
+    CHECK_FALSE(j["trace"]["expansions"].empty());
+    CHECK(j["trace"]["result"]["status"] == "found");
+    CHECK(j["trace"]["result"]["goal"] == "Lit");
+  }
+
+  SECTION("Should plan from a fact the game set") {
+    REQUIRE(setValue(admin, 1, "dark", "false", true).ok());
+    REQUIRE(eventually([&] { return trace(admin, 1, std::nullopt, &j).ok() && j["planner"]["phase"] == "idle"; }));
+    REQUIRE(setValue(admin, 1, "has_match", "true", false).ok());
+    REQUIRE(setValue(admin, 1, "dark", "true", true).ok());
+    REQUIRE(eventually([&] {
+      return trace(admin, 1, std::nullopt, &j).ok() && j["planner"]["phase"] == "executing" &&
+             j["planner"]["plan"]["steps"].size() == 1;
+    }));
+    CHECK(j["planner"]["plan"]["steps"][0]["action"] == "LightLamp");
+    CHECK_THAT(j["planner"]["facts"].get<std::string>(), Catch::Contains("has_match=true"));
+  }
+
+  SECTION("Should name what is wrong") {
+    grpc::Status s = setValue(admin, 1, "colour", "red", false);
+    CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(s.error_message() == "name/value: domain \"lamp\" has no fact \"colour\" taking \"red\"");
+    s = setValue(admin, 1, "dark", "maybe", true);
+    CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(s.error_message() == "value: \"maybe\" is not true, false or a number");
+    s = setValue(admin, 1, "sunny", "true", true);
+    CHECK(s.error_code() == grpc::StatusCode::NOT_FOUND);
+    s = setValue(admin, 2, "dark", "true", true);
+    CHECK(s.error_code() == grpc::StatusCode::FAILED_PRECONDITION);
+    CHECK(s.error_message() == "entity 2: has no planner");
+    s = trace(admin, 999, std::nullopt, nullptr);
+    CHECK(s.error_code() == grpc::StatusCode::NOT_FOUND);
+    s = setValue(admin, 0, "", "", false);
+    CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(s.error_message() == "agent: must not be 0; name: must be set");
+  }
+}
