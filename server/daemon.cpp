@@ -169,6 +169,15 @@ bool Daemon::start(std::vector<std::string>& errors) {
                                 report->text()));
         }
       }
+      if (auto report = sim_->reloadPlannerDomainsIfChanged()) {
+        if (report->ok()) {
+          spdlog::info(logText("planner domains reloaded (" + std::to_string(report->domains.size()) +
+                               " domains)"));
+        } else {
+          spdlog::error(logText("planner domain reload refused, previous set kept:\n" +
+                                report->text()));
+        }
+      }
       if (auto report = sim_->reloadSelectionTreesIfChanged()) {
         if (report->ok()) {
           spdlog::info(logText("selection trees reloaded (" + std::to_string(report->trees) +

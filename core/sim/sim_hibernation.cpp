@@ -155,7 +155,7 @@ void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
   dormant_index_.emplace_back(raw(id), place);  // sorted in by mergeDormantIndex()
   ++dormant_count_;
   agents_.remove(id);
-  detachPlanner(id);  // plan state is not kept: the agent plans afresh when it wakes
+  sleepPlanner(id);  // facts, blackboard and pacing kept; it plans afresh when it wakes
   world_.entities().remove(id);
   world_.markMoved();
 }
@@ -265,7 +265,7 @@ Status Simulation::wakePlaceCommand(const WakePlace& c) {
 size_t Simulation::dormantBytes() const {
   size_t bytes = dormant_index_.capacity() * sizeof(dormant_index_[0]);
   for (const auto& list : dormant_) bytes += list.capacity() * sizeof(DormantAgent);
-  return bytes;
+  return bytes + sleepingPlannerBytes();
 }
 
 std::optional<std::pair<PlaceIndex, size_t>> Simulation::findDormant(EntityId id) const {

@@ -79,6 +79,14 @@ struct PlannerBinding {
   bool trace = false;
 };
 
+// What a planning agent keeps while its place sleeps (≈600 B): what it believes, its
+// blackboard and pacing memory. The plan itself is not kept: it plans afresh on waking.
+struct SleepingPlanner {
+  goap::GoapState facts;
+  goap::Blackboard blackboard;
+  goap::PacingMemory pacing;
+};
+
 // Squad memory: agents of one signal group share a blackboard and pacing.
 struct GroupPlannerMemory {
   goap::Blackboard blackboard;
@@ -93,6 +101,7 @@ struct SimPlanning {
   DenseTable<AgentPlanner, EntityId> agents;
   std::vector<GroupPlannerMemory> groups;            // by perception group
   std::map<EntityId, std::unique_ptr<goap::PlanTrace>> traces;  // traced agents only
+  std::map<EntityId, SleepingPlanner> sleeping;      // planning agents of sleeping places
   std::array<goap::SmartObjectCandidate, 64> objects{};
   std::array<goap::TargetPosition, goap::kMaxTargets> targets{};
   std::string statistics_dir;

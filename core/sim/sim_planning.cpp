@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/source_dir.h"
 #include "goap/goal_selector.h"
 #include "sim/sim_messages.h"
 #include "sim/sim_planner.h"
@@ -63,41 +64,114 @@ std::string statisticsPath(const std::string& dir, const std::string& domain) {
   return (std::filesystem::path(dir) / (domain + ".stats.json")).string();
 }
 
+// Facts and blackboard values of an agent of `archetype` from the old planning set to the
+// new one, by name (enums by value name); values the new domain cannot hold are left.
+void carryOver(const SimPlanning& old, const SimPlanning& now, uint16_t archetype,
+               const goap::GoapState& facts, const goap::Blackboard& bb,
+               goap::GoapState& out_facts, goap::Blackboard& out_bb) {
+  const PlannerBinding* from = old.bindingOf(archetype);
+  const PlannerBinding* to = now.bindingOf(archetype);
+  if (!from || !to) return;
+  const goap::GoapDomain& a = *old.domains[static_cast<size_t>(from->domain)].domain;
+  const goap::GoapDomain& b = *now.domains[static_cast<size_t>(to->domain)].domain;
+  for (const goap::FactDef& f : a.facts()) {
+    const goap::FactId src = a.findFact(f.name);
+    const goap::FactId dst = b.findFact(f.name);
+    if (src == a.locationFact() || dst == goap::FactId::kNone || dst == b.locationFact()) continue;
+    const int32_t v = a.get(facts, src);
+    if (f.type == goap::FactType::kEnum) {  // enums by value name: their order may change
+      b.set(out_facts, f.name, f.values[static_cast<size_t>(v - f.min)]);
+    } else {
+      b.set(out_facts, dst, v);
+    }
+  }
+  const goap::BlackboardSchema& sa = old.library.blackboard();
+  const goap::BlackboardSchema& sb = now.library.blackboard();
+  for (size_t k = 0; k < sa.size(); ++k) {
+    const auto key = static_cast<goap::BlackboardKeyId>(k);
+    const std::optional<float> value = bb.number(key);
+    const goap::BlackboardKeyId dst = sb.find(sa.name(key));
+    if (!value || dst == goap::BlackboardKeyId::kNone || sb.type(dst) != sa.type(key)) continue;
+    out_bb.setNumber(dst, sb.type(dst), *value);
+  }
+}
+
 }  // namespace
 
 // --- Loading ------------------------------------------------------------------------------
 
 PlannerLoadReport Simulation::loadPlannerDomains(const std::string& dir,
                                                  const std::string& statistics_dir) {
-  PlannerLoadReport report;
-  if (planning_->library.size() != 0) {
-    report.errors.push_back("planner domains are loaded once, at start");
-    return report;
-  }
-  const goap::GoapLoadReport r = planning_->library.loadDirectory(dir);
-  report.errors = r.errors;
-  report.domains = r.loaded;
-  return bindPlanners(std::move(report), statistics_dir);
+  planner_dir_ = dir;
+  planner_fingerprint_ = sourceDirFingerprint(dir, ".json");
+  auto fresh = std::make_unique<SimPlanning>();
+  const goap::GoapLoadReport r = fresh->library.loadDirectory(dir);
+  return installPlanning(std::move(fresh), {r.errors, r.loaded}, statistics_dir);
 }
 
 PlannerLoadReport Simulation::loadPlannerDomains(
     const std::vector<std::pair<std::string, std::string>>& files, const std::string& statistics_dir) {
-  PlannerLoadReport report;
-  if (planning_->library.size() != 0) {
-    report.errors.push_back("planner domains are loaded once, at start");
-    return report;
-  }
   std::vector<goap::GoapSourceFile> sources;
   for (const auto& [path, text] : files) sources.push_back({path, text});
-  const goap::GoapLoadReport r = planning_->library.loadFiles(sources);
-  report.errors = r.errors;
-  report.domains = r.loaded;
-  return bindPlanners(std::move(report), statistics_dir);
+  auto fresh = std::make_unique<SimPlanning>();
+  const goap::GoapLoadReport r = fresh->library.loadFiles(sources);
+  return installPlanning(std::move(fresh), {r.errors, r.loaded}, statistics_dir);
 }
 
-PlannerLoadReport Simulation::bindPlanners(PlannerLoadReport report, const std::string& statistics_dir) {
+PlannerLoadReport Simulation::reloadPlannerDomains() {
+  if (planner_dir_.empty()) return {{"no planner domain directory configured"}, {}};
+  // What the running planners counted goes to disk first, so the new set starts from it.
+  if (const Status saved = savePlannerStatistics(); !saved.isOk()) return {{saved.message()}, {}};
+  return loadPlannerDomains(planner_dir_, planning_->statistics_dir);
+}
+
+std::optional<PlannerLoadReport> Simulation::reloadPlannerDomainsIfChanged() {
+  if (planner_dir_.empty() || sourceDirFingerprint(planner_dir_, ".json") == planner_fingerprint_) {
+    return std::nullopt;
+  }
+  return reloadPlannerDomains();
+}
+
+PlannerLoadReport Simulation::installPlanning(std::unique_ptr<SimPlanning> fresh,
+                                              PlannerLoadReport report,
+                                              const std::string& statistics_dir) {
+  if (!report.ok()) return report;  // a bad set never replaces a good one
+  report = bindPlanners(*fresh, std::move(report), statistics_dir);
   if (!report.ok()) return report;
-  SimPlanning& P = *planning_;
+  // Agents move to the new domains: plans stop (their intentions are cancelled), facts and
+  // blackboard values carry over by name; a fact whose value the new domain cannot hold
+  // starts from its initial value.
+  std::unique_ptr<SimPlanning> old = std::move(planning_);
+  planning_ = std::move(fresh);
+  planning_->budget = old->budget;  // a reload between two phases keeps this tick's budget
+  planning_->cursor = old->cursor;
+  for (Agent& agent : agents_.rows()) {
+    AgentPlanner* before = agent.planner.isNull() ? nullptr : old->agents.get(agent.planner);
+    if (before) stopPlanStep(agent, *before);
+    agent.planner = {};
+    attachPlanner(agent);
+    AgentPlanner* after = plannerOf(agent);
+    if (!before || !after) continue;
+    carryOver(*old, *planning_, agent.archetype, before->facts, before->blackboard, after->facts, after->blackboard);
+    after->traced = after->traced || before->traced;
+  }
+  for (auto& [id, slept] : old->sleeping) {
+    SleepingPlanner moved = slept;
+    const auto where = findDormant(id);
+    if (!where) continue;
+    const uint16_t archetype = dormant_[raw(where->first)][where->second].archetype;
+    const PlannerBinding* b = planning_->bindingOf(archetype);
+    if (!b) continue;
+    moved.facts = planning_->domains[static_cast<size_t>(b->domain)].domain->initialState();
+    moved.blackboard = {};
+    carryOver(*old, *planning_, archetype, slept.facts, slept.blackboard, moved.facts, moved.blackboard);
+    planning_->sleeping[id] = moved;
+  }
+  return report;
+}
+
+PlannerLoadReport Simulation::bindPlanners(SimPlanning& P, PlannerLoadReport report,
+                                           const std::string& statistics_dir) {
   goap::GoapLibrary& lib = P.library;
   P.statistics_dir = statistics_dir;
   P.param_object = names_.intern("object");
@@ -202,11 +276,6 @@ PlannerLoadReport Simulation::bindPlanners(PlannerLoadReport report, const std::
       registry_.addTo(list, names_.name(name), std::make_unique<ClientAction>(type.action_timeout_s));
     }
   }
-  if (!report.ok()) {
-    P.bindings.clear();  // all or nothing: no agent plans with half a configuration
-    return report;
-  }
-  for (Agent& agent : agents_.rows()) attachPlanner(agent);
   return report;
 }
 
@@ -233,11 +302,32 @@ void Simulation::attachPlanner(Agent& agent) {
   p.facts = P.domains[static_cast<size_t>(b->domain)].domain->initialState();
   for (const PlannerBinding::Initial& v : b->blackboard) p.blackboard.setNumber(v.key, v.type, v.value);
   p.traced = b->trace;
+  if (auto slept = P.sleeping.find(agent.id); slept != P.sleeping.end()) {  // waking up
+    p.facts = slept->second.facts;
+    p.blackboard = slept->second.blackboard;
+    p.pacing = slept->second.pacing;
+    P.sleeping.erase(slept);
+  }
   agent.planner = h;
   if (P.groups.size() <= agent.perception.group) P.groups.resize(agent.perception.group + 1u);
 }
 
 void Simulation::detachPlanner(EntityId id) {
+  planning_->agents.remove(id);
+  planning_->traces.erase(id);
+  planning_->sleeping.erase(id);
+}
+
+size_t Simulation::sleepingPlannerBytes() const {
+  // A map node: the pair plus the tree's links and colour (4 words).
+  constexpr size_t kNode = sizeof(std::pair<const EntityId, SleepingPlanner>) + 4 * sizeof(void*);
+  return planning_->sleeping.size() * kNode;
+}
+
+void Simulation::sleepPlanner(EntityId id) {
+  if (const AgentPlanner* p = planning_->agents.get(id)) {
+    planning_->sleeping[id] = {p->facts, p->blackboard, p->pacing};
+  }
   planning_->agents.remove(id);
   planning_->traces.erase(id);
 }

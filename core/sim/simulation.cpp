@@ -215,7 +215,7 @@ void Simulation::apply(Command& command) {
             c.reply({}, r.agent, r.value);
           }
         } else if constexpr (std::is_same_v<T, ReloadDefinitions>) {
-          if (trees_dir_.empty() && mbt_dir_.empty()) {
+          if (trees_dir_.empty() && mbt_dir_.empty() && planner_dir_.empty()) {
             if (c.reply) {
               c.reply({StatusCode::kFailedPrecondition, "no definitions directory configured"},
                       {});
@@ -233,6 +233,11 @@ void Simulation::apply(Command& command) {
               const BstLoadReport b = finishTreeLoad(trees_.reload());
               ok = ok && b.ok();
               text += (text.empty() || b.text().empty() ? "" : "\n") + b.text();
+            }
+            if (!planner_dir_.empty()) {
+              const PlannerLoadReport p = reloadPlannerDomains();
+              ok = ok && p.ok();
+              text += (text.empty() || p.text().empty() ? "" : "\n") + p.text();
             }
             if (c.reply) c.reply(ok ? Status{} : Status{StatusCode::kInvalidArgument, text}, text);
           }
@@ -413,6 +418,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
     dormant_index_.erase(std::lower_bound(dormant_index_.begin(), dormant_index_.end(),
                                           std::make_pair(raw(id), PlaceIndex{})));
     --dormant_count_;
+    detachPlanner(id);
     emitEvent(EventKind::kAgentDespawned, id, where->first, {});
     return {};
   }

@@ -137,6 +137,11 @@ class Simulation {
   PlannerLoadReport loadPlannerDomains(const std::vector<std::pair<std::string, std::string>>& files,
                                        const std::string& statistics_dir = {});
   Status savePlannerStatistics() const;
+  // Tick thread: loads the domain directory again (ReloadDefinitions, polling). A bad set
+  // is refused and the loaded one kept; otherwise agents move to the new domains — running
+  // plans stop, facts and blackboard values carry over by name. nullopt when unchanged.
+  PlannerLoadReport reloadPlannerDomains();
+  std::optional<PlannerLoadReport> reloadPlannerDomainsIfChanged();
 
   // Thread-safe. Queues commands for the next tick, in order. Returns false (queuing
   // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
@@ -218,9 +223,14 @@ class Simulation {
   void startWork(Agent& agent, uint16_t long_action, bool for_hibernation);
   void stopWork(Agent& agent, Settlement* settled);
   // Planning (sim_planning.cpp).
-  PlannerLoadReport bindPlanners(PlannerLoadReport report, const std::string& statistics_dir);
+  PlannerLoadReport installPlanning(std::unique_ptr<SimPlanning> fresh, PlannerLoadReport report,
+                                    const std::string& statistics_dir);
+  PlannerLoadReport bindPlanners(SimPlanning& planning, PlannerLoadReport report,
+                                 const std::string& statistics_dir);
   void attachPlanner(Agent& agent);    // spawn / wake: a planner row if its archetype plans
-  void detachPlanner(EntityId id);     // despawn / sleep
+  void detachPlanner(EntityId id);     // despawn (awake or asleep)
+  void sleepPlanner(EntityId id);      // its place sleeps: facts, blackboard, pacing kept
+  size_t sleepingPlannerBytes() const;
   void resetPlanner(Agent& agent);     // behavior changed: the old plan is dropped
   void runPlanner(Agent& agent, AgentPlanner& p, uint32_t& budget);
   bool searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal);
@@ -285,6 +295,8 @@ class Simulation {
   std::function<void(const MbtLogMessage&)> tree_log_;
   DenseTable<Agent, EntityId> agents_;
   std::unique_ptr<SimPlanning> planning_;  // GOAP domains, planner, per-agent plan state
+  std::string planner_dir_;                // where domains load from ("" = none / in memory)
+  std::string planner_fingerprint_;
   std::string trees_dir_;              // where selection trees load from ("" = none)
   // BehaviorDef::set_when_done resolved to variable ids, for every archetype's behaviors.
   struct DoneAssignment {

@@ -395,3 +395,85 @@ TEST_CASE("planner statistics are counted while agents plan, saved and loaded ag
 }
 
 }  // namespace npc
+
+namespace npc {
+
+TEST_CASE("a planning agent keeps its facts, blackboard and pacing while its place sleeps",
+          "[sim][planning][hibernation]") {
+  SimConfig config = chefConfig();
+  config.hibernation.enabled = true;
+  config.hibernation.quiet_s = 1.0;
+  Simulation sim(config, chefArchetypes());
+  REQUIRE(sim.world().addPlace("kitchen", Aabb{{-50.f, -50.f, -5.f}, {50.f, 50.f, 5.f}}));
+  REQUIRE(sim.loadPlannerDomains({{"chef.json", kChefDomain}}).ok());
+  REQUIRE(sim.submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "chef")));
+  REQUIRE(sim.submit({ClientId::kDaemon, 0, SetPlannerValue{EntityId{10}, "has_knife", "true", false, {}}}));
+  REQUIRE(sim.submit({ClientId::kDaemon, 0, SetPlannerValue{EntityId{10}, "hungry", "false", true, {}}}));
+  Game game{sim, 10};
+  const PlaceIndex kitchen = sim.world().findPlace("kitchen");
+  for (int i = 0; i < 100 && sim.placeState(kitchen) != PlaceState::kAsleep; ++i) game.tick();
+  REQUIRE(sim.placeState(kitchen) == PlaceState::kAsleep);
+  CHECK(describe(sim, 10)["asleep"] == true);
+  std::string json;
+  CHECK(sim.planTrace(EntityId{10}, std::nullopt, json).code() == StatusCode::kFailedPrecondition);
+
+  REQUIRE(sim.submit({ClientId::kDaemon, 0, WakePlace{"kitchen", 0.0, {}}}));
+  game.run(3);
+  const nlohmann::json planner = describe(sim, 10)["planner"];
+  CHECK_THAT(planner["facts"].get<std::string>(), Catch::Contains("has_knife=true"));
+  // Still not hungry (blackboard kept): the fallback runs, no cooking.
+  CHECK(game.count("Cook") == 0);
+}
+
+}  // namespace npc
+
+namespace npc {
+
+TEST_CASE("planner domains reload: a bad set is refused, a good one takes over with the facts",
+          "[sim][planning][reload]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("npcd_goap_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "chef.json") << kChefDomain;
+  Simulation sim(chefConfig(), chefArchetypes());
+  REQUIRE(sim.loadPlannerDomains(dir.string()).ok());
+  CHECK_FALSE(sim.reloadPlannerDomainsIfChanged());  // nothing changed
+  REQUIRE(sim.submit(knife(502, {3.f, 0.f, 0.f})));
+  REQUIRE(sim.submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "chef")));
+  REQUIRE(sim.submit({ClientId::kDaemon, 0, SetPlannerValue{EntityId{10}, "hungry", "false", true, {}}}));
+  REQUIRE(sim.submit({ClientId::kDaemon, 0, SetPlannerValue{EntityId{10}, "has_knife", "true", false, {}}}));
+  Game game{sim, 10};
+  game.run(3);
+
+  SECTION("a broken file is refused, naming it; the loaded domains keep running") {
+    std::ofstream(dir / "chef.json") << R"({ "domain": "chef", "facts": [ { "name": 3 } ] })";
+    const PlannerLoadReport r = sim.reloadPlannerDomains();
+    CHECK_FALSE(r.ok());
+    CHECK_THAT(r.text(), Catch::Contains("chef.json"));
+    CHECK(describe(sim, 10)["planner"]["domain"] == "chef");
+    CHECK_THAT(describe(sim, 10)["planner"]["facts"].get<std::string>(), Catch::Contains("has_knife=true"));
+  }
+  SECTION("a changed domain replaces the old one; facts and blackboard carry over by name") {
+    std::string changed = kChefDomain;
+    const std::string cook = R"("effects": [ { "fact": "meal_ready", "set": true } ], "cost": 2 })";
+    REQUIRE(changed.find(cook) != std::string::npos);
+    changed.replace(changed.find(cook), cook.size(),
+                    R"("effects": [ { "fact": "meal_ready", "set": true } ], "cost": 2,
+                        "params": { "recipe": "stew" } })");
+    std::ofstream(dir / "chef.json") << changed;
+    const auto r = sim.reloadPlannerDomainsIfChanged();
+    REQUIRE(r);
+    CHECK(r->ok());
+    game.run(2);
+    CHECK_THAT(describe(sim, 10)["planner"]["facts"].get<std::string>(), Catch::Contains("has_knife=true"));
+    CHECK(game.count("Cook") == 0);  // still not hungry: the blackboard came along
+    REQUIRE(sim.submit({ClientId::kDaemon, 0, SetPlannerValue{EntityId{10}, "hungry", "true", true, {}}}));
+    game.run(5);
+    CHECK(game.count("Cook") >= 1);   // the new domain plans (Cook alone: he has a knife)
+    CHECK(game.count("TakeKnife") == 0);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace npc
