@@ -96,6 +96,99 @@ void carryOver(const SimPlanning& old, const SimPlanning& now, uint16_t archetyp
   }
 }
 
+// Domain `i` of the library as the simulation uses it. Statistics come first: they re-order
+// conditions before any planner sees the domain.
+PlannerDomain prepareDomain(goap::GoapLibrary& lib, size_t i, const std::string& statistics_dir,
+                            NameTable& names, std::vector<std::string>& errors) {
+  PlannerDomain pd;
+  const std::string name = lib.domain(i).name();
+  if (!statistics_dir.empty()) {
+    goap::GoapDomain& mut = *lib.findMutable(name);
+    pd.stats = std::make_unique<goap::PlannerStatistics>(mut);
+    const std::string path = statisticsPath(statistics_dir, name);
+    if (std::filesystem::exists(path)) {
+      const Status s = pd.stats->load(path);
+      if (!s.isOk()) errors.push_back(path + ": " + s.message());
+      else pd.stats->applyTo(mut);
+    }
+  }
+  pd.domain = &lib.domain(i);
+  pd.species = std::make_unique<goap::SmartObjectSpecies>(*pd.domain);
+  for (const goap::ActionDef& a : pd.domain->actions()) {
+    PlannerDomain::PreparedAction prepared;
+    prepared.name = names.intern(a.name);
+    prepared.only_moves = onlyMoves(a);
+    prepareParams(a, names, prepared);
+    pd.actions.push_back(prepared);
+  }
+  return pd;
+}
+
+PlannerBinding::Source targetSource(const std::string& source) {
+  if (source == "home") return PlannerBinding::Source::kHome;
+  if (source == "attention") return PlannerBinding::Source::kAttention;
+  return PlannerBinding::Source::kSelf;
+}
+
+// Resolves an archetype's "planner" against the loaded domains into `b`; every problem
+// names the archetype and what the domain lacks. False when its domain is not loaded.
+bool bindArchetype(const SimPlanning& P, const Archetype& type, NameTable& names,
+                   PlannerBinding& b, std::vector<std::string>& errors) {
+  const std::string where = "archetype \"" + type.name + "\": planner: ";
+  const goap::GoapDomain* d = P.library.find(type.planner.domain);
+  if (!d) {
+    errors.push_back(where + "domain \"" + type.planner.domain + "\" is not loaded");
+    return false;
+  }
+  const std::string in = "domain \"" + d->name() + "\" has no ";
+  for (size_t i = 0; i < P.domains.size(); ++i) {
+    if (P.domains[i].domain == d) b.domain = static_cast<int>(i);
+  }
+  for (const BehaviorDef& def : type.behaviors) {
+    const std::string& bucket = def.bucket.empty() ? def.name : def.bucket;
+    const goap::BucketId id = d->findBucket(bucket);
+    if (id == goap::BucketId::kNone && (def.mode == BehaviorMode::kPlan || !def.bucket.empty())) {
+      errors.push_back(where + "behavior \"" + def.name + "\": " + in + "bucket \"" + bucket + "\"");
+    }
+    b.bucket_of_behavior.push_back(id);
+  }
+  b.targets.assign(d->targets().size(), PlannerBinding::Source::kNone);
+  for (const auto& [target, source] : type.planner.targets) {
+    const goap::TargetIndex ti = d->findTarget(target);
+    if (ti == goap::TargetIndex::kNone) {
+      errors.push_back(where + "targets: " + in + "target \"" + target + "\"");
+    } else {
+      b.targets[static_cast<size_t>(ti)] = targetSource(source);
+    }
+  }
+  const goap::BlackboardSchema& schema = P.library.blackboard();
+  for (const auto& [key, value] : type.planner.blackboard) {
+    const goap::BlackboardKeyId k = schema.find(key);
+    const goap::BlackboardType kt = k == goap::BlackboardKeyId::kNone ? goap::BlackboardType::kVec3
+                                                                      : schema.type(k);
+    if (kt == goap::BlackboardType::kEntity || kt == goap::BlackboardType::kVec3) {
+      errors.push_back(where + "blackboard: \"" + key + "\" is not a bool or number key of any domain");
+    } else {
+      b.blackboard.push_back({k, kt, static_cast<float>(value)});
+    }
+  }
+  for (const std::string& fact : type.planner.transient_facts) {
+    const goap::FactId f = d->findFact(fact);
+    if (f == goap::FactId::kNone) errors.push_back(where + "transient_facts: " + in + "fact \"" + fact + "\"");
+    else b.transient.push_back(f);
+  }
+  b.trace = type.planner.trace;
+  for (const PlannerDomain::PreparedAction& a : P.domains[static_cast<size_t>(b.domain)].actions) {
+    b.perform.push_back(a.name);
+  }
+  for (const auto& [action, performed] : type.planner.perform) {
+    const goap::ActionId id = d->findAction(action);
+    if (id == goap::ActionId::kNone) errors.push_back(where + "perform: " + in + "action \"" + action + "\"");
+    else b.perform[static_cast<size_t>(id)] = names.intern(performed);
+  }
+  return true;
+}
+
 }  // namespace
 
 // --- Loading ------------------------------------------------------------------------------
@@ -172,102 +265,18 @@ PlannerLoadReport Simulation::installPlanning(std::unique_ptr<SimPlanning> fresh
 
 PlannerLoadReport Simulation::bindPlanners(SimPlanning& P, PlannerLoadReport report,
                                            const std::string& statistics_dir) {
-  goap::GoapLibrary& lib = P.library;
   P.statistics_dir = statistics_dir;
   P.param_object = names_.intern("object");
   P.param_target = names_.intern("target");
-  // Statistics first: they re-order conditions before any planner sees the domains.
-  for (size_t i = 0; i < lib.size(); ++i) {
-    PlannerDomain pd;
-    const std::string name = lib.domain(i).name();
-    if (!statistics_dir.empty()) {
-      goap::GoapDomain& mut = *lib.findMutable(name);
-      pd.stats = std::make_unique<goap::PlannerStatistics>(mut);
-      const std::string path = statisticsPath(statistics_dir, name);
-      if (std::filesystem::exists(path)) {
-        const Status s = pd.stats->load(path);
-        if (!s.isOk()) report.errors.push_back(path + ": " + s.message());
-        else pd.stats->applyTo(mut);
-      }
-    }
-    pd.domain = &lib.domain(i);
-    pd.species = std::make_unique<goap::SmartObjectSpecies>(*pd.domain);
-    for (const goap::ActionDef& a : pd.domain->actions()) {
-      PlannerDomain::PreparedAction prepared;
-      prepared.name = names_.intern(a.name);
-      prepared.only_moves = onlyMoves(a);
-      prepareParams(a, names_, prepared);
-      pd.actions.push_back(prepared);
-    }
-    P.domains.push_back(std::move(pd));
+  for (size_t i = 0; i < P.library.size(); ++i) {
+    P.domains.push_back(prepareDomain(P.library, i, statistics_dir, names_, report.errors));
   }
   P.bindings.assign(archetypes_.size(), {});
   for (size_t t = 0; t < archetypes_.size(); ++t) {
     const Archetype& type = archetypes_.at(static_cast<uint16_t>(t));
     if (type.planner.domain.empty()) continue;
-    const std::string where = "archetype \"" + type.name + "\": planner: ";
     PlannerBinding& b = P.bindings[t];
-    const goap::GoapDomain* d = lib.find(type.planner.domain);
-    if (!d) {
-      report.errors.push_back(where + "domain \"" + type.planner.domain + "\" is not loaded");
-      continue;
-    }
-    for (size_t i = 0; i < lib.size(); ++i) {
-      if (&lib.domain(i) == d) b.domain = static_cast<int>(i);
-    }
-    for (const BehaviorDef& def : type.behaviors) {
-      const std::string& bucket = def.bucket.empty() ? def.name : def.bucket;
-      const goap::BucketId id = d->findBucket(bucket);
-      if (id == goap::BucketId::kNone && (def.mode == BehaviorMode::kPlan || !def.bucket.empty())) {
-        report.errors.push_back(where + "behavior \"" + def.name + "\": domain \"" + d->name() +
-                                "\" has no bucket \"" + bucket + "\"");
-      }
-      b.bucket_of_behavior.push_back(id);
-    }
-    b.targets.assign(d->targets().size(), PlannerBinding::Source::kNone);
-    for (const auto& [target, source] : type.planner.targets) {
-      const goap::TargetIndex ti = d->findTarget(target);
-      if (ti == goap::TargetIndex::kNone) {
-        report.errors.push_back(where + "targets: domain \"" + d->name() + "\" has no target \"" +
-                                target + "\"");
-        continue;
-      }
-      b.targets[static_cast<size_t>(ti)] = source == "home"        ? PlannerBinding::Source::kHome
-                                           : source == "attention" ? PlannerBinding::Source::kAttention
-                                                                   : PlannerBinding::Source::kSelf;
-    }
-    for (const auto& [key, value] : type.planner.blackboard) {
-      const goap::BlackboardKeyId k = lib.blackboard().find(key);
-      const goap::BlackboardType kt = k == goap::BlackboardKeyId::kNone ? goap::BlackboardType::kVec3
-                                                                        : lib.blackboard().type(k);
-      if (kt == goap::BlackboardType::kEntity || kt == goap::BlackboardType::kVec3) {
-        report.errors.push_back(where + "blackboard: \"" + key +
-                                "\" is not a bool or number key of any domain");
-        continue;
-      }
-      b.blackboard.push_back({k, kt, static_cast<float>(value)});
-    }
-    for (const std::string& fact : type.planner.transient_facts) {
-      const goap::FactId f = d->findFact(fact);
-      if (f == goap::FactId::kNone) {
-        report.errors.push_back(where + "transient_facts: domain \"" + d->name() +
-                                "\" has no fact \"" + fact + "\"");
-      }
-      b.transient.push_back(f);
-    }
-    b.trace = type.planner.trace;
-    for (const PlannerDomain::PreparedAction& a : P.domains[static_cast<size_t>(b.domain)].actions) {
-      b.perform.push_back(a.name);
-    }
-    for (const auto& [action, performed] : type.planner.perform) {
-      const goap::ActionId id = d->findAction(action);
-      if (id == goap::ActionId::kNone) {
-        report.errors.push_back(where + "perform: domain \"" + d->name() + "\" has no action \"" +
-                                action + "\"");
-        continue;
-      }
-      b.perform[static_cast<size_t>(id)] = names_.intern(performed);
-    }
+    if (!bindArchetype(P, type, names_, b, report.errors)) continue;
     // What the agent performs is a client-side action of its archetype unless something
     // (its data, a daemon-side built-in such as Take) already defines it.
     const ActionListId list = own_actions_[t];
@@ -377,22 +386,17 @@ void Simulation::runPlanner(Agent& agent, AgentPlanner& p, uint32_t& budget) {
   const goap::BucketId bucket = b.bucket_of_behavior[agent.behavior_def];
   GroupPlannerMemory& group = planning_->groups[agent.perception.group];
   const double now = timeS();
-  if (p.awaiting_plan) {
-    if (budget == 0) return;
-    --budget;
-    p.awaiting_plan = false;
-    if (searchPlan(agent, p, {})) p.runner.onPlanReady(planning_->planner.result(), now);
-  }
   // A plan found this tick starts its first step at once; a stopped step may be followed
-  // by a search: a few commands per tick at most.
+  // by a search: a few commands per tick at most. A search the budget postponed comes first.
   for (int round = 0; round < 4; ++round) {
-    switch (p.runner.update(d, bucket, p.facts, &p.blackboard, &group.blackboard, now)) {
+    const RunnerCommand command =
+        p.awaiting_plan ? RunnerCommand::kRequestPlan
+                        : p.runner.update(d, bucket, p.facts, &p.blackboard, &group.blackboard, now);
+    switch (command) {
       case RunnerCommand::kNone: return;
       case RunnerCommand::kRequestPlan:
-        if (budget == 0) {
-          p.awaiting_plan = true;
-          return;
-        }
+        p.awaiting_plan = budget == 0;
+        if (p.awaiting_plan) return;
         --budget;
         if (searchPlan(agent, p, {})) p.runner.onPlanReady(planning_->planner.result(), now);
         continue;
