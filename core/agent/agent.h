@@ -41,6 +41,14 @@ struct Agent {
   };
   std::array<Outcome, 8> recent_outcomes{};
   uint8_t next_outcome = 0;
+  // Where its recent client-side actions were sent (kUnowned: to every subscriber), so that
+  // only that client may report their results. The oldest record is overwritten.
+  struct SentAction {
+    IntentionId intention = IntentionId::kNone;
+    ClientId to = ClientId::kDaemon;
+  };
+  std::array<SentAction, 4> sent_actions{};
+  uint8_t next_sent = 0;
 
   MbtInstance mbt;  // the running modular behavior tree, when its behavior has one
   EntityHandle planner;  // its GOAP plan state in the simulation's side table, if it plans

@@ -11,6 +11,7 @@ std::string_view toString(StatusCode code) {
     case StatusCode::kFailedPrecondition: return "failed precondition";
     case StatusCode::kResourceExhausted: return "resource exhausted";
     case StatusCode::kUnavailable: return "unavailable";
+    case StatusCode::kPermissionDenied: return "permission denied";
   }
   return "?";
 }

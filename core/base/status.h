@@ -16,6 +16,7 @@ enum class StatusCode : uint8_t {
   kFailedPrecondition,  // valid request in the wrong state
   kResourceExhausted,   // a bounded pool or buffer is full
   kUnavailable,         // shutting down
+  kPermissionDenied,    // the caller does not own what it tried to change
 };
 
 std::string_view toString(StatusCode code);

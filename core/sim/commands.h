@@ -139,8 +139,15 @@ struct WakePlace {
   double delay_s = 0.0;
   std::function<void(const Status&)> reply;
 };
-// A client stream ended: the agents it owned keep living, their actions go to subscribers.
-struct ClientGone {};
+// The last stream of a client ended: the agents it owned keep living and their actions go
+// to every client subscribed to their place. An anonymous client's entities become shared
+// (kUnowned) for good; a client with a configured identity (keeps_ownership) stays their
+// owner while away and regains them with ClientBack (core/sim/README.md "Ownership").
+struct ClientGone {
+  bool keeps_ownership = false;
+};
+// A client with a configured identity opened its first stream again.
+struct ClientBack {};
 
 // --- Intentions (core/intent, seed 004) ------------------------------------------------
 // Errors of the commands below: unknown agent kNotFound, hibernating agent
@@ -241,12 +248,16 @@ using CommandBody =
                  SetBehaviorVariable, RegisterVisibilityType, SetAttributePrincipal, GetStealth,
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
                  ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
-                 GetPlanTrace>;
+                 GetPlanTrace, ClientBack>;
 
+// `origin` is who sent it: a client's identity (its Connect stream, or a unary call made
+// with a game credential), or kDaemon / kUnowned for admin calls and the daemon's own game.
+// The tick thread checks ownership against it (core/sim/README.md "Ownership").
 struct Command {
   ClientId origin = ClientId::kDaemon;
   uint64_t seq = 0;  // the client's sequence number of the update this came from
   CommandBody body;
+  uint32_t item = 0;  // index within its list of that update (upserts[item], results[item])
 };
 
 }  // namespace npc

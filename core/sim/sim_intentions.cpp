@@ -230,7 +230,7 @@ bool Simulation::endedRecently(const Agent& agent, IntentionId intention) const 
   return false;
 }
 
-Status Simulation::applyActionResult(const ActionResult& r) {
+Status Simulation::applyActionResult(const ActionResult& r, ClientId origin, uint32_t item) {
   Agent* agent = agents_.get(r.agent);
   if (!agent && findDormant(r.agent)) return noAwakeAgent(r.agent, true);
   if (!agent) {
@@ -239,6 +239,7 @@ Status Simulation::applyActionResult(const ActionResult& r) {
   if (r.intention == IntentionId::kNone) {
     return {StatusCode::kInvalidArgument, "action result: intention must not be 0"};
   }
+  if (Status s = checkResultSender(*agent, r.intention, origin, item); !s.isOk()) return s;
   ClientOutcome outcome = ClientOutcome::kCompleted;
   if (r.outcome == ActionOutcome::kFailed) outcome = ClientOutcome::kFailed;
   if (r.outcome == ActionOutcome::kProgress) outcome = ClientOutcome::kProgress;
@@ -293,7 +294,7 @@ void Simulation::schedule() {
     AgentTurn turn;
     turn.agent = agent.id;
     turn.entity = agent.entity;
-    turn.owner = self->owner;
+    turn.owner = addresseeOf(self->owner);
     turn.place = self->place;
     turn.now_s = now;
     turn.quantum_s = quantum;
@@ -307,6 +308,7 @@ void Simulation::flushIntentions(const std::string* client_reason) {
   for (const ClientActionStart& start : starts_.items()) {
     ActionOut out;
     toActionOut(start, registry_.clientParamNames(), out);
+    recordSent(start.agent, start.intention, start.owner);
     output_.actions.push_back(out);
     ++totals_.actions_emitted;
   }

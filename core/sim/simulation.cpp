@@ -166,9 +166,11 @@ void Simulation::apply(Command& command) {
       [&](auto& c) {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, UpsertEntity>) {
-          report(upsertEntity(c.state, origin, false), c.state.id);
+          Status s = checkOwner(c.state.id, origin, "upserts", command.item);
+          report(s.isOk() ? upsertEntity(c.state, origin, false) : s, c.state.id);
         } else if constexpr (std::is_same_v<T, RemoveEntity>) {
-          report(removeEntity(c.id, false), c.id);
+          Status s = checkOwner(c.id, origin, "removals", command.item);
+          report(s.isOk() ? removeEntity(c.id, false) : s, c.id);
         } else if constexpr (std::is_same_v<T, UpsertObstacle>) {
           if (c.obstacle.id == ObstacleId::kNone || !c.obstacle.box.isValid()) {
             report({StatusCode::kInvalidArgument, "obstacle " + std::to_string(raw(c.obstacle.id)) +
@@ -242,14 +244,15 @@ void Simulation::apply(Command& command) {
             if (c.reply) c.reply(ok ? Status{} : Status{StatusCode::kInvalidArgument, text}, text);
           }
         } else if constexpr (std::is_same_v<T, ActionResult>) {
-          report(applyActionResult(c), c.agent);
+          report(applyActionResult(c, origin, command.item), c.agent);
         } else if constexpr (std::is_same_v<T, SpawnAgent>) {
           Status s = c.state.kind == EntityKind::kNpc
                          ? upsertEntity(c.state, origin, true)
                          : Status{StatusCode::kInvalidArgument, "SpawnAgent: kind must be npc"};
           if (c.reply) c.reply(s);
         } else if constexpr (std::is_same_v<T, DespawnAgent>) {
-          Status s = removeEntity(c.id, true);
+          Status s = checkOwner(c.id, origin, nullptr, 0);
+          if (s.isOk()) s = removeEntity(c.id, true);
           if (c.reply) c.reply(s);
         } else if constexpr (std::is_same_v<T, DescribeAgent>) {
           std::string json;
@@ -265,7 +268,8 @@ void Simulation::apply(Command& command) {
           if constexpr (std::is_same_v<T, ProgramIntention>) {
             s = programIntention(c, id);
           } else {
-            s = gameAction(c, id);
+            s = checkOwner(c.agent, origin, "game_actions", command.item);
+            if (s.isOk()) s = gameAction(c, id);
           }
           if (c.reply) {
             c.reply(s, id);
@@ -297,7 +301,9 @@ void Simulation::apply(Command& command) {
           Status s = planTrace(c.agent, c.trace, json);
           if (c.reply) c.reply(s, json);
         } else if constexpr (std::is_same_v<T, ClientGone>) {
-          releaseClient(origin);
+          releaseClient(origin, c.keeps_ownership);
+        } else if constexpr (std::is_same_v<T, ClientBack>) {
+          clientBack(origin);
         }
       },
       command.body);
@@ -434,12 +440,6 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
   world_.markMoved();
   if (was_agent) emitEvent(EventKind::kAgentDespawned, id, place, {});
   return {};
-}
-
-void Simulation::releaseClient(ClientId client) {
-  for (Entity& e : world_.entities().rows()) {
-    if (e.owner == client) e.owner = ClientId::kUnowned;
-  }
 }
 
 void Simulation::perceive() {

@@ -186,7 +186,7 @@ class Simulation {
   void apply(Command& command);
   Status upsertEntity(const EntityState& state, ClientId origin, bool must_be_new);
   Status removeEntity(EntityId id, bool must_be_agent);
-  Status applyActionResult(const ActionResult& result);
+  Status applyActionResult(const ActionResult& result, ClientId origin, uint32_t item);
   Status postSignal(const SignalEvent& signal);
   Status addSound(const SoundEvent& sound);
   Status setSensors(const SetSensors& command);
@@ -209,7 +209,17 @@ class Simulation {
   void treeEvent(Agent& agent, SignalId signal);
   friend class SimMbtHost;
   friend class SimInventories;  // ActionContext::inventories (sim_intentions.cpp)
-  void releaseClient(ClientId client);
+  // Ownership (sim_ownership.cpp, README.md "Ownership"). `list`/`item` name the item of
+  // the sender's update in the error ("upserts[1] (id 17): owned by another client");
+  // a null list names the entity alone (unary calls).
+  Status checkOwner(EntityId id, ClientId origin, const char* list, uint32_t item) const;
+  Status checkResultSender(const Agent& agent, IntentionId intention, ClientId origin,
+                           uint32_t item) const;
+  void recordSent(EntityId agent, IntentionId intention, ClientId to);
+  // Where an owner's agents' actions go: the owner, or every subscriber while it is away.
+  ClientId addresseeOf(ClientId owner) const;
+  void releaseClient(ClientId client, bool keeps_ownership);
+  void clientBack(ClientId client);
   // Hibernation (core/hibernation/README.md).
   Status wakePlaceCommand(const WakePlace& command);
   void sleepPlace(PlaceIndex place);
@@ -312,6 +322,7 @@ class Simulation {
   std::vector<std::vector<uint16_t>> behavior_long_action_; // per archetype, per BehaviorDef
   PlaceDispatcher places_;
   std::vector<std::vector<DormantAgent>> dormant_;          // by place
+  std::vector<ClientId> away_clients_;  // sorted: identified clients with no stream open
   std::vector<std::pair<uint64_t, PlaceIndex>> dormant_index_;  // sorted by id
   size_t dormant_count_ = 0;
   std::vector<EntityId> scratch_ids_;
