@@ -266,6 +266,7 @@ void Simulation::decide() {
   ActionOut request;
   ActionArg args[kMaxActionParams];
   for (Agent& agent : agents_.rows()) {
+    profile_.atAgent(agent.id);
     const Entity* self = world_.entities().get(agent.entity);
     if (!self || places_.state(self->place) == PlaceState::kDraining) continue;  // winding down
     if (runsTree(agent)) {  // a behavior tree programs its own actions
@@ -285,6 +286,7 @@ void Simulation::schedule() {
   const auto quantum = static_cast<float>(config_.tick_dt_s);
   for (Agent& agent : agents_.rows()) {
     if (agent.intent.queue.empty()) continue;
+    profile_.atAgent(agent.id);
     const Entity* self = world_.entities().get(agent.entity);
     if (!self) continue;
     if (intention_events_.room() < ActionScheduler::kMaxEventsPerTurn ||

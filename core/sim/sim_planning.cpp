@@ -366,6 +366,7 @@ void Simulation::planning() {
   for (size_t i = 0; i < n; ++i) {
     Agent& agent = rows[(start + i) % n];
     if (agent.planner.isNull()) continue;
+    profile_.atAgent(agent.id);
     runPlanner(agent, *P.agents.get(agent.planner), P.budget);
     // The first agent left waiting for a search goes first next tick.
     if (!starved && P.budget == 0 && P.agents.get(agent.planner)->awaiting_plan) {

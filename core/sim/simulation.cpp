@@ -136,14 +136,22 @@ void Simulation::tick() {
   output_.sim_time_s = timeS();
 
   planning_->budget = config_.max_plans_per_tick;  // trees' <Plan> (step 5) and step 6
+  profile_.beginTick(tick_);      //    every phase timed (tick_profile.h)
   ingest();                       // 1. client updates, admin commands, action results
+  profile_.enter(TickPhase::kPlaces);
   updatePlaces();                 // 2. quiet places sleep, woken ones settle (hibernation)
   world_.refreshSpatialIndex();   //    neighbour index reflects this tick's positions
+  profile_.enter(TickPhase::kPerception);
   perceive();                     // 3. sight, hearing, signals; stealth meter
+  profile_.enter(TickPhase::kSelection);
   select();                       // 4. signals set selection variables; trees pick behaviors
+  profile_.enter(TickPhase::kBehavior);
   decide();                       // 5. behavior trees tick, idle agents' behaviors program
+  profile_.enter(TickPhase::kPlanning);
   planning();                     // 6. planners choose goals, search, program plan steps
+  profile_.enter(TickPhase::kScheduling);
   schedule();                     // 7. intentions start, run, time out; client actions out
+  profile_.endTick();
 }
 
 void Simulation::ingest() {
@@ -481,6 +489,7 @@ void Simulation::select() {
   }
   totals_.signals_delivered += signals_.size();
   for (Agent& agent : agents_.rows()) {
+    profile_.atAgent(agent.id);
     const BehaviorSelection selection = trees_.evaluate(agent.bst);
     if (!selection.changed) continue;
     emitEvent(EventKind::kBehavior, agent.id,

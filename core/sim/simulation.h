@@ -35,6 +35,7 @@
 #include "perception/perception_system.h"
 #include "sim/commands.h"
 #include "sim/tick_output.h"
+#include "sim/tick_profile.h"
 #include "world/world.h"
 
 namespace npc {
@@ -152,6 +153,10 @@ class Simulation {
   // Tick thread. Applies queued commands, then runs every phase once.
   void tick();
   const TickOutput& output() const { return output_; }
+  // Wall time per phase of the last tick and where the tick is now (always on; the server
+  // adds its emit phase and reads progress from its watchdog thread).
+  TickProfile& profile() { return profile_; }
+  const TickProfile& profile() const { return profile_; }
 
   // Tick thread: direct access for set-up (places, obstacles) and read-only queries.
   World& world() { return world_; }
@@ -338,6 +343,7 @@ class Simulation {
   uint64_t tick_ = 0;
   IntentionIdSource intention_ids_;
   TickOutput output_;
+  TickProfile profile_;
   SimStats totals_;
 };
 
