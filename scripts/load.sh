@@ -76,7 +76,7 @@ for attempt in 1 2 3; do
   npcd_started=$(date +%s)
   ready=0
   for _ in $(seq 1 300); do
-    if grep -q "npcd listening on" "$work/npcd.log"; then ready=1; break; fi
+    if grep -q "listening on" "$work/npcd.log"; then ready=1; break; fi
     kill -0 "$npcd_pid" 2>/dev/null || break
     sleep 0.1
   done

@@ -17,6 +17,7 @@ PACKAGES=(
   prometheus-cpp-dev
   openssl
   python3-grpcio python3-protobuf
+  file
 )
 
 missing=()
@@ -26,8 +27,26 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
+# Node.js and npm for the Node client (proto/clients/node), when it is there (the image's
+# build stage copies only this script): Debian's, unless a node with npm is installed
+# already (a newer nodejs package bundles npm and conflicts with Debian's).
+node_client="$(cd "$(dirname "$0")/.." && pwd)/proto/clients/node"
+if [ -d "$node_client" ] && ! command -v npm > /dev/null; then
+  PACKAGES+=(nodejs npm)
+  missing+=(nodejs npm)
+fi
+
+# The Node client's npm packages, exactly as its package-lock.json pins them.
+npm_packages() {
+  if [ -f "$node_client/package-lock.json" ] && [ ! -d "$node_client/node_modules/@grpc/grpc-js" ]; then
+    echo "setup: npm ci in proto/clients/node"
+    (cd "$node_client" && npm ci --no-audit --no-fund --ignore-scripts)
+  fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#PACKAGES[@]} packages present"
+  npm_packages
   exit 0
 fi
 
@@ -37,3 +56,4 @@ echo "setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+npm_packages

@@ -155,6 +155,8 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
     };
     if (arg == "--help" || arg == "-h") {
       out.help = true;
+    } else if (arg == "--version") {
+      out.version = true;
     } else if (arg == "--config") {
       if (!value(out.config_path)) return false;
     } else if (arg == "--listen") {
@@ -173,13 +175,14 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
 
 std::string usage() {
   return "usage: npcd [--config FILE] [--listen ADDR] [--metrics-listen ADDR] [--log-level LEVEL]\n"
-         "            [--help]\n"
+         "            [--help] [--version]\n"
          "  --config FILE      daemon config (JSON); keys in README.md. Default: built-in\n"
          "                     defaults, an empty world, listening on 127.0.0.1:50051\n"
          "  --listen ADDR      gRPC address, overrides the config's \"listen\" (host:port)\n"
          "  --metrics-listen ADDR  Prometheus /metrics address, overrides \"metrics_listen\"\n"
          "  --log-level LEVEL  trace, debug, info, warn, error or off; overrides \"log_level\"\n"
-         "  --help             this text\n";
+         "  --help             this text\n"
+         "  --version          print the version and source revision, then exit\n";
 }
 
 bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std::string>& errors) {

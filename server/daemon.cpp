@@ -11,6 +11,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
+#include "build_info.h"
 #include "client_hub.h"
 #include "demo/demo_game.h"
 #include "logging.h"
@@ -210,8 +211,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
   driver_->start();
   tick_thread_ = std::thread([this] { io_.run(); });
   started_ = true;
-  spdlog::info(logText(fmt::format("npcd listening on {} (port {}), {:g} ticks/s, world {}{}",
-                                   config_.listen, port_, config_.tick_hz,
+  spdlog::info(logText(fmt::format("npcd {} (revision {}) listening on {} (port {}), {:g} ticks/s, world {}{}",
+                                   buildVersion(), buildRevision(), config_.listen, port_, config_.tick_hz,
                                    config_.world.empty() ? "(empty)" : config_.world,
                                    demo_ ? ", simulated players on" : "")));
   return true;

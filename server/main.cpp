@@ -7,6 +7,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <spdlog/spdlog.h>
 
+#include "build_info.h"
 #include "config.h"
 #include "daemon.h"
 #include "logging.h"
@@ -20,6 +21,10 @@ int main(int argc, char** argv) {
   }
   if (cli.help) {
     std::cout << npc::usage();
+    return 0;
+  }
+  if (cli.version) {
+    std::cout << npc::versionLine() << "\n";
     return 0;
   }
   npc::DaemonConfig config;

@@ -1,5 +1,7 @@
 #include "metrics.h"
 
+#include "build_info.h"
+
 #include <exception>
 
 #include <prometheus/counter.h>
@@ -42,6 +44,11 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   port_ = ports.empty() ? 0 : ports.front();
 
   prometheus::Registry& r = *registry_;
+  // The info-metric idiom: a constant 1 whose labels say which build is running, so a
+  // dashboard can join on it or show a version change as a new series.
+  gauge(r, "npcd_build_info", "Version and source revision of this npcd (always 1)",
+        {{"version", std::string(buildVersion())}, {"revision", std::string(buildRevision())}})
+      ->Set(1);
   // 0.1 ms .. 1 s: a 10 Hz tick has 100 ms to spend.
   tick_duration_ = &prometheus::BuildHistogram()
                         .Name("npcd_tick_duration_seconds")

@@ -97,8 +97,16 @@ TEST_CASE("Command-line flags override the config file", "[config]") {
     REQUIRE(error == "--listen needs a value (see --help)");
   }
   SECTION("Should list every flag in --help") {
-    for (const char* flag : {"--config", "--listen", "--log-level", "--help"}) {
+    for (const char* flag : {"--config", "--listen", "--log-level", "--help", "--version"}) {
       REQUIRE_THAT(usage(), Catch::Contains(flag));
     }
+  }
+  SECTION("Should ask for the version with --version, and only then") {
+    REQUIRE_FALSE(cli.version);
+    CommandLine asked;
+    const char* version[] = {"npcd", "--version"};
+    REQUIRE(parseCommandLine(2, version, asked, error));
+    REQUIRE(asked.version);
+    REQUIRE_FALSE(asked.help);
   }
 }

@@ -11,6 +11,7 @@
 #include <grpcpp/grpcpp.h>
 #include <nlohmann/json.hpp>
 
+#include "build_info.h"
 #include "daemon.h"
 #include "npc/v1/npc.grpc.pb.h"
 
@@ -139,6 +140,9 @@ TEST_CASE("The daemon serves Prometheus metrics", "[daemon][metrics]") {
   REQUIRE_THAT(body, Catch::Contains("npcd_stream_clients 0"));
   REQUIRE_THAT(body, Catch::Contains("npcd_actions_total"));
   REQUIRE_THAT(body, Catch::Contains("npcd_perception_rays_total"));
+  // prometheus-cpp writes labels in name order.
+  REQUIRE_THAT(body, Catch::Contains("npcd_build_info{revision=\"" + std::string(buildRevision()) +
+                                     "\",version=\"" NPCD_PROJECT_VERSION "\"} 1"));
   daemon.shutdown();
 }
 

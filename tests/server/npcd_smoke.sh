@@ -9,6 +9,16 @@ trap 'rm -rf "$work"' EXIT
 
 "$npcd" --help | grep -q -- "--config" || { echo "FAIL: --help does not list --config"; exit 1; }
 
+# --version: CMake's project version and the revision of the sources it was built from.
+version=$(sed -n 's/^project(npcd VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
+revision=unknown
+if head=$(git -C "$src" rev-parse --short=12 HEAD 2>/dev/null); then revision="$head"; fi
+out=$("$npcd" --version)
+case "$out" in
+  "npcd $version (revision $revision)" | "npcd $version (revision $revision-dirty)") ;;
+  *) echo "FAIL: --version printed '$out', expected npcd $version (revision $revision)"; exit 1 ;;
+esac
+
 cat > "$work/npcd.json" <<JSON
 { "listen": "127.0.0.1:0", "tick_hz": 20, "archetypes_dir": "$src/config/archetypes",
   "selection_trees_dir": "$src/config/selection_trees", "behavior_trees_dir": "$src/config/behavior_trees", "long_actions": "$src/config/long_actions.json",
@@ -27,6 +37,7 @@ cat "$work/log"
 [ "$rc" -eq 0 ] || { echo "FAIL: npcd exited $rc after SIGTERM"; exit 1; }
 npcs=$(grep -c '"kind": "npc"' "$src/config/demo.json")
 grep -q "agents $npcs awake $npcs" "$work/log" || { echo "FAIL: no status line with the demo's $npcs agents"; exit 1; }
+grep -q "npcd $version (revision $revision" "$work/log" || { echo "FAIL: no version in the start-up line"; exit 1; }
 grep -q "npcd stopped" "$work/log" || { echo "FAIL: no clean shutdown message"; exit 1; }
 
 # A bad config stops start-up with a message naming the key and exit code 2.
