@@ -7,12 +7,21 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "world/limits.h"
 
 namespace npc {
 
 using nlohmann::json;
 
 namespace {
+
+// Bounds from world/limits.h: "must be at most 86400 s (got 1e+30)".
+void checkAtMost(JsonReader& r, const std::string& path, std::string_view key, double value,
+                 double max, const char* unit) {
+  if (std::string problem = aboveMaximum(value, max, unit); !problem.empty()) {
+    r.error(joinPath(path, key), problem);
+  }
+}
 
 void readGreet(const json& j, const std::string& path, JsonReader& r, GreetReflex& out) {
   if (!r.isObject(j, path)) return;
@@ -23,6 +32,8 @@ void readGreet(const json& j, const std::string& path, JsonReader& r, GreetRefle
   if (out.action.empty()) r.error(joinPath(path, "action"), "must not be empty");
   if (out.duration_s < 0.f) r.error(joinPath(path, "duration_s"), "must be >= 0");
   if (out.cooldown_s < 0.f) r.error(joinPath(path, "cooldown_s"), "must be >= 0");
+  checkAtMost(r, path, "duration_s", out.duration_s, kMaxDelayS, "s");
+  checkAtMost(r, path, "cooldown_s", out.cooldown_s, kMaxDelayS, "s");
 }
 
 void readWander(const json& j, const std::string& path, JsonReader& r, WanderReflex& out) {
@@ -42,6 +53,8 @@ void readWander(const json& j, const std::string& path, JsonReader& r, WanderRef
   }
   if (out.radius_m < 0.f) r.error(joinPath(path, "radius_m"), "must be >= 0");
   if (out.speed_mps <= 0.f) r.error(joinPath(path, "speed_mps"), "must be > 0");
+  checkAtMost(r, path, "radius_m", out.radius_m, kMaxSightRangeM, "m");
+  checkAtMost(r, path, "speed_mps", out.speed_mps, kMaxAgentSpeedMps, "m/s");
 }
 
 std::optional<BehaviorMode> parseMode(std::string_view text) {
@@ -97,6 +110,9 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
     if (def.duration_s < 0.f) r.error(joinPath(bpath, "duration_s"), "must be >= 0");
     if (def.cooldown_s < 0.f) r.error(joinPath(bpath, "cooldown_s"), "must be >= 0");
     if (def.speed_mps < 0.f) r.error(joinPath(bpath, "speed_mps"), "must be >= 0");
+    checkAtMost(r, bpath, "duration_s", def.duration_s, kMaxDelayS, "s");
+    checkAtMost(r, bpath, "cooldown_s", def.cooldown_s, kMaxDelayS, "s");
+    checkAtMost(r, bpath, "speed_mps", def.speed_mps, kMaxAgentSpeedMps, "m/s");
     out.push_back(std::move(def));
   }
 }
@@ -195,16 +211,18 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     if (j.contains("inventory") && r.isObject(j["inventory"], joinPath(path, "inventory"))) {
       for (auto item = j["inventory"].begin(); item != j["inventory"].end(); ++item) {
         if (item.value().is_number_integer() && item.value().get<int64_t>() >= 0 &&
-            item.value().get<int64_t>() <= INT32_MAX) {
+            item.value().get<int64_t>() <= kMaxItemCount) {
           a.inventory.emplace_back(item.key(), item.value().get<int32_t>());
         } else {
-          r.error(joinPath(joinPath(path, "inventory"), item.key()), "expected an integer >= 0");
+          r.error(joinPath(joinPath(path, "inventory"), item.key()),
+                  "expected an integer within 0.." + std::to_string(kMaxItemCount));
         }
       }
     }
     if (auto v = r.number(j, path, "notice_radius_m", false)) {
       a.sensors.sight_range_m = static_cast<float>(*v);
       if (*v < 0) r.error(joinPath(path, "notice_radius_m"), "must be >= 0");
+      checkAtMost(r, path, "notice_radius_m", *v, kMaxNoticeRadiusM, "m");
     }
     if (j.contains("perception")) {
       readSensorConfig(j["perception"], joinPath(path, "perception"), r, a.sensors);
@@ -220,6 +238,7 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     if (auto v = r.number(j, path, "action_timeout_s", false)) {
       a.action_timeout_s = static_cast<float>(*v);
       if (*v <= 0) r.error(joinPath(path, "action_timeout_s"), "must be > 0");
+      checkAtMost(r, path, "action_timeout_s", *v, kMaxTimeoutS, "s");
     }
     if (j.contains("greet")) readGreet(j["greet"], joinPath(path, "greet"), r, a.greet);
     if (j.contains("wander")) readWander(j["wander"], joinPath(path, "wander"), r, a.wander);
@@ -294,6 +313,7 @@ void readActionDefs(const json& j, const std::string& path, JsonReader& r,
     if (auto v = r.number(a, apath, "timeout_s", false)) {
       def.timeout_s = static_cast<float>(*v);
       if (!(*v > 0)) r.error(joinPath(apath, "timeout_s"), "must be > 0");
+      checkAtMost(r, apath, "timeout_s", *v, kMaxTimeoutS, "s");
       if (def.side != ActionSide::kClient) {
         r.error(joinPath(apath, "timeout_s"), "only client-side actions time out");
       }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "world/limits.h"
+
 namespace npc {
 
 namespace {
@@ -18,21 +20,37 @@ WaitAction::WaitAction(NameTable& names)
     : ms_(names.intern("ms")), s_(names.intern("s")), min_(names.intern("min")),
       h_(names.intern("h")), empty_(names.intern("")) {}
 
+double WaitAction::secondsPer(uint16_t unit) const {
+  if (unit == s_ || unit == NameTable::kNone || unit == empty_) return 1.0;
+  if (unit == min_) return 60.0;
+  if (unit == h_) return 3600.0;
+  if (unit == ms_) return 0.001;
+  return 0.0;
+}
+
+std::string WaitAction::checkArgs(std::span<const ActionArg> args, const NameTable& names) const {
+  const ActionArg* delay = nthParam(args, ArgType::kValue);
+  if (!delay) return "params: Wait needs a duration (a number with unit ms, s, min or h)";
+  const std::string field = "params[" + std::to_string(delay - args.data()) + "]";
+  const double scale = secondsPer(delay->unit);
+  if (scale == 0.0) {
+    return field + ".unit: \"" + names.name(delay->unit) +
+           "\" is not a unit of time (ms, s, min or h)";
+  }
+  const double seconds = delay->value * scale;
+  if (!(seconds >= 0.0 && seconds <= kMaxDelayS)) {
+    const std::string unit = names.name(delay->unit);
+    return field + ".number: must be within 0.." + formatNumber(kMaxDelayS) + " s (got " +
+           formatNumber(delay->value) + " " + (unit.empty() ? "s" : unit) + ")";
+  }
+  return {};
+}
+
 bool WaitAction::initialize(ActionContext& ctx, Intention& intention) const {
   const ActionArg* delay = nthParam(intention.args(), ArgType::kValue);
   if (!delay || !std::isfinite(delay->value) || delay->value < 0.0) return false;
-  double scale;
-  if (delay->unit == s_ || delay->unit == NameTable::kNone || delay->unit == empty_) {
-    scale = 1.0;
-  } else if (delay->unit == min_) {
-    scale = 60.0;
-  } else if (delay->unit == h_) {
-    scale = 3600.0;
-  } else if (delay->unit == ms_) {
-    scale = 0.001;
-  } else {
-    return false;
-  }
+  const double scale = secondsPer(delay->unit);
+  if (scale == 0.0) return false;
   intention.state.set(WaitState{ctx.now_s, ctx.now_s + delay->value * scale});
   return true;
 }

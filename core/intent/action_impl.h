@@ -16,6 +16,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 
 #include "intent/intent_types.h"
 #include "intent/intention.h"
@@ -88,6 +90,15 @@ class ActionImpl {
   const ActionTraits& traits() const { return traits_; }
   bool clientSide() const { return traits_.side == ActionSide::kClient; }
 
+  // Checks typed, ranged arguments when the intention is programmed (ProgramIntention, game
+  // actions), before it is queued, so a bad value is refused with INVALID_ARGUMENT instead
+  // of failing later. `args` are in the order of the request's params, so args[i] is
+  // params[i]. Returns "" when acceptable, else one line naming the parameter
+  // ("params[0].number: must be within 0..604800 s (got -300 s)"). Not on the tick's hot
+  // path: it may allocate. Default: any arguments.
+  virtual std::string checkArgs(std::span<const ActionArg> args, const NameTable& names) const {
+    return {};
+  }
   // Acceptability before starting. false: the intention fails (kMayStartRefused).
   virtual bool mayStart(const ActionContext& ctx, const Intention& intention) const {
     return true;
@@ -121,14 +132,18 @@ class ClientAction final : public ActionImpl {
 // first kValue parameter as the delay, in the unit it names (ms, s, min, h; no unit or an
 // empty one = s, as behavior trees' number attributes carry).
 // Fails to initialise without a finite delay >= 0 or with another unit. Continues with
-// progress = waited / delay until the delay has passed, then completes.
+// progress = waited / delay until the delay has passed, then completes. At submission
+// (checkArgs) the delay must exist, name a unit of time and lie within 0..kMaxDelayS.
 class WaitAction final : public ActionImpl {
  public:
   explicit WaitAction(NameTable& names);
+  std::string checkArgs(std::span<const ActionArg> args, const NameTable& names) const override;
   bool initialize(ActionContext& ctx, Intention& intention) const override;
   PerformResult perform(ActionContext& ctx, Intention& intention) const override;
 
  private:
+  // Seconds per unit of `unit`, or 0 when it is not a unit of time.
+  double secondsPer(uint16_t unit) const;
   uint16_t ms_, s_, min_, h_, empty_;
 };
 

@@ -5,6 +5,7 @@
 
 #include "hibernation/inventory.h"
 #include "intent/inventory_model.h"
+#include "world/limits.h"
 #include "world/world.h"
 
 namespace npc {
@@ -13,6 +14,18 @@ InventoryAction::InventoryAction(NameTable& names)
     : item_gone_(names.intern("item_gone")), not_takeable_(names.intern("not_takeable")),
       out_of_reach_(names.intern("out_of_reach")), inventory_full_(names.intern("inventory_full")),
       not_carried_(names.intern("not_carried")), receiver_gone_(names.intern("receiver_gone")) {}
+
+std::string InventoryAction::checkArgs(std::span<const ActionArg> args, const NameTable&) const {
+  const ActionArg* a = nthParam(args, ArgType::kValue);
+  if (!a) return {};
+  const double n = a->value;
+  if (!(n >= 1.0 && n <= static_cast<double>(kMaxItemCount) && n == std::floor(n))) {
+    return "params[" + std::to_string(a - args.data()) +
+           "].number: a count must be a whole number within 1.." + std::to_string(kMaxItemCount) +
+           " (got " + formatNumber(n) + ")";
+  }
+  return {};
+}
 
 EntityId InventoryAction::target(const Intention& intention) {
   if (const ActionArg* r = nthArg(intention.args(), ArgRole::kReceiver)) {

@@ -13,7 +13,8 @@
 // Arguments: the object or receiver is the first receiver entity, else the first entity
 // parameter; the item is the first message (else entity-type) parameter, e.g. "flowers";
 // the count is the first value parameter, a whole number >= 1 (default 1). Initialisation
-// fails without them or without an inventory model (ActionContext::inventories).
+// fails without them or without an inventory model (ActionContext::inventories). At
+// submission (checkArgs) a count outside 1..kMaxItemCount or not whole is refused.
 //
 // Failures carry a reason (PerformResult::detail, shown in the Failed event as "the action
 // failed (out_of_reach)"):
@@ -45,6 +46,7 @@ inline constexpr float kReachM = 2.f;
 class InventoryAction : public ActionImpl {
  public:
   explicit InventoryAction(NameTable& names);
+  std::string checkArgs(std::span<const ActionArg> args, const NameTable& names) const override;
 
  protected:
   // The intention's first receiver entity, else its first entity parameter; kNone if none.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "world/limits.h"
 
 namespace npc {
 
@@ -171,6 +172,16 @@ void readSensorConfig(const json& j, std::string_view path_view, JsonReader& r,
   readFloat(j, path, "sight_range_m", r, s.sight_range_m, 0.f, true);
   readFloat(j, path, "fov_deg", r, s.fov_deg, 0.f, true, 360.f);
   readFloat(j, path, "hearing_scale", r, s.hearing_scale, 0.f, false);
+  // Bounded (world/limits.h) so one definition cannot make every query of the tick huge.
+  // (A JSON number past float range reads as inf here, and is refused too.)
+  auto atMost = [&](std::string_view key, float& value, double max, const char* unit) {
+    if (std::string problem = aboveMaximum(value, max, unit); !problem.empty()) {
+      r.error(joinPath(path, key), problem);
+      value = static_cast<float>(max);
+    }
+  };
+  atMost("sight_range_m", s.sight_range_m, kMaxSightRangeM, "m");
+  atMost("hearing_scale", s.hearing_scale, kMaxHearingScale, "");
   if (j.contains("soft_cover_s")) {
     const json& p = j["soft_cover_s"];
     if (p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number() &&

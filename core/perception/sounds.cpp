@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include "world/limits.h"
+
 namespace npc {
 
 namespace {
@@ -31,7 +33,9 @@ float footstepRadius(const FootstepConfig& config, Stance stance, float speed_mp
   const float speed = std::max(0.f, speed_mps);
   const float base = crouched ? config.crouch_base_m : config.stand_base_m;
   const float per = crouched ? config.crouch_per_mps : config.stand_per_mps;
-  return (base + speed * per) * (1.f - std::clamp(noise_suppression, 0.f, 1.f));
+  const float radius = (base + speed * per) * (1.f - std::clamp(noise_suppression, 0.f, 1.f));
+  // A client's velocity is bounded per axis; the footstep it implies is bounded like a sound.
+  return std::min(radius, static_cast<float>(kMaxSoundRadiusM));
 }
 
 std::optional<Sound> footstepFromMovement(const FootstepConfig& config, const Entity& mover,

@@ -421,8 +421,15 @@ Status Simulation::programOn(EntityId agent_id, const std::string& name,
       !s.isOk()) {
     return s;
   }
-  const double date = dateAfter(timeS(), delay_s);
   const std::span<const ActionArg> used{args.data(), count};
+  // The implementation the agent would use now checks its arguments (Wait's duration, a
+  // Drop count); the one used when the intention starts may differ, and fails it then.
+  if (const ActionResolution r = registry_.resolve(agent->intent.access, action); r.found()) {
+    if (std::string problem = registry_.impl(r.impl).checkArgs(used, names_); !problem.empty()) {
+      return {StatusCode::kInvalidArgument, std::move(problem)};
+    }
+  }
+  const double date = dateAfter(timeS(), delay_s);
   ActionTree tree(agent->intent.queue, agent->id, treeContext());
   const Programmed p = game_coercive ? tree.programGame(date, action, used, *game_coercive)
                                      : tree.program(date, action, used);

@@ -1,5 +1,8 @@
 #include "sim/world_file.h"
 
+#include <algorithm>
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
@@ -11,7 +14,29 @@ using nlohmann::json;
 
 namespace {
 
-void readPlaces(const json& arr, JsonReader& r, WorldFile& out) {
+// What one file's readers share: the world's bounds, and the first JSON path of each id so a
+// repeat names where it was first used. Entities and simulated players share one id space.
+struct WorldReading {
+  const WorldBounds& bounds;
+  std::map<int64_t, std::string> entity_ids;
+  std::map<int64_t, std::string> obstacle_ids;
+};
+
+void checkInWorld(JsonReader& r, const std::string& path, Vec3 p, const WorldBounds& bounds) {
+  if (std::string problem = bounds.outside(p); !problem.empty()) r.error(path, problem);
+}
+
+// Refuses an id already used in `first` ("duplicate id 1201 (first at /entities/3)").
+void checkUnique(JsonReader& r, const std::string& path, int64_t id,
+                 std::map<int64_t, std::string>& first) {
+  const auto [it, inserted] = first.emplace(id, path);
+  if (!inserted) {
+    r.error(joinPath(path, "id"),
+            "duplicate id " + std::to_string(id) + " (first at " + it->second + ")");
+  }
+}
+
+void readPlaces(const json& arr, JsonReader& r, WorldReading& w, WorldFile& out) {
   if (!r.isArray(arr, "/places")) return;
   for (size_t i = 0; i < arr.size(); ++i) {
     const std::string path = joinPath("/places", i);
@@ -27,6 +52,8 @@ void readPlaces(const json& arr, JsonReader& r, WorldFile& out) {
       r.error(path, "min must be <= max on every axis");
       continue;
     }
+    checkInWorld(r, joinPath(path, "min"), *min, w.bounds);
+    checkInWorld(r, joinPath(path, "max"), *max, w.bounds);
     for (const Place& other : out.places) {
       if (other.name == p.name) r.error(joinPath(path, "name"), "place \"" + p.name + "\" repeats");
     }
@@ -34,7 +61,7 @@ void readPlaces(const json& arr, JsonReader& r, WorldFile& out) {
   }
 }
 
-void readObstacles(const json& arr, JsonReader& r, WorldFile& out) {
+void readObstacles(const json& arr, JsonReader& r, WorldReading& w, WorldFile& out) {
   if (!r.isArray(arr, "/obstacles")) return;
   for (size_t i = 0; i < arr.size(); ++i) {
     const std::string path = joinPath("/obstacles", i);
@@ -55,13 +82,21 @@ void readObstacles(const json& arr, JsonReader& r, WorldFile& out) {
     }
     if (!id || !min || !max) continue;
     if (*id <= 0) r.error(joinPath(path, "id"), "must be > 0");
+    checkUnique(r, path, *id, w.obstacle_ids);
     Obstacle o{static_cast<ObstacleId>(*id), {*min, *max}, cover};
     if (!o.box.isValid()) r.error(path, "min must be <= max on every axis");
+    checkInWorld(r, joinPath(path, "min"), *min, w.bounds);
+    checkInWorld(r, joinPath(path, "max"), *max, w.bounds);
+    const double size = std::max({double{max->x} - min->x, double{max->y} - min->y,
+                                  double{max->z} - min->z});
+    if (std::string problem = aboveMaximum(size, kMaxObstacleSizeM, "m"); !problem.empty()) {
+      r.error(path, "size " + problem);
+    }
     out.obstacles.push_back(o);
   }
 }
 
-void readEntities(const json& arr, JsonReader& r, WorldFile& out) {
+void readEntities(const json& arr, JsonReader& r, WorldReading& w, WorldFile& out) {
   if (!r.isArray(arr, "/entities")) return;
   for (size_t i = 0; i < arr.size(); ++i) {
     const std::string path = joinPath("/entities", i);
@@ -77,9 +112,17 @@ void readEntities(const json& arr, JsonReader& r, WorldFile& out) {
     if (auto v = r.string(j, path, "archetype", false)) s.archetype = *v;
     if (auto v = r.string(j, path, "species", false)) s.species = *v;
     if (auto v = r.string(j, path, "place", false)) s.place = *v;
-    if (auto v = r.number(j, path, "eye_height", false)) s.eye_height_m = static_cast<float>(*v);
+    if (auto v = r.number(j, path, "eye_height", false)) {
+      if (!(*v >= 0.0 && *v <= kMaxEyeHeightM)) {
+        r.error(joinPath(path, "eye_height"),
+                "must be within 0.." + formatNumber(kMaxEyeHeightM) + " m");
+      }
+      s.eye_height_m = static_cast<float>(*v);
+    }
     if (!id || !kind || !s.position) continue;
     if (*id <= 0) r.error(joinPath(path, "id"), "must be > 0");
+    checkUnique(r, path, *id, w.entity_ids);
+    checkInWorld(r, joinPath(path, "position"), *s.position, w.bounds);
     s.id = static_cast<EntityId>(*id);
     if (auto k = parseEntityKind(*kind)) {
       s.kind = *k;
@@ -93,7 +136,7 @@ void readEntities(const json& arr, JsonReader& r, WorldFile& out) {
   }
 }
 
-void readPlayers(const json& arr, JsonReader& r, WorldFile& out) {
+void readPlayers(const json& arr, JsonReader& r, WorldReading& w, WorldFile& out) {
   if (!r.isArray(arr, "/simulated_players")) return;
   for (size_t i = 0; i < arr.size(); ++i) {
     const std::string path = joinPath("/simulated_players", i);
@@ -104,31 +147,41 @@ void readPlayers(const json& arr, JsonReader& r, WorldFile& out) {
     auto id = r.integer(j, path, "id", true);
     if (auto v = r.string(j, path, "species", false)) p.species = *v;
     if (auto v = r.number(j, path, "speed_mps", false)) p.speed_mps = static_cast<float>(*v);
-    if (p.speed_mps <= 0.f) r.error(joinPath(path, "speed_mps"), "must be > 0");
+    if (!(p.speed_mps > 0.f && p.speed_mps <= kMaxAgentSpeedMps)) {
+      r.error(joinPath(path, "speed_mps"),
+              "must be within (0, " + formatNumber(kMaxAgentSpeedMps) + "] m/s");
+    }
     const std::string route_path = joinPath(path, "route");
     if (!j.contains("route")) {
       r.error(route_path, "missing required key");
     } else if (r.isArray(j["route"], route_path)) {
       for (size_t k = 0; k < j["route"].size(); ++k) {
-        if (auto v = r.vec3Value(j["route"][k], joinPath(route_path, k))) p.route.push_back(*v);
+        const std::string waypoint = joinPath(route_path, k);
+        if (auto v = r.vec3Value(j["route"][k], waypoint)) {
+          checkInWorld(r, waypoint, *v, w.bounds);
+          p.route.push_back(*v);
+        }
       }
       if (j["route"].size() < 2) r.error(route_path, "needs at least two waypoints");
     }
     if (!id) continue;
     if (*id <= 0) r.error(joinPath(path, "id"), "must be > 0");
+    checkUnique(r, path, *id, w.entity_ids);
     p.id = static_cast<EntityId>(*id);
     out.players.push_back(std::move(p));
   }
 }
 
-bool readWorld(JsonReader& r, const json* root, WorldFile& out, std::vector<std::string>& errors) {
+bool readWorld(JsonReader& r, const json* root, const WorldBounds& bounds, WorldFile& out,
+               std::vector<std::string>& errors) {
   out.source = r.file();
   if (root && r.isObject(*root, "")) {
+    WorldReading w{bounds, {}, {}};
     r.onlyKeys(*root, "", {"places", "obstacles", "entities", "simulated_players"});
-    if (root->contains("places")) readPlaces((*root)["places"], r, out);
-    if (root->contains("obstacles")) readObstacles((*root)["obstacles"], r, out);
-    if (root->contains("entities")) readEntities((*root)["entities"], r, out);
-    if (root->contains("simulated_players")) readPlayers((*root)["simulated_players"], r, out);
+    if (root->contains("places")) readPlaces((*root)["places"], r, w, out);
+    if (root->contains("obstacles")) readObstacles((*root)["obstacles"], r, w, out);
+    if (root->contains("entities")) readEntities((*root)["entities"], r, w, out);
+    if (root->contains("simulated_players")) readPlayers((*root)["simulated_players"], r, w, out);
   }
   errors.insert(errors.end(), r.errors().begin(), r.errors().end());
   return r.ok();
@@ -137,18 +190,19 @@ bool readWorld(JsonReader& r, const json* root, WorldFile& out, std::vector<std:
 }  // namespace
 
 bool parseWorldFile(const std::string& name, const std::string& text, WorldFile& out,
-                    std::vector<std::string>& errors) {
+                    std::vector<std::string>& errors, const WorldBounds& bounds) {
   JsonReader r(name);
   json root;
   const bool parsed = r.parse(text, root);
-  return readWorld(r, parsed ? &root : nullptr, out, errors);
+  return readWorld(r, parsed ? &root : nullptr, bounds, out, errors);
 }
 
-bool loadWorldFile(const std::string& path, WorldFile& out, std::vector<std::string>& errors) {
+bool loadWorldFile(const std::string& path, WorldFile& out, std::vector<std::string>& errors,
+                   const WorldBounds& bounds) {
   JsonReader r(path);
   json root;
   const bool parsed = r.parseFile(root);
-  return readWorld(r, parsed ? &root : nullptr, out, errors);
+  return readWorld(r, parsed ? &root : nullptr, bounds, out, errors);
 }
 
 bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::string>& errors) {

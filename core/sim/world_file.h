@@ -8,12 +8,17 @@
 //     "simulated_players": [ { "id": 1, "species": "human", "speed_mps": 1.6,
 //                              "route": [ [x,y,z], ... ] } ] }
 // Every section is optional. Errors name the file and JSON path; all are collected.
+// Ids are unique: a repeated entity (or simulated player) id, or obstacle id, is refused
+// ("world.json: /entities/7/id: duplicate id 1201 (first at /entities/3)"). Positions, place
+// and obstacle corners and route waypoints lie within the world's bounds; obstacles are at
+// most kMaxObstacleSizeM on each axis, eye heights and speeds bounded (world/limits.h).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "sim/commands.h"
+#include "world/limits.h"
 #include "world/obstacle.h"
 #include "world/place.h"
 
@@ -38,10 +43,11 @@ struct WorldFile {
 };
 
 // Parses `path`. Returns false with every problem in `errors` ("file: /path: message").
-bool loadWorldFile(const std::string& path, WorldFile& out, std::vector<std::string>& errors);
+bool loadWorldFile(const std::string& path, WorldFile& out, std::vector<std::string>& errors,
+                   const WorldBounds& bounds = {});
 // Same, from text (for tests); `name` is used in messages.
 bool parseWorldFile(const std::string& name, const std::string& text, WorldFile& out,
-                    std::vector<std::string>& errors);
+                    std::vector<std::string>& errors, const WorldBounds& bounds = {});
 
 // Adds the places and obstacles to the simulation's world now and queues the entities as
 // daemon-owned upserts for the next tick. Returns false and reports problems that need the

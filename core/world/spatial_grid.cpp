@@ -21,6 +21,14 @@ int32_t SpatialGrid::cellCoord(float v) const {
   return static_cast<int32_t>(std::clamp(c, -kLimit, kLimit));
 }
 
+SpatialGrid::CellRange SpatialGrid::clippedRange(Vec3 center, float radius_m) const {
+  // cellCoord clamps, so an infinite or 1e30 m radius maps to finite cells before clipping.
+  return {std::max(cellCoord(center.x - radius_m), min_cx_),
+          std::min(cellCoord(center.x + radius_m), max_cx_),
+          std::max(cellCoord(center.y - radius_m), min_cy_),
+          std::min(cellCoord(center.y + radius_m), max_cy_)};
+}
+
 uint32_t SpatialGrid::bucketOf(int32_t cx, int32_t cy) const {
   // Two large primes (Teschner et al. spatial hashing); cheap and well spread.
   const uint32_t h = static_cast<uint32_t>(cx) * 73856093u ^ static_cast<uint32_t>(cy) * 19349663u;
@@ -32,10 +40,21 @@ void SpatialGrid::rebuild(std::span<const Vec3> positions) {
   std::fill(bucket_start_.begin(), bucket_start_.end(), 0u);
   // Pass 1: count items per bucket (stored shifted by one for the prefix sum).
   size_t indexed = 0;
+  min_cx_ = min_cy_ = std::numeric_limits<int32_t>::max();
+  max_cx_ = max_cy_ = std::numeric_limits<int32_t>::min();
   for (const Vec3& p : positions) {
     if (!isFinite(p)) continue;
-    ++bucket_start_[bucketOf(cellCoord(p.x), cellCoord(p.y)) + 1];
+    const int32_t cx = cellCoord(p.x), cy = cellCoord(p.y);
+    ++bucket_start_[bucketOf(cx, cy) + 1];
+    min_cx_ = std::min(min_cx_, cx);
+    max_cx_ = std::max(max_cx_, cx);
+    min_cy_ = std::min(min_cy_, cy);
+    max_cy_ = std::max(max_cy_, cy);
     ++indexed;
+  }
+  if (indexed == 0) {
+    min_cx_ = min_cy_ = 0;
+    max_cx_ = max_cy_ = -1;
   }
   for (size_t b = 1; b < bucket_start_.size(); ++b) bucket_start_[b] += bucket_start_[b - 1];
   // Pass 2: bucket_start_[b + 1] is bucket b's end; fill each bucket from its end backwards
@@ -57,14 +76,19 @@ uint32_t SpatialGrid::queryRadius(Vec3 center, float radius_m, std::span<uint32_
                                   bool* truncated) const {
   uint32_t count = 0;
   bool cut = false;
+  // Once `out` is full it is a max-heap of the lowest indices seen, so the result does not
+  // depend on bucket layout and an overfull query costs O(log out.size()) per extra match.
   forEachInRadius(center, radius_m, [&](uint32_t index) {
     if (count < out.size()) {
       out[count++] = index;
+      if (count == out.size()) std::make_heap(out.begin(), out.end());
     } else {
       cut = true;
-      // Keep the lowest indices so the result does not depend on bucket layout.
-      auto max_it = std::max_element(out.begin(), out.end());
-      if (max_it != out.end() && index < *max_it) *max_it = index;
+      if (!out.empty() && index < out.front()) {
+        std::pop_heap(out.begin(), out.end());
+        out.back() = index;
+        std::push_heap(out.begin(), out.end());
+      }
     }
   });
   std::sort(out.begin(), out.begin() + count);

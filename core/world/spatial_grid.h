@@ -6,9 +6,13 @@
 // true 3-D distance. Items are identified by their index in the array given to rebuild()
 // (the entity table's dense row).
 //
-// Cost: cell_size_m should be about the most common query radius; a query touches
-// ceil(2r / cell)^2 cells. Hash collisions only cost time: each item remembers its cell so
-// a bucket shared by two cells never yields duplicates.
+// Cost: cell_size_m should be about the most common query radius; a query touches the
+// cells its square overlaps, clipped to the occupied extent (the bounding rectangle of the
+// cells holding items, recorded at rebuild). When that is still more cells than there are
+// items, the query scans the items instead, so a query costs O(min(cells, items)) plus its
+// results whatever its radius: a radius of 1e30 m costs one pass over the items, never a
+// walk proportional to its area. Hash collisions only cost time: each item remembers its
+// cell so a bucket shared by two cells never yields duplicates.
 #pragma once
 
 #include <cstdint>
@@ -34,9 +38,17 @@ class SpatialGrid {
   uint32_t queryRadius(Vec3 center, float radius_m, std::span<uint32_t> out,
                        bool* truncated = nullptr) const;
 
-  // Calls visit(index) for every item within radius_m of center (unordered).
+  // What one query examined: the work it did, whatever it found. A scan visits no cells and
+  // tests every position; a cell walk tests only the items of the cells it visits.
+  struct QueryWork {
+    uint64_t cells_visited = 0;
+    uint64_t items_tested = 0;
+  };
+
+  // Calls visit(index) for every item within radius_m of center (unordered) and returns the
+  // work done. A negative, NaN or non-finite-centre query visits nothing.
   template <class Visit>
-  void forEachInRadius(Vec3 center, float radius_m, Visit&& visit) const;
+  QueryWork forEachInRadius(Vec3 center, float radius_m, Visit&& visit) const;
 
   float cellSize() const { return cell_size_; }
   size_t itemCount() const { return items_.size(); }
@@ -47,8 +59,17 @@ class SpatialGrid {
     int32_t cx;
     int32_t cy;
   };
+  // The occupied cells a query square overlaps [inclusive]; empty when x0 > x1 or y0 > y1.
+  struct CellRange {
+    int32_t x0, x1, y0, y1;
+    uint64_t cells() const {
+      if (x0 > x1 || y0 > y1) return 0;
+      return static_cast<uint64_t>(int64_t{x1} - x0 + 1) * static_cast<uint64_t>(int64_t{y1} - y0 + 1);
+    }
+  };
   int32_t cellCoord(float v) const;
   uint32_t bucketOf(int32_t cx, int32_t cy) const;
+  CellRange clippedRange(Vec3 center, float radius_m) const;
 
   float cell_size_;
   float inv_cell_size_;
@@ -56,24 +77,41 @@ class SpatialGrid {
   std::vector<uint32_t> bucket_start_;  // bucket b holds items_[start[b], start[b+1])
   std::vector<Item> items_;
   std::vector<Vec3> positions_;         // copy taken at rebuild, indexed by item index
+  // Bounding rectangle of the occupied cells (meaningless while items_ is empty).
+  int32_t min_cx_ = 0, max_cx_ = -1, min_cy_ = 0, max_cy_ = -1;
 };
 
 template <class Visit>
-void SpatialGrid::forEachInRadius(Vec3 center, float radius_m, Visit&& visit) const {
-  if (!isFinite(center) || !(radius_m >= 0.f) || items_.empty()) return;
+SpatialGrid::QueryWork SpatialGrid::forEachInRadius(Vec3 center, float radius_m,
+                                                    Visit&& visit) const {
+  QueryWork work;
+  if (!isFinite(center) || !(radius_m >= 0.f) || items_.empty()) return work;
+  // An infinite radius squares to inf: every finite position is within it.
   const float r2 = radius_m * radius_m;
-  const int32_t x0 = cellCoord(center.x - radius_m), x1 = cellCoord(center.x + radius_m);
-  const int32_t y0 = cellCoord(center.y - radius_m), y1 = cellCoord(center.y + radius_m);
-  for (int32_t cy = y0; cy <= y1; ++cy) {
-    for (int32_t cx = x0; cx <= x1; ++cx) {
+  const CellRange range = clippedRange(center, radius_m);
+  if (range.cells() > items_.size()) {
+    // Wider than the items are many: one pass over the positions, in index order.
+    for (uint32_t i = 0; i < positions_.size(); ++i) {
+      const Vec3& p = positions_[i];
+      if (!isFinite(p)) continue;
+      ++work.items_tested;
+      if (distanceSq(p, center) <= r2) visit(i);
+    }
+    return work;
+  }
+  for (int32_t cy = range.y0; cy <= range.y1; ++cy) {
+    for (int32_t cx = range.x0; cx <= range.x1; ++cx) {
+      ++work.cells_visited;
       const uint32_t b = bucketOf(cx, cy);
       for (uint32_t i = bucket_start_[b]; i < bucket_start_[b + 1]; ++i) {
         const Item& item = items_[i];
         if (item.cx != cx || item.cy != cy) continue;
+        ++work.items_tested;
         if (distanceSq(positions_[item.index], center) <= r2) visit(item.index);
       }
     }
   }
+  return work;
 }
 
 }  // namespace npc

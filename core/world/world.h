@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "world/entity_table.h"
+#include "world/limits.h"
 #include "world/name_table.h"
 #include "world/obstacle.h"
 #include "world/place.h"
@@ -21,6 +22,7 @@ namespace npc {
 struct WorldOptions {
   float grid_cell_size_m = 8.f;
   uint32_t grid_buckets = 4096;
+  WorldBounds bounds;  // where positions may lie; checked where input enters (limits.h)
 };
 
 class World {

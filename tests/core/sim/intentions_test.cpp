@@ -447,13 +447,23 @@ TEST_CASE("Wait 10 min runs inside the daemon as a long action", "[sim][intent]"
   }
 }
 
-TEST_CASE("Wait fails to start with a unit it does not know", "[sim][intent]") {
+TEST_CASE("Wait is refused when programmed with a unit or duration it cannot take",
+          "[sim][intent][bounds]") {
   RaoulWorld w;
   const Reply bad = w.program("Wait", {number("delay", 3, "fortnights")});
-  REQUIRE(bad.code() == StatusCode::kOk);  // programmed; it fails when it starts
-  REQUIRE(w.history(bad.id) == History{"failed"});
-  REQUIRE(w.last(bad.id)->text == "agent 2001: intention " + std::to_string(raw(bad.id)) +
-                                      " \"Wait\" failed: initialisation failed");
+  REQUIRE(bad.code() == StatusCode::kInvalidArgument);  // checked before it is queued
+  REQUIRE(bad.status->message() ==
+          "params[0].unit: \"fortnights\" is not a unit of time (ms, s, min or h)");
+  REQUIRE(bad.id == IntentionId::kNone);
+  const Reply negative = w.program("Wait", {number("delay", -5, "min")});
+  REQUIRE(negative.code() == StatusCode::kInvalidArgument);
+  REQUIRE(negative.status->message() ==
+          "params[0].number: must be within 0..604800 s (got -5 min)");
+  const Reply drop = w.program("Drop", {text("item", "flowers"), number("count", -2, "")});
+  REQUIRE(drop.code() == StatusCode::kInvalidArgument);
+  REQUIRE(drop.status->message() ==
+          "params[1].number: a count must be a whole number within 1..1000000 (got -2)");
+  REQUIRE(drop.id == IntentionId::kNone);
 }
 
 TEST_CASE("Raoul tells Gertrude the breads are ready (Talk posts a signal)", "[sim][intent]") {

@@ -234,3 +234,37 @@ TEST_CASE("Simulation advances time by a fixed step and describes agents", "[sim
   REQUIRE(j["action"].is_null());  // a statue neither wanders nor notices
   REQUIRE(sim.describeAgent(EntityId{5}, json).code() == StatusCode::kNotFound);
 }
+
+TEST_CASE("A sound or signal of radius 1e30 m reaches every listener and the tick ends",
+          "[sim][bounds]") {
+  // The spatial queries are bounded by construction: whatever reaches the core (the edges
+  // refuse such radii), one sound costs one pass over the entities, not its area.
+  Simulation sim(config(), testArchetypes());
+  int listeners = 0;
+  for (int i = 0; i < 200; ++i) {
+    sim.submit(upsert(100 + i, EntityKind::kNpc, {50.f * (i % 20), 50.f * (i / 20), 0.f}, "villager"));
+    ++listeners;
+  }
+  sim.submit(upsert(999, EntityKind::kNpc, {90000.f, -90000.f, 0.f}, "villager"));
+  ++listeners;
+  sim.tick();
+
+  SECTION("Should let every hearing agent hear a 1e30 m sound") {
+    SoundEvent sound;
+    sound.position = {0.f, 0.f, 0.f};
+    sound.radius_m = 1e30f;
+    sound.kind = "gunshot";
+    sim.submit({ClientId{1}, 0, sound});
+    sim.tick();
+    REQUIRE(sim.perception().lastTick().sounds_heard == static_cast<uint64_t>(listeners));
+  }
+  SECTION("Should deliver a 1e30 m signal to every agent") {
+    SignalEvent signal;
+    signal.name = "OnAlarm";
+    signal.position = {0.f, 0.f, 0.f};
+    signal.radius_m = 1e30f;
+    sim.submit({ClientId{1}, 0, signal});
+    sim.tick();
+    REQUIRE(sim.perception().lastTick().signals_sent == static_cast<uint64_t>(listeners));
+  }
+}

@@ -70,3 +70,58 @@ TEST_CASE("World file syntax errors carry line and column", "[sim][world_file]")
   REQUIRE(errors.size() == 1);
   REQUIRE_THAT(errors[0], Catch::StartsWith("w.json:2:"));
 }
+
+TEST_CASE("World files refuse repeated ids, naming where each was first used",
+          "[sim][world_file][bounds]") {
+  const std::string text = R"({
+    "obstacles": [ { "id": 1, "min": [0, 0, 0], "max": [1, 1, 1] },
+                   { "id": 1, "min": [2, 2, 0], "max": [3, 3, 1] } ],
+    "entities": [ { "id": 1201, "kind": "object", "position": [0, 0, 0] },
+                  { "id": 1202, "kind": "object", "position": [1, 0, 0] },
+                  { "id": 1201, "kind": "object", "position": [2, 0, 0] } ],
+    "simulated_players": [ { "id": 1202, "route": [[0, 0, 0], [1, 0, 0]] } ]
+  })";
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(parseWorldFile("world.json", text, file, errors));
+  REQUIRE(errors == std::vector<std::string>{
+                        "world.json: /obstacles/1/id: duplicate id 1 (first at /obstacles/0)",
+                        "world.json: /entities/2/id: duplicate id 1201 (first at /entities/0)",
+                        "world.json: /simulated_players/0/id: duplicate id 1202 (first at "
+                        "/entities/1)",
+                    });
+}
+
+TEST_CASE("World files keep every position, size and speed within bounds",
+          "[sim][world_file][bounds]") {
+  const std::string text = R"({
+    "places": [ { "name": "far", "min": [0, 0, 0], "max": [200000, 1, 1] } ],
+    "obstacles": [ { "id": 1, "min": [0, 0, 0], "max": [5000, 1, 1] } ],
+    "entities": [ { "id": 5, "kind": "object", "position": [3.4e38, 3.4e38, 0],
+                    "eye_height": 1e30 } ],
+    "simulated_players": [ { "id": 1, "speed_mps": 1e9, "route": [[0, 0, 0], [0, 0, 1e5]] } ]
+  })";
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(parseWorldFile("w.json", text, file, errors));
+  REQUIRE(errors == std::vector<std::string>{
+                        "w.json: /places/0/max: x 200000 is outside the world bounds (+-100000 m)",
+                        "w.json: /obstacles/0: size must be at most 1000 m (got 5000)",
+                        "w.json: /entities/0/eye_height: must be within 0..100 m",
+                        "w.json: /entities/0/position: x 3.4e+38 is outside the world bounds "
+                        "(+-100000 m)",
+                        "w.json: /simulated_players/0/speed_mps: must be within (0, 100] m/s",
+                        "w.json: /simulated_players/0/route/1: z 100000 is outside the world "
+                        "bounds (-10000..10000 m)",
+                    });
+
+  SECTION("Should follow the configured bounds") {
+    const WorldBounds wide{1e6, -1e6, 1e6};
+    const std::string ok = R"({ "entities": [ { "id": 5, "kind": "object",
+                                                 "position": [500000, 0, 0] } ] })";
+    std::vector<std::string> none;
+    REQUIRE(parseWorldFile("w.json", ok, file, none, wide));
+    REQUIRE(none.empty());
+    REQUIRE_FALSE(parseWorldFile("w.json", ok, file, none));
+  }
+}

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -25,14 +26,20 @@ std::vector<uint32_t> query(const SpatialGrid& grid, Vec3 c, float r, size_t cap
   return out;
 }
 
+// n points uniformly in [-half, half]^2 on the ground, z in [0, max_z].
+std::vector<Vec3> randomPoints(Rng& rng, int n, float half, float max_z) {
+  std::vector<Vec3> points;
+  for (int i = 0; i < n; ++i) {
+    points.push_back({rng.range(-half, half), rng.range(-half, half), rng.range(0.f, max_z)});
+  }
+  return points;
+}
+
 }  // namespace
 
 TEST_CASE("SpatialGrid answers radius queries exactly", "[world][spatial]") {
   Rng rng(7);
-  std::vector<Vec3> points;
-  for (int i = 0; i < 3000; ++i) {
-    points.push_back({rng.range(-200.f, 200.f), rng.range(-200.f, 200.f), rng.range(0.f, 10.f)});
-  }
+  std::vector<Vec3> points = randomPoints(rng, 3000, 200.f, 10.f);
   // Small bucket count forces hash collisions between distinct cells.
   SpatialGrid grid(8.f, 64);
   grid.rebuild(points);
@@ -91,5 +98,66 @@ TEST_CASE("SpatialGrid reports truncation and survives bad input", "[world][spat
     std::vector<Vec3> one{{0.5f, 0, 0}};
     grid.rebuild(one);
     REQUIRE(query(grid, {0, 0, 0}, 100.f) == std::vector<uint32_t>{0});
+  }
+}
+
+TEST_CASE("SpatialGrid bounds the work of any query by the items it holds", "[world][spatial]") {
+  Rng rng(11);
+  std::vector<Vec3> points = randomPoints(rng, 2000, 500.f, 5.f);
+  SpatialGrid grid(8.f, 256);
+  grid.rebuild(points);
+  const uint64_t items = grid.itemCount();
+  auto count = [](const SpatialGrid& g, Vec3 c, float r, SpatialGrid::QueryWork& work) {
+    std::vector<uint32_t> found;
+    work = g.forEachInRadius(c, r, [&](uint32_t i) { found.push_back(i); });
+    std::sort(found.begin(), found.end());
+    return found;
+  };
+
+  SECTION("Should answer a 1e30 m query exactly after testing each item once") {
+    SpatialGrid::QueryWork work;
+    REQUIRE(count(grid, {3, -7, 1}, 1e30f, work) == bruteForce(points, {3, -7, 1}, 1e30f));
+    REQUIRE(work.cells_visited == 0);
+    REQUIRE(work.items_tested == items);
+  }
+  SECTION("Should answer an infinite radius like a 1e30 m one") {
+    SpatialGrid::QueryWork work;
+    const float inf = std::numeric_limits<float>::infinity();
+    REQUIRE(count(grid, {0, 0, 0}, inf, work).size() == items);
+    REQUIRE(work.items_tested == items);
+  }
+  SECTION("Should walk only the occupied extent for a query wider than the world") {
+    // 2,000 points over ~126 x 126 occupied cells: more cells than items, so a scan; with
+    // 40,000 points the same extent is a cell walk clipped to it.
+    const std::vector<Vec3> dense = randomPoints(rng, 40000, 500.f, 0.f);
+    SpatialGrid g(8.f, 4096);
+    g.rebuild(dense);
+    SpatialGrid::QueryWork work;
+    REQUIRE(count(g, {0, 0, 0}, 20000.f, work).size() == dense.size());
+    REQUIRE(work.cells_visited <= 126u * 126u);
+    REQUIRE(work.items_tested == dense.size());
+  }
+  SECTION("Should stay exact and cheap next to an outlier at 1e30 m") {
+    points.push_back({1e30f, 1e30f, 0});
+    grid.rebuild(points);
+    for (float r : {10.f, 20000.f, 1e30f}) {
+      SpatialGrid::QueryWork work;
+      REQUIRE(count(grid, {0, 0, 0}, r, work) == bruteForce(points, {0, 0, 0}, r));
+      REQUIRE(work.cells_visited <= grid.itemCount());
+      REQUIRE(work.items_tested <= grid.itemCount());
+    }
+  }
+  SECTION("Should keep small queries to the cells they overlap") {
+    SpatialGrid::QueryWork work;
+    REQUIRE(count(grid, {0, 0, 0}, 10.f, work) == bruteForce(points, {0, 0, 0}, 10.f));
+    REQUIRE(work.cells_visited == 16);  // -10 m..10 m spans cells -2..1 on each axis
+  }
+  SECTION("Should keep the lowest indices when a 1e30 m query overflows its buffer") {
+    bool truncated = false;
+    auto got = query(grid, {0, 0, 0}, 1e30f, 16, &truncated);
+    REQUIRE(truncated);
+    std::vector<uint32_t> expected(16);
+    for (uint32_t i = 0; i < 16; ++i) expected[i] = i;
+    REQUIRE(got == expected);
   }
 }
