@@ -18,7 +18,11 @@ PACKAGES=(
   openssl
   python3-grpcio python3-protobuf
   file
+  chromium
 )
+# The debug page's browser test runs playwright-core under node (tests/browser/); a node
+# from elsewhere (with its own npm) is kept.
+if ! command -v npm > /dev/null; then PACKAGES+=(nodejs npm); fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

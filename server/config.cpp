@@ -69,7 +69,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "max_agents", "grid_cell_m", "shutdown_grace_s", "derive_footsteps",
                 "definitions_poll_s", "metrics_listen", "auth_token", "tls_cert", "tls_key",
                 "max_updates_per_s", "perception", "long_actions", "influences", "hibernation",
-                "goap_dir", "goap_statistics_dir", "max_plans_per_tick"});
+                "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -84,6 +84,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     if (auto v = r.boolean(j, "", "derive_footsteps", false)) c.derive_footsteps = *v;
     if (auto v = r.number(j, "", "definitions_poll_s", false)) c.definitions_poll_s = *v;
     if (auto v = r.string(j, "", "metrics_listen", false)) c.metrics_listen = *v;
+    if (auto v = r.string(j, "", "debug_listen", false)) c.debug_listen = *v;
     if (auto v = r.string(j, "", "auth_token", false)) c.auth_token = *v;
     if (auto v = r.string(j, "", "tls_cert", false)) c.tls_cert = resolvePath(base_dir, *v);
     if (auto v = r.string(j, "", "tls_key", false)) c.tls_key = resolvePath(base_dir, *v);
@@ -163,6 +164,8 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
       if (!value(out.listen)) return false;
     } else if (arg == "--metrics-listen") {
       if (!value(out.metrics_listen)) return false;
+    } else if (arg == "--debug-listen") {
+      if (!value(out.debug_listen)) return false;
     } else if (arg == "--log-level") {
       if (!value(out.log_level)) return false;
     } else {
@@ -175,11 +178,13 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
 
 std::string usage() {
   return "usage: npcd [--config FILE] [--listen ADDR] [--metrics-listen ADDR] [--log-level LEVEL]\n"
-         "            [--help] [--version]\n"
+         "            [--debug-listen ADDR] [--help] [--version]
+"
          "  --config FILE      daemon config (JSON); keys in README.md. Default: built-in\n"
          "                     defaults, an empty world, listening on 127.0.0.1:50051\n"
          "  --listen ADDR      gRPC address, overrides the config's \"listen\" (host:port)\n"
          "  --metrics-listen ADDR  Prometheus /metrics address, overrides \"metrics_listen\"\n"
+         "  --debug-listen ADDR  debug page address (HTTP), overrides \"debug_listen\"\n"
          "  --log-level LEVEL  trace, debug, info, warn, error or off; overrides \"log_level\"\n"
          "  --help             this text\n"
          "  --version          print the version and source revision, then exit\n";
@@ -192,6 +197,7 @@ bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std
   }
   if (!cli.listen.empty()) config.listen = cli.listen;
   if (!cli.metrics_listen.empty()) config.metrics_listen = cli.metrics_listen;
+  if (!cli.debug_listen.empty()) config.debug_listen = cli.debug_listen;
   if (!cli.log_level.empty()) {
     if (!validLogLevel(cli.log_level)) {
       errors.push_back("--log-level: expected trace, debug, info, warn, error or off");

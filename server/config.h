@@ -46,6 +46,8 @@ struct DaemonConfig {
   std::string goap_dir;                // GOAP domains (JSON); "" = no planners
   std::string goap_statistics_dir;     // planner statistics, loaded at start, saved at exit
   uint32_t max_plans_per_tick = 256;   // planner searches per tick
+  std::string debug_listen;            // debug page address (HTTP, "" = off); beyond
+                                       // loopback only with auth_token (then required)
 
   std::string source = "(defaults)";   // where this came from, for messages
 };
@@ -64,6 +66,7 @@ struct CommandLine {
   std::string config_path;
   std::string listen;
   std::string metrics_listen;
+  std::string debug_listen;
   std::string log_level;
   bool help = false;
   bool version = false;

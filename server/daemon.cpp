@@ -13,6 +13,7 @@
 
 #include "build_info.h"
 #include "client_hub.h"
+#include "debug/debug_page.h"
 #include "demo/demo_game.h"
 #include "logging.h"
 #include "metrics.h"
@@ -62,6 +63,12 @@ Daemon::~Daemon() { shutdown(); }
 bool Daemon::start(std::vector<std::string>& errors) {
   if (config_.auth_token.empty() && !isLoopback(config_.listen)) {
     errors.push_back("listening on " + config_.listen +
+                     " beyond loopback needs auth_token (config) or NPCD_AUTH_TOKEN (env)");
+    return false;
+  }
+  if (!config_.debug_listen.empty() && config_.auth_token.empty() &&
+      !isLoopback(config_.debug_listen)) {
+    errors.push_back("debug_listen " + config_.debug_listen +
                      " beyond loopback needs auth_token (config) or NPCD_AUTH_TOKEN (env)");
     return false;
   }
@@ -133,6 +140,15 @@ bool Daemon::start(std::vector<std::string>& errors) {
     }
   }
 
+  if (!config_.debug_listen.empty()) {
+    debug_ = std::make_unique<DebugPage>(*sim_, stats_, config_.auth_token);
+    std::string error;
+    if (!debug_->start(config_.debug_listen, error)) {
+      errors.push_back(error);
+      return false;
+    }
+  }
+
   HubLimits limits;
   limits.outbox_max_messages = config_.outbox_max_messages;
   limits.max_items_per_update = config_.max_items_per_update;
@@ -194,6 +210,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
       if (!sim_->submit(demo_commands_)) demo_commands_.clear();
     }
     hub_->publish(*sim_);
+    if (debug_) debug_->afterTick(*sim_);
   };
   hooks.add_stats = [this](DaemonStats& s) {
     s.clients = static_cast<uint32_t>(hub_->clientCount());
@@ -204,6 +221,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   hooks.observe = [this](const DaemonStats& s, double tick_s) {
     stats_.recordTick(tick_s * 1000.0);
     if (metrics_) metrics_->onTick(s, tick_s);
+    if (debug_) debug_->observe(s, tick_s);
   };
   driver_ = std::make_unique<TickDriver>(io_, *sim_, stats_, options, std::move(hooks));
   work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(
@@ -215,15 +233,22 @@ bool Daemon::start(std::vector<std::string>& errors) {
                                    buildVersion(), buildRevision(), config_.listen, port_, config_.tick_hz,
                                    config_.world.empty() ? "(empty)" : config_.world,
                                    demo_ ? ", simulated players on" : "")));
+  if (debug_) {
+    const std::string host = config_.debug_listen.substr(0, config_.debug_listen.rfind(':'));
+    spdlog::info(logText(fmt::format("debug page on http://{}:{}/", host, debug_->port())));
+  }
   return true;
 }
 
 int Daemon::metricsPort() const { return metrics_ ? metrics_->port() : 0; }
 
+int Daemon::debugPort() const { return debug_ ? debug_->port() : 0; }
+
 void Daemon::shutdown() {
   if (!started_ || stopped_) return;
   stopped_ = true;
   spdlog::info(logText("npcd shutting down"));
+  if (debug_) debug_->stop();
   if (auto* health = server_->GetHealthCheckService()) health->SetServingStatus(false);
   hub_->drain();
   // The tick thread keeps running here so unary calls waiting on a tick still get answers.

@@ -21,6 +21,7 @@ class Server;
 namespace npc {
 
 class ClientHub;
+class DebugPage;
 class DemoGame;
 class Metrics;
 class NpcService;
@@ -41,6 +42,8 @@ class Daemon {
   int port() const { return port_; }
   // The Prometheus port actually bound; 0 when metrics are off.
   int metricsPort() const;
+  // The debug page's port; 0 when debug_listen is off.
+  int debugPort() const;
 
   // Graceful stop, idempotent, from any thread but the tick thread: health turns
   // NOT_SERVING, streams end with UNAVAILABLE, in-flight RPCs get shutdown_grace_s, the
@@ -53,6 +56,8 @@ class Daemon {
  private:
   DaemonConfig config_;
   StatsBoard stats_;
+  // Before sim_: answers still queued in the simulation refer to its connections.
+  std::unique_ptr<DebugPage> debug_;
   std::unique_ptr<Simulation> sim_;
   std::unique_ptr<DemoGame> demo_;
   std::unique_ptr<Metrics> metrics_;

@@ -23,10 +23,18 @@ bool TokenGate::allows(const grpc::CallbackServerContext& context) const {
   const auto& metadata = context.client_metadata();
   auto it = metadata.find("authorization");
   if (it == metadata.end()) return false;
+  return allowsBearer(std::string_view(it->second.data(), it->second.size()));
+}
+
+bool TokenGate::allowsBearer(std::string_view authorization) const {
+  if (token_.empty()) return true;
   constexpr std::string_view kBearer = "Bearer ";
-  const std::string_view value(it->second.data(), it->second.size());
-  if (value.substr(0, kBearer.size()) != kBearer) return false;
-  return sameSecret(value.substr(kBearer.size()), token_);
+  if (authorization.substr(0, kBearer.size()) != kBearer) return false;
+  return sameSecret(authorization.substr(kBearer.size()), token_);
+}
+
+bool TokenGate::allowsToken(std::string_view token) const {
+  return token_.empty() || sameSecret(token, token_);
 }
 
 const grpc::Status& TokenGate::refusal() {

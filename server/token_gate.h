@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <grpcpp/grpcpp.h>
 
@@ -20,6 +21,10 @@ class TokenGate {
   bool enabled() const { return !token_.empty(); }
   // True when the gate is off or the call carries the right bearer token.
   bool allows(const grpc::CallbackServerContext& context) const;
+  // The same check for other transports (the debug page's HTTP): an Authorization header
+  // value "Bearer <token>", or the bare token (a URL parameter, for browsers).
+  bool allowsBearer(std::string_view authorization) const;
+  bool allowsToken(std::string_view token) const;
 
   static const grpc::Status& refusal();
 

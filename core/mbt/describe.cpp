@@ -17,6 +17,23 @@ void runningPath(const MbtNode& node, const MbtContext& ctx, int depth, nlohmann
   for (size_t i = 0; i < node.childCount(); ++i) runningPath(node.child(i), ctx, depth + 1, out);
 }
 
+// Every node in pre-order with its parent's index (-1 for the root), so a viewer can draw
+// the whole tree and highlight the running branch; `text` only for running nodes.
+void allNodes(const MbtNode& node, const MbtContext& ctx, int parent, int depth,
+              nlohmann::json& out) {
+  const int index = static_cast<int>(out.size());
+  const bool running = node.isActive(ctx);
+  nlohmann::json entry = {{"index", index},  {"parent", parent},   {"depth", depth},
+                          {"line", node.line()}, {"type", node.type()}, {"running", running}};
+  if (running) {
+    std::string text;
+    node.debugText(ctx, text);
+    if (!text.empty()) entry["text"] = text;
+  }
+  out.push_back(std::move(entry));
+  for (size_t i = 0; i < node.childCount(); ++i) allNodes(node.child(i), ctx, index, depth + 1, out);
+}
+
 nlohmann::json vec(Vec3 v) { return nlohmann::json::array({v.x, v.y, v.z}); }
 
 }  // namespace
@@ -41,6 +58,9 @@ nlohmann::json MbtLibrary::describe(const MbtInstance& instance, double now_s) c
   nlohmann::json running = nlohmann::json::array();
   runningPath(tree->root(), ctx, 0, running);
   j["running"] = std::move(running);
+  nlohmann::json nodes = nlohmann::json::array();
+  allNodes(tree->root(), ctx, -1, 0, nodes);
+  j["nodes"] = std::move(nodes);
 
   nlohmann::json variables = nlohmann::json::object();
   for (size_t i = 0; i < tree->variableCount(); ++i) {

@@ -113,7 +113,9 @@ class MbtLibrary {
   // host). kNotFound when no such tree is loaded.
   Status bind(MbtInstance& instance, std::string_view tree, EntityId agent, uint64_t seed);
   // Debug view (GetAgent): tree, running path (node type, XML line, custom text such as
-  // time left on a Timeout), variables, timestamps, registers, log history, bytes used.
+  // time left on a Timeout), every node in pre-order with its parent index, line and
+  // running state ("nodes", for drawing the whole tree), variables, timestamps, registers,
+  // log history, bytes used.
   nlohmann::json describe(const MbtInstance& instance, double now_s) const;
 
   // --- services (nodes, tests) -----------------------------------------------------------

@@ -242,13 +242,26 @@ struct GetPlanTrace {
   std::function<void(const Status&, const std::string& json)> reply;
 };
 
+// --- Debugging -------------------------------------------------------------------------
+// Admin (debug page): a bounded map of the world as JSON: places (bounds, awake / draining /
+// asleep), obstacles, agents (position, behavior, place; sleeping ones from their place's
+// records) and players, only those inside `viewport` when one is given. At most max_agents
+// agents and max_entities players and objects are listed (the counts say how many matched),
+// so the answer stays small whatever the world's size.
+struct DescribeWorld {
+  std::optional<Aabb> viewport;  // the x/y (ground) extent matters; z is ignored
+  uint32_t max_agents = 2000;
+  uint32_t max_entities = 2000;
+  std::function<void(const Status&, const std::string& json)> reply;
+};
+
 using CommandBody =
     std::variant<UpsertEntity, RemoveEntity, UpsertObstacle, RemoveObstacle, SoundEvent,
                  SignalEvent, ActionResult, SpawnAgent, DespawnAgent, DescribeAgent, SetSensors,
                  SetBehaviorVariable, RegisterVisibilityType, SetAttributePrincipal, GetStealth,
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
                  ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
-                 GetPlanTrace, ClientBack>;
+                 GetPlanTrace, ClientBack, DescribeWorld>;
 
 // `origin` is who sent it: a client's identity (its Connect stream, or a unary call made
 // with a game credential), or kDaemon / kUnowned for admin calls and the daemon's own game.

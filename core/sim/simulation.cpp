@@ -308,6 +308,10 @@ void Simulation::apply(Command& command) {
           std::string json;
           Status s = planTrace(c.agent, c.trace, json);
           if (c.reply) c.reply(s, json);
+        } else if constexpr (std::is_same_v<T, DescribeWorld>) {
+          std::string json;
+          Status s = describeWorld(c, json);
+          if (c.reply) c.reply(s, json);
         } else if constexpr (std::is_same_v<T, ClientGone>) {
           releaseClient(origin, c.keeps_ownership);
         } else if constexpr (std::is_same_v<T, ClientBack>) {

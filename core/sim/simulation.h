@@ -173,6 +173,8 @@ class Simulation {
 
   // JSON debug view of one agent; kNotFound for an unknown id.
   Status describeAgent(EntityId id, std::string& json_out) const;
+  // The map of the world for the debug page (see DescribeWorld in commands.h).
+  Status describeWorld(const DescribeWorld& query, std::string& json_out) const;
   // The agent's last planner trace as JSON (kNotFound: unknown agent; kFailedPrecondition:
   // it has no planner). `trace` switches tracing of its next searches.
   Status planTrace(EntityId id, std::optional<bool> trace, std::string& json_out);

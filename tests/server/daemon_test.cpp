@@ -3,16 +3,13 @@
 #include <fstream>
 #include <thread>
 
-#include <boost/asio/buffer.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/write.hpp>
 #include <catch2/catch.hpp>
 #include <grpcpp/grpcpp.h>
 #include <nlohmann/json.hpp>
 
 #include "build_info.h"
 #include "daemon.h"
+#include "daemon_test_support.h"
 #include "npc/v1/npc.grpc.pb.h"
 
 using namespace npc;
@@ -20,18 +17,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-DaemonConfig demoConfig() {
-  DaemonConfig c;
-  std::vector<std::string> errors;
-  REQUIRE(loadConfigFile(NPCD_SOURCE_DIR "/config/npcd.json", c, errors));
-  c.listen = "127.0.0.1:0";
-  c.metrics_listen = "127.0.0.1:0";
-  c.tick_hz = 50;  // the demo at 5x speed keeps the test short
-  c.status_interval_s = 0;
-  c.log_level = "warn";
-  c.shutdown_grace_s = 1;
-  return c;
-}
+DaemonConfig demoConfig() { return test::demoDaemonConfig(); }
 
 // NPCs in the demo world file: the daemon must spawn every one.
 uint64_t demoNpcs() {
@@ -42,15 +28,7 @@ uint64_t demoNpcs() {
   return n;
 }
 
-template <class Pred>
-bool waitFor(Pred pred, std::chrono::milliseconds limit = 5000ms) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return pred();
-}
+using test::waitFor;
 
 }  // namespace
 
@@ -109,23 +87,7 @@ TEST_CASE("The daemon runs the demo world and serves clients", "[daemon]") {
   daemon.shutdown();
 }
 
-// Minimal HTTP/1.0 GET over loopback; returns the whole response.
-std::string httpGet(int port, const std::string& path) {
-  boost::asio::io_context io;
-  boost::asio::ip::tcp::socket socket(io);
-  socket.connect({boost::asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)});
-  const std::string request = "GET " + path + " HTTP/1.0\r\nHost: localhost\r\n\r\n";
-  boost::asio::write(socket, boost::asio::buffer(request));
-  std::string response;
-  boost::system::error_code ec;
-  char buf[4096];
-  for (;;) {
-    const size_t n = socket.read_some(boost::asio::buffer(buf), ec);
-    response.append(buf, n);
-    if (ec) break;
-  }
-  return response;
-}
+using test::httpGet;
 
 TEST_CASE("The daemon serves Prometheus metrics", "[daemon][metrics]") {
   Daemon daemon(demoConfig());

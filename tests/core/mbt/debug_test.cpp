@@ -2,6 +2,10 @@
 // debug view (seed 002, "Debugging and Tree Visualization", "Logging and Tracing").
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include "mbt_test_support.h"
 
 using namespace npc;
@@ -131,5 +135,43 @@ TEST_CASE("The debug view shows the running path with lines and custom text",
   SECTION("Should describe an unbound instance as having no tree") {
     MbtInstance none;
     REQUIRE(f.library.describe(none, 0)["tree"].is_null());
+  }
+}
+
+TEST_CASE("The debug view lists every node with its parent, line and running state",
+          "[mbt][debug][describe]") {
+  MbtFixture f;
+  REQUIRE(f.load(tree(R"(<Selector>
+  <Sequence>
+    <WaitForEvent name="Never"/>
+    <Log message="unreached"/>
+  </Sequence>
+  <Timeout duration="10"/>
+</Selector>)")) == "");
+  f.tick();
+  const nlohmann::json nodes = f.describe()["nodes"];
+  SECTION("Should give the whole tree in pre-order, parents by index") {
+    REQUIRE(nodes.size() == 5);
+    const std::vector<std::tuple<int, int, int, std::string>> expected = {
+        {-1, 0, 3, "Selector"}, {0, 1, 4, "Sequence"}, {1, 2, 5, "WaitForEvent"},
+        {1, 2, 6, "Log"},       {0, 1, 8, "Timeout"}};
+    for (size_t i = 0; i < expected.size(); ++i) {
+      const auto& [parent, depth, line, type] = expected[i];
+      INFO("node " << i);
+      REQUIRE(nodes[i]["index"] == i);
+      REQUIRE(nodes[i]["parent"] == parent);
+      REQUIRE(nodes[i]["depth"] == depth);
+      REQUIRE(nodes[i]["line"] == line);
+      REQUIRE(nodes[i]["type"] == type);
+    }
+  }
+  SECTION("Should mark the running branch and give its nodes' text") {
+    REQUIRE(nodes[0]["running"] == true);
+    REQUIRE(nodes[1]["running"] == true);
+    REQUIRE(nodes[2]["running"] == true);
+    REQUIRE(nodes[2]["text"] == "waiting for Never");
+    REQUIRE(nodes[3]["running"] == false);
+    REQUIRE(nodes[4]["running"] == false);
+    REQUIRE_FALSE(nodes[4].contains("text"));
   }
 }

@@ -1,0 +1,52 @@
+// DebugApi: what the debug page asks the daemon, as HTTP routes. Static files (the page
+// itself, built into the binary) and JSON:
+//   GET /api/world?x0=&y0=&x1=&y1=&max=   DescribeWorld: places, obstacles, agents, players
+//                                          (within the x/y viewport if given; max agents,
+//                                          default 2000, at most 20000)
+//   GET /api/agent?id=                     DescribeAgent (as GetAgent)
+//   GET /api/plan?id=&trace=on|off         GetPlanTrace (trace switches tracing of next searches)
+//   GET /api/stats                         GetStats's figures plus planner counters
+//   GET /api/health                        one sample per second over the last minutes
+//   GET /api/events?agent=&place=&after=&limit=   the recorder (EventRecorder::query)
+// Simulation data goes through the admin RPCs' path: a command queued with submit() and
+// answered by the tick thread, so HTTP threads never touch the simulation.
+//
+// With a token configured every route needs it, as "Authorization: Bearer <token>" or as
+// the URL parameter token=<token> (a browser opening the page); otherwise 401.
+// Errors are JSON {"error": "..."} with 400 (bad parameter, naming it), 401, 404 (unknown
+// agent or route), 409 (no planner...), 503 (command queue full).
+#pragma once
+
+#include "debug/http_server.h"
+#include "token_gate.h"
+
+namespace npc {
+
+class EventRecorder;
+class HealthHistory;
+class Simulation;
+class StatsBoard;
+
+class DebugApi {
+ public:
+  DebugApi(Simulation& sim, const StatsBoard& stats, const EventRecorder& events,
+           const HealthHistory& health, TokenGate gate);
+
+  // HttpHandler: any HTTP thread.
+  void handle(const HttpRequest& request, HttpResponder respond) const;
+
+ private:
+  void world(const HttpRequest& request, HttpResponder respond) const;
+  void agent(const HttpRequest& request, HttpResponder respond) const;
+  void plan(const HttpRequest& request, HttpResponder respond) const;
+  HttpResponse stats() const;
+  HttpResponse events(const HttpRequest& request) const;
+
+  Simulation& sim_;
+  const StatsBoard& stats_;
+  const EventRecorder& events_;
+  const HealthHistory& health_;
+  TokenGate gate_;
+};
+
+}  // namespace npc

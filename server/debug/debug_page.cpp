@@ -1,0 +1,17 @@
+#include "debug/debug_page.h"
+
+namespace npc {
+
+DebugPage::DebugPage(Simulation& sim, const StatsBoard& stats, const std::string& auth_token)
+    : api_(sim, stats, events_, health_, TokenGate(auth_token)),
+      http_([this](const HttpRequest& request, HttpResponder respond) {
+        api_.handle(request, std::move(respond));
+      }) {}
+
+DebugPage::~DebugPage() { stop(); }
+
+bool DebugPage::start(const std::string& listen, std::string& error) {
+  return http_.start(listen, error);
+}
+
+}  // namespace npc
