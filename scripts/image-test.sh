@@ -98,6 +98,7 @@ build_image() {
   # tree per layer, and the store is wiped afterwards anyway.
   timeout 45m podman "${pm_flags[@]}" build --isolation=chroot --format docker --network=host \
     --pull=never --layers=false --build-arg BASE="$base_image" \
+    --build-arg NPCD_REVISION="$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || true)" \
     -f "$root/docker/Dockerfile" -t "$image" "$root" > "$cache/build.log" 2>&1 || {
     tail -40 "$cache/build.log"
     fail "podman build of docker/Dockerfile"

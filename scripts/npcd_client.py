@@ -6,8 +6,8 @@ proto is usable outside C++, and a handy tool.
   scripts/npcd_client.py --target 127.0.0.1:50051 agent 1101
   scripts/npcd_client.py --target 127.0.0.1:50051 smoke   # stream, perform, reflect, check
 
-Stubs are generated at start-up from proto/npc/v1/npc.proto with protoc and Debian's
-grpc_python_plugin into a temporary directory (python3-grpc-tools in Debian is too old).
+The npc.v1 stubs and their generation come from the client package
+(proto/clients/python, `npcd_client`); this script adds reflection and a smoke check.
 Must run with /usr/bin/python3: Debian's grpcio is installed for the system Python only.
 """
 import argparse
@@ -15,32 +15,15 @@ import importlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
+sys.path.insert(0, os.path.join(ROOT, "proto", "clients", "python"))
+from npcd_client.stubs import generate, load_stubs  # noqa: E402
 
 GRPC_PROTO = "/usr/share/grpc-proto"  # Debian grpc-proto: reflection.proto
-
-
-def generate(out, include, proto):
-    subprocess.run(
-        ["protoc", "-I", include, "--python_out", out, "--grpc_python_out", out,
-         "--plugin=protoc-gen-grpc_python=/usr/bin/grpc_python_plugin", proto],
-        check=True)
-    parts = os.path.dirname(proto).split("/")
-    for i in range(1, len(parts) + 1):
-        open(os.path.join(out, *parts[:i], "__init__.py"), "a").close()
-
-
-def load_stubs():
-    out = tempfile.mkdtemp(prefix="npcd-py-")
-    generate(out, os.path.join(ROOT, "proto"), "npc/v1/npc.proto")
-    sys.path.insert(0, out)
-    return importlib.import_module("npc.v1.npc_pb2"), importlib.import_module("npc.v1.npc_pb2_grpc")
 
 
 def list_services(channel):

@@ -44,7 +44,8 @@ fi
 npm_packages() {
   if [ -f "$node_client/package-lock.json" ] && [ ! -d "$node_client/node_modules/@grpc/grpc-js" ]; then
     echo "setup: npm ci in proto/clients/node"
-    (cd "$node_client" && npm ci --no-audit --no-fund --ignore-scripts)
+    (cd "$node_client" && npm ci --no-audit --no-fund --ignore-scripts) ||
+      echo "setup: npm ci failed (no registry?); the node_client test will fail"
   fi
 }
 

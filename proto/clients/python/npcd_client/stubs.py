@@ -26,7 +26,9 @@ def proto_root():
     return root
 
 
-def _generate(out, include, proto):
+def generate(out, include, proto):
+    """Writes the Python message and gRPC modules of `proto` (relative to `include`) into
+    `out`, with the package __init__ files its folders need."""
     try:
         from grpc_tools import protoc  # noqa: F401  (pip's grpcio-tools)
         command = [sys.executable, "-m", "grpc_tools.protoc"]
@@ -41,8 +43,9 @@ def _generate(out, include, proto):
         plugin = [f"--plugin=protoc-gen-grpc_python={plugin_path}"]
     subprocess.run(command + ["-I", include, "--python_out", out, "--grpc_python_out", out]
                    + plugin + [proto], check=True)
-    for package in ("npc", os.path.join("npc", "v1")):
-        open(os.path.join(out, package, "__init__.py"), "a").close()
+    parts = os.path.dirname(proto).split(os.sep)
+    for i in range(1, len(parts) + 1):
+        open(os.path.join(out, *parts[:i], "__init__.py"), "a").close()
 
 
 def load_stubs():
@@ -50,7 +53,7 @@ def load_stubs():
     global _stubs
     if _stubs is None:
         out = tempfile.mkdtemp(prefix="npcd-client-")
-        _generate(out, proto_root(), os.path.join("npc", "v1", "npc.proto"))
+        generate(out, proto_root(), os.path.join("npc", "v1", "npc.proto"))
         sys.path.insert(0, out)
         _stubs = (importlib.import_module("npc.v1.npc_pb2"),
                   importlib.import_module("npc.v1.npc_pb2_grpc"))
