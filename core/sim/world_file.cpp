@@ -68,7 +68,8 @@ void readEntities(const json& arr, JsonReader& r, WorldFile& out) {
     const json& j = arr[i];
     if (!r.isObject(j, path)) continue;
     r.onlyKeys(j, path,
-               {"id", "kind", "archetype", "position", "forward", "species", "place", "eye_height"});
+               {"id", "kind", "archetype", "position", "forward", "species", "place", "eye_height",
+                "takeable"});
     EntityState s;
     auto id = r.integer(j, path, "id", true);
     auto kind = r.string(j, path, "kind", true);
@@ -78,6 +79,7 @@ void readEntities(const json& arr, JsonReader& r, WorldFile& out) {
     if (auto v = r.string(j, path, "species", false)) s.species = *v;
     if (auto v = r.string(j, path, "place", false)) s.place = *v;
     if (auto v = r.number(j, path, "eye_height", false)) s.eye_height_m = static_cast<float>(*v);
+    if (auto v = r.boolean(j, path, "takeable", false)) s.takeable = *v;
     if (!id || !kind || !s.position) continue;
     if (*id <= 0) r.error(joinPath(path, "id"), "must be > 0");
     s.id = static_cast<EntityId>(*id);
