@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "perception/sounds.h"
 #include "world/limits.h"
 
 namespace npc {
@@ -278,6 +279,32 @@ bool ArchetypeSet::loadDirectory(const std::string& dir, std::vector<std::string
   return ok;
 }
 
+namespace {
+
+void readStimulus(const json& j, const std::string& path, JsonReader& r, ActionStimulus& out) {
+  if (!r.isObject(j, path)) return;
+  r.onlyKeys(j, path, {"sound_m", "sound", "signal", "signal_m"});
+  if (auto v = r.number(j, path, "sound_m", false)) {
+    out.sound_radius_m = static_cast<float>(*v);
+    if (!(*v > 0)) r.error(joinPath(path, "sound_m"), "must be > 0");
+  }
+  if (auto v = r.string(j, path, "sound", false)) {
+    out.sound_kind = *v;
+    if (!parseSoundKind(*v)) r.error(joinPath(path, "sound"), "\"" + *v + "\" is not a sound kind");
+  }
+  if (auto v = r.string(j, path, "signal", false)) {
+    out.signal = *v;
+    if (v->empty()) r.error(joinPath(path, "signal"), "must not be empty");
+  }
+  if (auto v = r.number(j, path, "signal_m", false)) {
+    out.signal_radius_m = static_cast<float>(*v);
+    if (!(*v > 0)) r.error(joinPath(path, "signal_m"), "must be > 0");
+  }
+  if (!out.any()) r.error(path, "emits nothing: give sound_m or signal");
+}
+
+}  // namespace
+
 void readActionDefs(const json& j, const std::string& path, JsonReader& r,
                     std::vector<ActionDef>& out) {
   if (!r.isObject(j, path)) return;
@@ -286,7 +313,7 @@ void readActionDefs(const json& j, const std::string& path, JsonReader& r,
     const json& a = it.value();
     if (it.key().empty()) r.error(apath, "an action name must not be empty");
     if (!r.isObject(a, apath)) continue;
-    r.onlyKeys(a, apath, {"side", "kind", "timeout_s", "game_only", "coercive", "signal"});
+    r.onlyKeys(a, apath, {"side", "kind", "timeout_s", "game_only", "coercive", "signal", "emits"});
     ActionDef def;
     def.name = it.key();
     if (auto v = r.string(a, apath, "side", false)) {
@@ -331,6 +358,7 @@ void readActionDefs(const json& j, const std::string& path, JsonReader& r,
         r.error(joinPath(apath, "signal"), "must not be empty");
       }
     }
+    if (a.contains("emits")) readStimulus(a["emits"], joinPath(apath, "emits"), r, def.emits);
     out.push_back(std::move(def));
   }
 }

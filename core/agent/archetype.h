@@ -134,6 +134,19 @@ enum class DaemonActionKind : uint8_t {
 // archetype's action_timeout_s). game_only: only the game may program it (GameAction).
 // coercive: performed on another agent (ExternalAction), it interrupts that agent's action.
 // game_only and coercive apply to client-side actions only.
+// emits: what others perceive when the action completes (seed 004, "resolution emits
+// stimuli"): a sound heard like any other, and a signal to the agents within a radius
+// (sender: the actor; subject: what the action concerned; signal.action: its name), e.g.
+//   "Open": { "emits": { "sound_m": 12, "sound": "generic", "signal": "OnDoorOpened",
+//                         "signal_m": 10 } }
+struct ActionStimulus {
+  float sound_radius_m = 0.f;       // 0: silent
+  std::string sound_kind;           // "" = generic (core/perception/sounds.h kinds)
+  std::string signal;               // "" = none
+  float signal_radius_m = 10.f;     // [Limit: > 0]
+  bool any() const { return sound_radius_m > 0.f || !signal.empty(); }
+};
+
 struct ActionDef {
   std::string name;
   ActionSide side = ActionSide::kClient;
@@ -142,6 +155,7 @@ struct ActionDef {
   bool game_only = false;
   bool coercive = false;
   std::string signal;  // kSignal: fixed signal name ("" = the message parameter)
+  ActionStimulus emits;
 };
 
 // Reads an "actions" object at `path` into `out`; problems go to `reader`.

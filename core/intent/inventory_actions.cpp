@@ -13,7 +13,8 @@ namespace npc {
 InventoryAction::InventoryAction(NameTable& names)
     : item_gone_(names.intern("item_gone")), not_takeable_(names.intern("not_takeable")),
       out_of_reach_(names.intern("out_of_reach")), inventory_full_(names.intern("inventory_full")),
-      not_carried_(names.intern("not_carried")), receiver_gone_(names.intern("receiver_gone")) {}
+      not_carried_(names.intern("not_carried")), receiver_gone_(names.intern("receiver_gone")),
+      not_seen_(names.intern("not_seen")), too_many_(names.intern("too_many")) {}
 
 std::string InventoryAction::checkArgs(std::span<const ActionArg> args, const NameTable&) const {
   const ActionArg* a = nthParam(args, ArgType::kValue);
@@ -70,10 +71,15 @@ PerformResult TakeAction::perform(ActionContext& ctx, Intention& intention) cons
   const Entity* object = ctx.world->entities().get(id);
   // An inactive object is one the game took out of play: as gone as a removed one.
   if (!object || !object->active) return PerformResult::failed(0.f, item_gone_, id);
-  if (object->kind != EntityKind::kObject) return PerformResult::failed(0.f, not_takeable_, id);
+  if (object->kind != EntityKind::kObject || !object->takeable) {
+    return PerformResult::failed(0.f, not_takeable_, id);
+  }
   const uint16_t item = ctx.inventories->itemOf(*object);
   if (item == NameTable::kNone) return PerformResult::failed(0.f, not_takeable_, id);
   if (!inReach(ctx, object->position)) return PerformResult::failed(0.f, out_of_reach_, id);
+  if (!ctx.inventories->remembers(ctx.agent, *object)) {
+    return PerformResult::failed(0.f, not_seen_, id);
+  }
   // Into the inventory first: with no room the object stays where it is.
   if (!own(ctx)->add(item, 1)) return PerformResult::failed(0.f, inventory_full_, id);
   ctx.inventories->removeFromWorld(id);
@@ -88,10 +94,20 @@ bool DropAction::initialize(ActionContext& ctx, Intention& intention) const {
 
 PerformResult DropAction::perform(ActionContext& ctx, Intention& intention) const {
   const uint16_t item = ctx.inventories->findItem(itemName(intention));
-  if (item == NameTable::kNone || !own(ctx)->remove(item, count(intention))) {
+  const int32_t n = count(intention);
+  if (n > kMaxDroppedObjects) return PerformResult::failed(0.f, too_many_);
+  if (item == NameTable::kNone || !own(ctx)->remove(item, n)) {
     return PerformResult::failed(0.f, not_carried_);
   }
-  return PerformResult::completed(kDurationS);
+  const Entity* body = ctx.world ? ctx.world->entities().get(ctx.entity) : nullptr;
+  EntityId first = EntityId::kNone;
+  for (int32_t i = 0; body && i < n; ++i) {
+    const Vec3 at = body->position;  // copied: placing may move the entity table's rows
+    const EntityId placed = ctx.inventories->placeInWorld(item, at);
+    if (first == EntityId::kNone) first = placed;
+    body = ctx.world->entities().get(ctx.entity);
+  }
+  return PerformResult::completed(kDurationS, first);
 }
 
 // --- Give -----------------------------------------------------------------------------------

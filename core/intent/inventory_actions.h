@@ -6,8 +6,10 @@
 //
 //   Take [object]                   the object leaves the world model; one item named
 //                                   after its species enters the agent's inventory
-//   Drop [item, count]              items leave the agent's inventory; the game, told by
-//                                   the Completed event, puts them in its scene
+//   Drop [item, count]              items leave the agent's inventory and become objects
+//                                   (one per item) at the agent's feet in the world model;
+//                                   the game, told by the Completed event (subject: the
+//                                   first object), puts them in its scene and may move them
 //   Give [receiver, item, count]    items go to another agent within reach
 //
 // Arguments: the object or receiver is the first receiver entity, else the first entity
@@ -19,8 +21,11 @@
 // Failures carry a reason (PerformResult::detail, shown in the Failed event as "the action
 // failed (out_of_reach)"):
 //   item_gone       Take: the object is not in the world any more (taken, removed)
-//   not_takeable    Take: not an object (npcs, players and attributes cannot be taken), or
-//                   an object with no species to name its item
+//   not_takeable    Take: not an object (npcs, players and attributes cannot be taken), an
+//                   object with no species to name its item, or one marked not takeable
+//   not_seen        Take: the agent neither sees nor remembers the object (seed 004: Raoul
+//                   takes the flowers he remembers; not seen, the action fails)
+//   too_many        Drop: more than kMaxDroppedObjects items at once
 //   out_of_reach    Take, Give: farther than kReachM from the agent
 //   inventory_full  Take, Give: no slot for a new item (the receiver's, for Give)
 //   not_carried     Drop, Give: the agent holds fewer than the count
@@ -41,6 +46,8 @@ class Inventory;
 
 // How far an agent reaches to take an object or hand something over [metres, 3-D].
 inline constexpr float kReachM = 2.f;
+// Most objects one Drop puts into the world (one per item).
+inline constexpr int32_t kMaxDroppedObjects = 16;
 
 // What the inventory actions share: their reasons, interned once, and argument reading.
 class InventoryAction : public ActionImpl {
@@ -60,7 +67,7 @@ class InventoryAction : public ActionImpl {
   static bool inReach(const ActionContext& ctx, Vec3 other);
 
   uint16_t item_gone_, not_takeable_, out_of_reach_, inventory_full_, not_carried_,
-      receiver_gone_;
+      receiver_gone_, not_seen_, too_many_;
 };
 
 // Take: 1 s, the seed's constant time.

@@ -15,6 +15,7 @@
 #include "hibernation/inventory.h"
 #include "world/entity.h"
 #include "world/ids.h"
+#include "world/vec3.h"
 
 namespace npc {
 
@@ -36,6 +37,13 @@ class InventoryModel {
   // Takes an object out of the world model: it is carried now. `object` and pointers to
   // entities are invalid afterwards.
   virtual void removeFromWorld(EntityId object) = 0;
+  // Whether `agent` sees or remembers `object` (its perception memory): Take works only on
+  // objects the agent knows are there. Objects perception does not track count as known.
+  virtual bool remembers(EntityId agent, const Entity& object) const { return true; }
+  // Puts one object of item `item` (its species) into the world model at `position`;
+  // kNone when the model keeps no dropped objects (or has no room): the items just leave
+  // the inventory.
+  virtual EntityId placeInWorld(uint16_t item, Vec3 position) { return EntityId::kNone; }
 };
 
 }  // namespace npc

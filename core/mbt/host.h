@@ -89,6 +89,19 @@ struct MbtLogMessage {
   std::string_view text;       // the message; errors are "file:line: <Type> [agent]: why"
 };
 
+// A signal as it reaches a tree (handleEvent): its id and the data it carries, which
+// <OnSignal> handlers read in Lua as `signal` (seed 001's OnSoundHeard(entity, distance)).
+struct MbtEvent {
+  SignalId id = SignalId::kNone;
+  EntityId sender = EntityId::kNone;   // kNone: perception or the game
+  EntityId subject = EntityId::kNone;  // the entity seen, heard or acted on; kNone: none
+  Vec3 position;                       // where it happened (sound, sighting, sender)
+  float distance_m = -1.f;             // from the agent to `position`; < 0: unknown
+  float value = 0.f;                   // coefficient, threat or the sender's number
+  std::string_view action;             // the action concerned (OnExternalAction: what the
+                                       // sender did; OnObjectTaken: "Take"); "" = none
+};
+
 class MbtHost {
  public:
   virtual ~MbtHost() = default;
@@ -124,6 +137,11 @@ class MbtHost {
   virtual MbtPlanState executePlan() { return MbtPlanState::kFailed; }
   // <ExecutePlan> left: cancels the running step's intentions. Idempotent.
   virtual void stopPlan() {}
+
+  // Sets one of the agent's behavior selection variables (its selection tree's, seed 001's
+  // AI.SetBehaviorVariable); the tree re-selects at the next selection. False when the
+  // agent has no selection tree or the tree declares no such variable (case-insensitive).
+  virtual bool setSelectionVariable(std::string_view name, bool value) { return false; }
 
   // Static obstacles QueryTPS may search for cover (empty: cover queries fail).
   virtual std::span<const Obstacle> obstacles() const { return {}; }

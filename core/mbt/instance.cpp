@@ -181,11 +181,17 @@ void MbtInstance::migrateIfReloaded(MbtHost& host) {
 }
 
 void MbtInstance::handleEvent(SignalId event, MbtHost& host) {
+  MbtEvent plain;
+  plain.id = event;
+  handleEvent(plain, host);
+}
+
+void MbtInstance::handleEvent(const MbtEvent& event, MbtHost& host) {
   if (!tree_) return;
   migrateIfReloaded(host);
   if (!tree_) return;
-  MbtContext ctx{*this, host, *tree_, *library_, host.nowS(), nullptr};
-  applyEvent(event, ctx);
+  MbtContext ctx{*this, host, *tree_, *library_, host.nowS(), nullptr, &event};
+  applyEvent(event.id, ctx);
 }
 
 void MbtInstance::dispatchEvent(SignalId event, MbtContext& ctx) { applyEvent(event, ctx); }

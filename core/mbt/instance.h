@@ -83,6 +83,8 @@ class MbtInstance {
 
   // --- per tick -------------------------------------------------------------------------
   void handleEvent(SignalId event, MbtHost& host);
+  // The same, with the data the signal carries (read by <OnSignal> handlers).
+  void handleEvent(const MbtEvent& event, MbtHost& host);
   // Root status: kRunning normally; kSuccess/kFailure on the tick the root finished (or
   // kFailure when unbound / stopped).
   MbtStatus tick(MbtHost& host);

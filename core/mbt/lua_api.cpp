@@ -213,6 +213,16 @@ struct MbtLuaApi {
     ctx(L).instance.setRegister(MbtRegister::kRefPoint, toVec(L, 2));
     return 0;
   }
+  static int setBehaviorVariable(lua_State* L) {
+    checkOwnId(L, 1);
+    size_t length = 0;
+    const char* name = luaL_checklstring(L, 2, &length);
+    luaL_checkany(L, 3);
+    if (!ctx(L).host.setSelectionVariable(std::string_view(name, length), lua_toboolean(L, 3) != 0)) {
+      luaL_error(L, "the agent's selection tree declares no variable \"%s\"", name);
+    }
+    return 0;
+  }
   static int getRefPointPosition(lua_State* L) {
     checkOwnId(L, 1);
     Vec3 p;
@@ -238,6 +248,7 @@ void pushMbtLuaNatives(lua_State* L) {
       {"GetGroupScopeUserCount", &MbtLuaApi::getGroupScopeUserCount},
       {"SetRefPointPosition", &MbtLuaApi::setRefPointPosition},
       {"GetRefPointPosition", &MbtLuaApi::getRefPointPosition},
+      {"SetBehaviorVariable", &MbtLuaApi::setBehaviorVariable},
       {nullptr, nullptr}};
   luaL_newlib(L, kAi);
   lua_setfield(L, -2, "AI");

@@ -276,6 +276,38 @@ int MbtLuaRuntime::newEnv(MbtContext& ctx) {
   return luaL_ref(L_, LUA_REGISTRYINDEX);
 }
 
+void MbtLuaRuntime::pushSignal(const MbtEvent& event) {
+  lua_createtable(L_, 0, 6);
+  const std::string& name = signals_.name(event.id);
+  lua_pushlstring(L_, name.data(), name.size());
+  lua_setfield(L_, -2, "name");
+  auto entity = [&](EntityId id, const char* field) {
+    if (id == EntityId::kNone) return;
+    lua_pushinteger(L_, static_cast<lua_Integer>(raw(id)));
+    lua_setfield(L_, -2, field);
+  };
+  entity(event.sender, "sender");
+  entity(event.subject, "subject");
+  lua_createtable(L_, 0, 3);
+  lua_pushnumber(L_, event.position.x);
+  lua_setfield(L_, -2, "x");
+  lua_pushnumber(L_, event.position.y);
+  lua_setfield(L_, -2, "y");
+  lua_pushnumber(L_, event.position.z);
+  lua_setfield(L_, -2, "z");
+  lua_setfield(L_, -2, "position");
+  if (event.distance_m >= 0.f) {
+    lua_pushnumber(L_, event.distance_m);
+    lua_setfield(L_, -2, "distance");
+  }
+  lua_pushnumber(L_, event.value);
+  lua_setfield(L_, -2, "value");
+  if (!event.action.empty()) {
+    lua_pushlstring(L_, event.action.data(), event.action.size());
+    lua_setfield(L_, -2, "action");
+  }
+}
+
 MbtLuaRuntime::Outcome MbtLuaRuntime::run(int chunk, MbtContext& ctx, const MbtNode& node) {
   MbtContext* const outer_ctx = ctx_;
   const MbtNode* const outer_node = node_;
@@ -290,7 +322,18 @@ MbtLuaRuntime::Outcome MbtLuaRuntime::run(int chunk, MbtContext& ctx, const MbtN
     if (instance.luaEnv() < 0) instance.setLuaEnv(self.newEnv(*self.ctx_));
     lua_rawgeti(L, LUA_REGISTRYINDEX, a->chunk);
     lua_rawgeti(L, LUA_REGISTRYINDEX, instance.luaEnv());
+    const MbtEvent* event = self.ctx_->event;
+    if (event) {  // handlers read the signal being handled as `signal`
+      self.pushSignal(*event);
+      lua_setfield(L, -2, "signal");
+    }
     lua_call(L, 1, 1);
+    if (event) {
+      lua_rawgeti(L, LUA_REGISTRYINDEX, instance.luaEnv());
+      lua_pushnil(L);
+      lua_setfield(L, -2, "signal");
+      lua_pop(L, 1);
+    }
     return 1;
   });
   lua_pushlightuserdata(L_, &args);

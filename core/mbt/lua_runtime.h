@@ -27,6 +27,12 @@
 //   entity:Log(text)   print(...) also logs
 //   AI.GetGroupOf(id) → the agent's group key;  AI.GetGroupScopeUserCount(id, scope)
 //   AI.SetRefPointPosition(id, {x,y,z});  AI.GetRefPointPosition(id) → {x,y,z} or nil
+//   AI.SetBehaviorVariable(id, name, bool)   (the agent's selection tree variable; an
+//     unknown name is an error)
+//   signal (in <OnSignal> code only): the signal being handled, {name=, sender=, subject=,
+//     position={x,y,z}, distance= (metres from the agent, nil when unknown), value=,
+//     action= (the action concerned, e.g. OnExternalAction's, nil when none)};
+//     sender and subject are entity ids, nil when none
 // (`id` must be the agent's own entity.id.) A game extends this with a prelude: trusted
 // code run once whose globals every script can read (frozen); a global `EntityPrototype`
 // table supplies further entity methods/fields (e.g. CryEngine's entity.actor).
@@ -82,6 +88,7 @@ class MbtLuaRuntime {
   static void countHook(lua_State* L, ::lua_Debug* ar);
   void buildSandbox();
   int newEnv(MbtContext& ctx);
+  void pushSignal(const struct MbtEvent& event);  // the `signal` table handlers read
   void freezeGlobals();
 
   friend struct MbtLuaApi;

@@ -64,6 +64,7 @@ struct MbtContext {
   MbtLibrary& library;
   double now_s = 0.0;              // host time, read once per tick / event
   MbtTickTrace* trace = nullptr;   // nullptr outside tick()
+  const struct MbtEvent* event = nullptr;  // the signal being handled (handleEvent only)
 };
 
 class MbtNode {

@@ -5,7 +5,13 @@
 namespace npc {
 
 bool MbtNodeFactory::add(std::string name, MbtNodeCreator creator) {
-  const bool added = entries_.emplace(std::move(name), std::move(creator)).second;
+  const bool added = entries_.emplace(std::move(name), Entry{std::move(creator), false}).second;
+  if (added) ++revision_;
+  return added;
+}
+
+bool MbtNodeFactory::addAction(std::string name, MbtNodeCreator creator) {
+  const bool added = entries_.emplace(std::move(name), Entry{std::move(creator), true}).second;
   if (added) ++revision_;
   return added;
 }
@@ -13,9 +19,9 @@ bool MbtNodeFactory::add(std::string name, MbtNodeCreator creator) {
 void MbtNodeFactory::set(std::string name, MbtNodeCreator creator) {
   auto it = entries_.find(name);
   if (it == entries_.end()) {
-    entries_.emplace(std::move(name), std::move(creator));
+    entries_.emplace(std::move(name), Entry{std::move(creator), false});
   } else {
-    it->second = std::move(creator);
+    it->second.creator = std::move(creator);
   }
   ++revision_;
 }
@@ -25,11 +31,11 @@ std::unique_ptr<MbtNode> MbtNodeFactory::create(std::string_view name,
   auto it = entries_.find(name);
   if (it == entries_.end()) return nullptr;
   registered = it->first;
-  return it->second();
+  return it->second.creator();
 }
 
 std::string_view MbtNodeFactory::sameIgnoringCase(std::string_view name) const {
-  for (const auto& [key, creator] : entries_) {
+  for (const auto& [key, entry] : entries_) {
     if (equalsNoCase(key, name)) return key;
   }
   return {};
@@ -39,6 +45,14 @@ std::vector<std::string> MbtNodeFactory::names() const {
   std::vector<std::string> out;
   out.reserve(entries_.size());
   for (const auto& entry : entries_) out.push_back(entry.first);
+  return out;
+}
+
+std::vector<std::string> MbtNodeFactory::actionNames() const {
+  std::vector<std::string> out;
+  for (const auto& [name, entry] : entries_) {
+    if (entry.action) out.push_back(name);
+  }
   return out;
 }
 

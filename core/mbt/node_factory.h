@@ -8,6 +8,10 @@
 // the tree's load with a located error (naming a registered type that differs only in case).
 // Registration affects the next load/reload, never trees already loaded. Names stay
 // registered for the factory's life (nodes keep a view of them).
+//
+// Action nodes (Move, Shoot, Bubble, ...) are registered with addAction: each asks the host
+// for an action named after its type, so whoever hosts trees (the simulation) reads
+// actionNames() to make every one of them performable, a game's own included.
 #pragma once
 
 #include <functional>
@@ -31,7 +35,9 @@ class MbtNodeFactory {
   bool add(std::string name) {
     return add(std::move(name), [] { return std::unique_ptr<MbtNode>(std::make_unique<T>()); });
   }
-  // Registers or replaces `name` (e.g. a game's own QueryTPS).
+  // Registers `name` as an action node: the host must accept an action of that name.
+  bool addAction(std::string name, MbtNodeCreator creator);
+  // Registers or replaces `name` (e.g. a game's own QueryTPS); an action node stays one.
   void set(std::string name, MbtNodeCreator creator);
   template <class T>
   void set(std::string name) {
@@ -45,12 +51,18 @@ class MbtNodeFactory {
   // A registered name equal to `name` ignoring case, or "".
   std::string_view sameIgnoringCase(std::string_view name) const;
   std::vector<std::string> names() const;
+  // The types registered with addAction, sorted: the actions trees can start by node type.
+  std::vector<std::string> actionNames() const;
   // Changes with every add/set: trees built before are rebuilt by the next reload.
   uint32_t revision() const { return revision_; }
 
  private:
   uint32_t revision_ = 0;
-  std::map<std::string, MbtNodeCreator, std::less<>> entries_;
+  struct Entry {
+    MbtNodeCreator creator;
+    bool action = false;
+  };
+  std::map<std::string, Entry, std::less<>> entries_;
 };
 
 #define NPC_MBT_REGISTER_NODE(factory, Type) (factory).add<Type>(#Type)

@@ -63,7 +63,7 @@ void PerceptionSystem::deliverSignals(const World& world, std::span<const Percei
       const Entity* e = entities.get(perceivers[i].entity);
       if (!st || !e || !st->sensors.signals) continue;
       if (e->id == req.sender && !req.include_sender) continue;
-      if (out.push({e->id, req.sender, req.subject, req.position, req.value, req.id})) {
+      if (out.push({e->id, req.sender, req.subject, req.position, req.value, req.id, req.action})) {
         ++last_.signals_sent;
       }
     }

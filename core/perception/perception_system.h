@@ -98,6 +98,8 @@ class PerceptionSystem {
 
   // --- run-time settings -----------------------------------------------------------------
   void setSomSpeed(float som_speed) { config_.som_speed = som_speed; }
+  void setDecayPerUpdate(float decay) { config_.decay_per_update = decay; }
+  void setSuspiciousThreshold(float coefficient) { config_.suspicious_threshold = coefficient; }
   const PerceptionConfig& config() const { return config_; }
   VisibilityRegistry& visibility() { return visibility_; }
   const VisibilityRegistry& visibility() const { return visibility_; }

@@ -34,6 +34,8 @@ struct Signal {
   Vec3 position;                       // seen/lost/investigate/sound position, or sender's data
   float value = 0.f;                   // coefficient, threat, class, or sender's data
   SignalId id = SignalId::kNone;
+  uint16_t action = 0xffff;            // the action concerned (OnExternalAction, OnObject-
+                                       // Taken), in the sender's name table; 0xffff: none
 };
 
 // Fixed-capacity output buffer owned by the caller. push() past capacity drops the signal and
@@ -76,6 +78,7 @@ struct SignalRequest {
   Vec3 position;                      // carried to receivers (and the kRadius centre)
   float value = 0.f;                  // carried to receivers
   EntityId subject = EntityId::kNone; // carried to receivers
+  uint16_t action = 0xffff;           // carried to receivers (Signal::action)
   bool include_sender = false;
 };
 

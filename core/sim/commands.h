@@ -31,6 +31,9 @@ struct EntityState {
   std::optional<bool> active;
   std::string place;      // empty: derived from position and place bounds
   std::string archetype;  // npc only: required when the npc is new
+  std::optional<bool> takeable;     // objects: false keeps Take off it (default true)
+  std::optional<float> lifetime_s;  // attributes only: vanishes this many seconds from now
+                                    // [Limit: finite, > 0]
 };
 
 struct UpsertEntity {
@@ -105,6 +108,14 @@ struct SetBehaviorVariable {
   EntityId agent;
   std::string name;
   bool value = false;
+  std::function<void(const Status&)> reply;
+};
+// Admin: perception tuning, live (seed 000's ai_SOM_SPEED); unset fields keep their value.
+// kInvalidArgument names the field out of range; nothing changes then.
+struct SetPerceptionTuning {
+  std::optional<float> som_speed;             // [Limit: finite, > 0]
+  std::optional<float> decay_per_update;      // [Limit: finite, >= 0]
+  std::optional<float> suspicious_threshold;  // [Limit: (0, 10]]
   std::function<void(const Status&)> reply;
 };
 // Admin: register (or, with remove, unregister) an object type for visibility.
@@ -261,7 +272,7 @@ using CommandBody =
                  SetBehaviorVariable, RegisterVisibilityType, SetAttributePrincipal, GetStealth,
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
                  ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
-                 GetPlanTrace, ClientBack, DescribeWorld>;
+                 GetPlanTrace, ClientBack, DescribeWorld, SetPerceptionTuning>;
 
 // `origin` is who sent it: a client's identity (its Connect stream, or a unary call made
 // with a game credential), or kDaemon / kUnowned for admin calls and the daemon's own game.

@@ -11,15 +11,13 @@
 namespace npc {
 
 void Simulation::registerTreeActions(ActionListId list, const Archetype& type) {
-  // The standard action nodes (BT-REFERENCE.md §2b) become client-side actions named after
-  // the node; a generic <Action name="X"> needs X in the archetype's actions.
-  static constexpr const char* kNodeActions[] = {
-      "Move", "Shoot", "ShootFromCover", "ThrowGrenade", "Animate", "Communicate", "Look",
-      "Aim", "Stance", "StopMovement", "SetAlertness"};
+  // Every action node type the factory knows (BT-REFERENCE.md §2b, and a game's own) becomes
+  // a client-side action named after the node; a generic <Action name="X"> needs X in the
+  // archetype's actions.
   bool uses_trees = false;
   for (const BehaviorDef& def : type.behaviors) uses_trees = uses_trees || !def.tree.empty();
   if (!uses_trees) return;
-  for (const char* name : kNodeActions) {
+  for (const std::string& name : mbt_.factory().actionNames()) {
     if (registry_.findInList(list, names_.intern(name)) == ActionImplId::kNone) {
       registry_.addTo(list, name, std::make_unique<ClientAction>(type.action_timeout_s));
     }
@@ -46,6 +44,7 @@ MbtLoadReport Simulation::finishMbtLoad(MbtLoadReport report) {
   if (!mbt_host_) mbt_host_ = std::make_unique<SimMbtHost>(*this);
   for (size_t a = 0; a < archetypes_.size(); ++a) {
     const Archetype& type = archetypes_.at(static_cast<uint16_t>(a));
+    registerTreeActions(own_actions_[a], type);  // action nodes a game registered since
     for (const BehaviorDef& def : type.behaviors) {
       if (def.tree.empty()) continue;
       Agent probe;  // bind() checks the tree exists; the probe is dropped at once
@@ -86,8 +85,19 @@ void Simulation::tickTree(Agent& agent) {
   if (agent.mbt.bound()) agent.mbt.tick(mbt_host_->on(agent));
 }
 
-void Simulation::treeEvent(Agent& agent, SignalId signal) {
-  if (agent.mbt.bound()) agent.mbt.handleEvent(signal, mbt_host_->on(agent));
+void Simulation::treeEvent(Agent& agent, const Signal& signal) {
+  if (!agent.mbt.bound()) return;
+  MbtEvent event;
+  event.id = signal.id;
+  event.sender = signal.sender;
+  event.subject = signal.subject;
+  event.position = signal.position;
+  event.value = signal.value;
+  if (signal.action != NameTable::kNone) event.action = names_.name(signal.action);
+  if (const Entity* body = world_.entities().get(agent.entity)) {
+    event.distance_m = length(signal.position - body->position);
+  }
+  agent.mbt.handleEvent(event, mbt_host_->on(agent));
 }
 
 }  // namespace npc

@@ -79,7 +79,18 @@ void Simulation::updatePlaces() {
   for (PlaceIndex p : scratch_places_) {
     if (places_.asleep(p)) wakePlace(p, "a scheduled game event");
   }
+  // Places that start to drain tell their agents (OnPlaceHibernating); they sleep at the
+  // earliest next tick, so the agents' trees hear it while they still run and may wind
+  // down or hand over what they were doing.
+  scratch_places_.clear();
+  for (size_t i = 0; i < places_.size(); ++i) {
+    const auto p = static_cast<PlaceIndex>(i);
+    if (places_.state(p) == PlaceState::kAwake) scratch_places_.push_back(p);
+  }
   places_.beginDraining(now);
+  std::erase_if(scratch_places_,
+                [&](PlaceIndex p) { return places_.state(p) != PlaceState::kDraining; });
+  for (PlaceIndex p : scratch_places_) signalPlace(p, "OnPlaceHibernating", 0.f);
   if (places_.count(PlaceState::kDraining) > 0) {
     // A draining place sleeps once none of its agents waits on a client-side action.
     busy_by_place_.assign(places_.size(), 0);
@@ -87,6 +98,7 @@ void Simulation::updatePlaces() {
       const Entity* e = world_.entities().get(agent.entity);
       if (agent.busy() && e && raw(e->place) < busy_by_place_.size()) ++busy_by_place_[raw(e->place)];
     }
+    for (PlaceIndex p : scratch_places_) ++busy_by_place_[raw(p)];  // draining from this tick
     for (size_t i = 0; i < places_.size(); ++i) {
       const auto p = static_cast<PlaceIndex>(i);
       if (places_.state(p) == PlaceState::kDraining && busy_by_place_[i] == 0) sleepPlace(p);
@@ -218,6 +230,9 @@ void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
                        dormant_index_.end());
   places_.setAwake(place, now);
   world_.markMoved();
+  // Reaches the woken agents' selection trees and their behavior trees' signal variables
+  // and timestamps before their first tick; value: the seconds slept (what was settled).
+  signalPlace(place, "OnPlaceAwake", static_cast<float>(slept));
   char head[160];
   std::snprintf(head, sizeof head, "%s woke (%.*s) after %.1f s, %zu agents",
                 world_.place(place)->name.c_str(), static_cast<int>(cause.size()), cause.data(),
@@ -228,6 +243,15 @@ void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
   ev.value = static_cast<float>(slept);
   ev.text = head + settled;
   output_.events.push_back(std::move(ev));
+}
+
+void Simulation::signalPlace(PlaceIndex place, std::string_view signal, float value) {
+  SignalRequest request;
+  request.id = perception_.signalNames().intern(signal);  // a lookup after the first time
+  request.scope = SignalScope::kPlace;
+  request.place = place;
+  request.value = value;
+  perception_.postSignal(request);
 }
 
 void Simulation::wakeAgentPlace(EntityId id, std::string_view cause) {

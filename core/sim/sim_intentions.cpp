@@ -174,6 +174,21 @@ class SimInventories final : public InventoryModel {
     return sim_.long_actions_.items().intern(sim_.world_.species().name(object.species));
   }
   void removeFromWorld(EntityId object) override { sim_.removeEntity(object, false); }
+  bool remembers(EntityId agent, const Entity& object) const override {
+    // Objects of a species perception does not track cannot be seen: known by definition.
+    if (object.species == NameTable::kNone ||
+        !sim_.perception_.visibility().find(object.species)) {
+      return true;
+    }
+    const Agent* a = sim_.agents_.get(agent);
+    if (!a) return false;
+    const int track = findTrack(a->perception, object.id);
+    return track >= 0 &&
+           a->perception.tracks[static_cast<size_t>(track)].state != TrackState::kPotential;
+  }
+  EntityId placeInWorld(uint16_t item, Vec3 position) override {
+    return sim_.placeDroppedObject(item, position);
+  }
 
  private:
   Simulation& sim_;
@@ -217,6 +232,7 @@ void Simulation::registerActions() {
   event_storage_.resize(4096);
   starts_ = BoundedBuffer<ClientActionStart>(start_storage_);
   intention_events_ = BoundedBuffer<IntentionEvent>(event_storage_);
+  resolveActionStimuli();
 }
 
 TreeContext Simulation::treeContext() {
@@ -337,6 +353,7 @@ void Simulation::onIntentionEvent(const IntentionEvent& e, const std::string* cl
   if (agent) trees_.applySignal(agent->bst, intention_signals_[static_cast<size_t>(e.kind)]);
   if (!agent || e.kind == IntentionEventKind::kStarted) return;
   const bool completed = e.kind == IntentionEventKind::kCompleted;
+  if (completed) emitActionStimuli(*agent, e);
   agent->recent_outcomes[agent->next_outcome] = {e.intention, completed};
   agent->next_outcome = static_cast<uint8_t>((agent->next_outcome + 1) % agent->recent_outcomes.size());
   onPlanIntentionEnded(*agent, e.intention, completed);
@@ -463,6 +480,7 @@ Status Simulation::externalAction(const ExternalAction& c) {
   ActionTree tree(agent->intent.queue, agent->id, treeContext());
   tree.receiveExternal(c.from, coercive);
   flushIntentions();
+  signalExternalAction(c.agent, c.from, c.action);
   return {};
 }
 

@@ -83,6 +83,12 @@ class SimMbtHost final : public MbtHost {
   MbtPlanState executePlan() override { return sim_.treeExecutePlan(*agent_); }
   void stopPlan() override { sim_.treeStopPlan(*agent_); }
 
+  bool setSelectionVariable(std::string_view name, bool value) override {
+    const SelectionVariableId variable = sim_.trees_.findVariable(name);
+    return variable != SelectionVariableId::kNone &&
+           sim_.trees_.setVariable(agent_->bst, variable, value);
+  }
+
   std::span<const Obstacle> obstacles() const override { return sim_.world_.obstacles(); }
 
   void log(const MbtLogMessage& message) override {

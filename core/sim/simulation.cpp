@@ -139,6 +139,7 @@ void Simulation::tick() {
   profile_.beginTick(tick_);      //    every phase timed (tick_profile.h)
   ingest();                       // 1. client updates, admin commands, action results
   profile_.enter(TickPhase::kPlaces);
+  expireEntities();               //    attributes whose lifetime ended vanish
   updatePlaces();                 // 2. quiet places sleep, woken ones settle (hibernation)
   world_.refreshSpatialIndex();   //    neighbour index reflects this tick's positions
   profile_.enter(TickPhase::kPerception);
@@ -210,6 +211,9 @@ void Simulation::apply(Command& command) {
           if (c.reply) c.reply(setBehaviorVariable(c));
         } else if constexpr (std::is_same_v<T, RegisterVisibilityType>) {
           if (c.reply) c.reply(registerVisibilityType(c));
+        } else if constexpr (std::is_same_v<T, SetPerceptionTuning>) {
+          Status s = setPerceptionTuning(c);
+          if (c.reply) c.reply(s);
         } else if constexpr (std::is_same_v<T, SetAttributePrincipal>) {
           Status s = perception_.visibility().setPrincipal(world_, c.attribute, c.principal);
           if (c.reply) c.reply(s);
@@ -362,6 +366,12 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     place = world_.findPlace(s.place);
     if (place == PlaceIndex::kNone) return invalid(s.id, "place", "\"" + s.place + "\" is unknown");
   }
+  if (s.lifetime_s && !(std::isfinite(*s.lifetime_s) && *s.lifetime_s > 0.f)) {
+    return invalid(s.id, "lifetime_s", "must be finite and > 0");
+  }
+  if (s.lifetime_s && s.kind != EntityKind::kAttribute) {
+    return invalid(s.id, "lifetime_s", "only attribute entities have a lifetime");
+  }
   uint16_t species = NameTable::kNone;
   std::optional<uint16_t> archetype;
   if (is_new) {
@@ -397,6 +407,11 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   if (s.velocity) e->velocity = *s.velocity;
   if (s.eye_height_m) e->eye_height_m = *s.eye_height_m;
   if (s.active) e->active = *s.active;
+  if (s.takeable) e->takeable = *s.takeable;
+  if (s.lifetime_s) {
+    e->expires_s = timeS() + *s.lifetime_s;
+    noteLifetime(*e);
+  }
   if (!s.place.empty()) {
     e->place = place;
     e->place_from_client = true;
@@ -488,7 +503,7 @@ void Simulation::select() {
   for (const Signal& signal : signals_.signals()) {
     if (Agent* agent = agents_.get(signal.receiver)) {
       trees_.applySignal(agent->bst, signal.id);
-      treeEvent(*agent, signal.id);  // behavior trees get signals as events before ticking
+      treeEvent(*agent, signal);  // behavior trees get signals as events before ticking
     }
   }
   totals_.signals_delivered += signals_.size();
@@ -663,6 +678,27 @@ Status Simulation::setBehaviorVariable(const SetBehaviorVariable& c) {
     return {StatusCode::kFailedPrecondition, entityLabel(c.agent) + " has no selection tree"};
   }
   return trees_.setVariable(agent->bst, c.name, c.value);
+}
+
+Status Simulation::setPerceptionTuning(const SetPerceptionTuning& c) {
+  auto bad = [](const char* field, const char* rule) {
+    return Status{StatusCode::kInvalidArgument,
+                  std::string("perception tuning: ") + field + " must be " + rule};
+  };
+  if (c.som_speed && !(std::isfinite(*c.som_speed) && *c.som_speed > 0.f)) {
+    return bad("som_speed", "finite and > 0");
+  }
+  if (c.decay_per_update && !(std::isfinite(*c.decay_per_update) && *c.decay_per_update >= 0.f)) {
+    return bad("decay_per_update", "finite and >= 0");
+  }
+  if (c.suspicious_threshold &&
+      !(*c.suspicious_threshold > 0.f && *c.suspicious_threshold <= kMaxCoefficient)) {
+    return bad("suspicious_threshold", "within (0, 10]");
+  }
+  if (c.som_speed) perception_.setSomSpeed(*c.som_speed);
+  if (c.decay_per_update) perception_.setDecayPerUpdate(*c.decay_per_update);
+  if (c.suspicious_threshold) perception_.setSuspiciousThreshold(*c.suspicious_threshold);
+  return {};
 }
 
 Status Simulation::registerVisibilityType(const RegisterVisibilityType& c) {

@@ -199,6 +199,7 @@ class Simulation {
   Status setSensors(const SetSensors& command);
   Status setBehaviorVariable(const SetBehaviorVariable& command);
   Status registerVisibilityType(const RegisterVisibilityType& command);
+  Status setPerceptionTuning(const SetPerceptionTuning& command);
   BstLoadReport finishTreeLoad(BstLoadReport report);
   void bindBehavior(Agent& agent);
   void enterBehavior(Agent& agent, BehaviorId behavior);
@@ -213,7 +214,7 @@ class Simulation {
   void bindTree(Agent& agent);         // to its current behavior's tree, if any
   void leaveTree(Agent& agent);        // terminates a running tree (actions cancelled)
   void tickTree(Agent& agent);
-  void treeEvent(Agent& agent, SignalId signal);
+  void treeEvent(Agent& agent, const Signal& signal);  // with its data (MbtEvent)
   friend class SimMbtHost;
   friend class SimInventories;  // ActionContext::inventories (sim_intentions.cpp)
   // Ownership (sim_ownership.cpp, README.md "Ownership"). `list`/`item` name the item of
@@ -234,6 +235,8 @@ class Simulation {
   void mergeDormantIndex(size_t sorted_prefix);
   void wakePlace(PlaceIndex place, std::string_view cause);
   void wakeAgentPlace(EntityId id, std::string_view cause);  // if `id` is dormant
+  // OnPlaceHibernating / OnPlaceAwake to every agent of the place (through perception).
+  void signalPlace(PlaceIndex place, std::string_view signal, float value);
   void wakePlacesReachedBy(Vec3 center, float radius_m, std::string_view cause);
   // Where a dormant agent is: its place and index in dormant_[place]; nullopt if awake/none.
   std::optional<std::pair<PlaceIndex, size_t>> findDormant(EntityId id) const;
@@ -284,6 +287,17 @@ class Simulation {
   Status externalAction(const ExternalAction& command);
   Status cancelIntention(const CancelIntention& command);
   Status changeInfluence(EntityId agent, const std::string& influence, bool add);
+  // Stimuli of actions (sim_action_stimuli.cpp): what others perceive of a completed
+  // action (archetype "emits"; Take / Drop / Give tell witnesses), and the receiver's
+  // OnExternalAction.
+  void resolveActionStimuli();
+  void emitActionStimuli(const Agent& agent, const IntentionEvent& event);
+  void signalExternalAction(EntityId agent, EntityId from, const std::string& action);
+  // The world model's own changes (sim_world_model.cpp): objects Drop puts down, attribute
+  // entities that vanish when their lifetime ends.
+  EntityId placeDroppedObject(uint16_t item, Vec3 position);
+  void noteLifetime(const Entity& entity);
+  void expireEntities();
   void emitError(ClientId to, uint64_t seq, EntityId agent, std::string text);
   void emitEvent(EventKind kind, EntityId agent, PlaceIndex place, std::string text);
 
@@ -323,6 +337,21 @@ class Simulation {
     bool value;
   };
   std::vector<DoneAssignment> done_assignments_;
+  // ActionStimulus resolved: archetype index (kAnyArchetype: every one) and action name.
+  struct ResolvedStimulus {
+    static constexpr uint16_t kAnyArchetype = 0xffff;
+    uint16_t archetype = kAnyArchetype;
+    uint16_t action = NameTable::kNone;
+    float sound_radius_m = 0.f;
+    SoundKind sound_kind = SoundKind::kGeneric;
+    SignalId signal = SignalId::kNone;
+    float signal_radius_m = 0.f;
+  };
+  std::vector<ResolvedStimulus> action_stimuli_;
+  SignalId external_action_signal_ = SignalId::kNone;  // OnExternalAction
+  // Attribute entities with a lifetime: (expires_s, id), a min-heap on expires_s.
+  std::vector<std::pair<double, EntityId>> lifetimes_;
+  uint64_t next_dropped_object_ = 0;  // Drop's objects take ids from kDroppedObjectIdBase
 
   LongActionLibrary long_actions_;
   std::vector<uint16_t> hibernation_action_;               // per archetype

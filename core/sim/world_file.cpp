@@ -103,7 +103,8 @@ void readEntities(const json& arr, JsonReader& r, WorldReading& w, WorldFile& ou
     const json& j = arr[i];
     if (!r.isObject(j, path)) continue;
     r.onlyKeys(j, path,
-               {"id", "kind", "archetype", "position", "forward", "species", "place", "eye_height"});
+               {"id", "kind", "archetype", "position", "forward", "species", "place", "eye_height",
+                "takeable"});
     EntityState s;
     auto id = r.integer(j, path, "id", true);
     auto kind = r.string(j, path, "kind", true);
@@ -119,6 +120,7 @@ void readEntities(const json& arr, JsonReader& r, WorldReading& w, WorldFile& ou
       }
       s.eye_height_m = static_cast<float>(*v);
     }
+    if (auto v = r.boolean(j, path, "takeable", false)) s.takeable = *v;
     if (!id || !kind || !s.position) continue;
     if (*id <= 0) r.error(joinPath(path, "id"), "must be > 0");
     checkUnique(r, path, *id, w.entity_ids);

@@ -4,7 +4,8 @@
 //     "obstacles": [ { "id": 1, "min": [..], "max": [..], "cover": "hard" | "soft" } ],
 //     "entities":  [ { "id": 100, "kind": "npc", "archetype": "villager",
 //                      "position": [..], "forward": [..], "species": "human",
-//                      "place": "square", "eye_height": 1.7 } ],
+//                      "place": "square", "eye_height": 1.7,
+//                      "takeable": false } ],   (objects Take must leave alone: an oven)
 //     "simulated_players": [ { "id": 1, "species": "human", "speed_mps": 1.6,
 //                              "route": [ [x,y,z], ... ] } ] }
 // Every section is optional. Errors name the file and JSON path; all are collected.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -30,6 +31,9 @@ struct Entity {
   Vec3 forward{1.f, 0.f, 0.f};     // unit vector
   Vec3 velocity;                   // m/s
   float eye_height_m = kDefaultEyeHeightM;
+  bool takeable = true;            // objects: Take may carry it off (false: an oven, a well)
+  // Attributes (footprints, blood): simulated time at which it vanishes from the world.
+  double expires_s = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace npc

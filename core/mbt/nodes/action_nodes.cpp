@@ -466,7 +466,7 @@ class ActionNode : public MbtNodeT<ActionData> {
 void registerMbtActionNodes(MbtNodeFactory& factory) {
   for (const ActionSpec& spec : actionSpecs()) {
     const ActionSpec* s = &spec;
-    factory.add(std::string(spec.type), [s] { return std::make_unique<ActionNode>(s); });
+    factory.addAction(std::string(spec.type), [s] { return std::make_unique<ActionNode>(s); });
   }
   factory.add("Action", [] { return std::make_unique<ActionNode>(nullptr); });
 }

@@ -1,5 +1,6 @@
 // Wait, Timeout, WaitForEvent, Fail, Halt, Log, Breakpoint, SendEvent, SendTransitionEvent,
-// Signal (alias SendSignal) and SendTransitionSignal (BT-REFERENCE.md §2a–2b).
+// Signal (alias SendSignal), SendTransitionSignal (BT-REFERENCE.md §2a–2b) and
+// SetBehaviorVariable (seed 001).
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -199,6 +200,32 @@ class SignalNode : public MbtNode {
   MbtSignalScope scope_ = MbtSignalScope::kSelf;
 };
 
+// SetBehaviorVariable name value: sets one of the agent's behavior selection variables
+// through the host (seed 001: a behavior may change its own selection) → Success; Failure,
+// logged, when the agent's selection tree declares no such variable.
+class SetBehaviorVariableNode : public MbtNode {
+ public:
+  bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
+    const auto name = xml.name("name", true);
+    const auto value = xml.boolean("value");
+    if (name) name_ = *name;
+    value_ = value.value_or(true);
+    return name.has_value() && (value.has_value() || !xml.has("value"));
+  }
+
+ protected:
+  MbtStatus update(MbtContext& ctx) const override {
+    if (ctx.host.setSelectionVariable(name_, value_)) return MbtStatus::kSuccess;
+    MbtErrorReporter(*this, ctx).logError("the agent's selection tree declares no variable ",
+                                          name_);
+    return MbtStatus::kFailure;
+  }
+
+ private:
+  std::string name_;
+  bool value_ = true;
+};
+
 }  // namespace
 
 void registerMbtLeafNodes(MbtNodeFactory& factory) {
@@ -214,6 +241,7 @@ void registerMbtLeafNodes(MbtNodeFactory& factory) {
   factory.add("Signal", [] { return std::make_unique<SignalNode>(false); });
   factory.add("SendSignal", [] { return std::make_unique<SignalNode>(false); });
   factory.add("SendTransitionSignal", [] { return std::make_unique<SignalNode>(true); });
+  factory.add<SetBehaviorVariableNode>("SetBehaviorVariable");
 }
 
 }  // namespace npc

@@ -1,6 +1,7 @@
 // ExecuteLua, AssertLua, LuaGate, LuaWrapper (seed 002 "Lua Scripting", BT-REFERENCE.md
-// §2b). Code is compiled when the tree loads; a Lua error fails the node and is logged with
-// the node's file, line and agent — it never reaches the daemon.
+// §2b) and OnSignal (seed 001's behavior signal methods). Code is compiled when the tree
+// loads; a Lua error fails the node and is logged with the node's file, line and agent — it
+// never reaches the daemon.
 #include <charconv>
 #include <string>
 #include <string_view>
@@ -150,6 +151,29 @@ class LuaWrapperNode : public MbtNodeT<WrapperData> {
   LuaChunk on_exit_;
 };
 
+// OnSignal name code: runs the code each time signal `name` reaches the agent while the
+// node runs, with the signal's data as `signal` (seed 001's behavior signal methods:
+// OnSoundHeard(entity, distance)); Running until left — put it in a Parallel beside the
+// behavior's work. A Lua error is logged; the node keeps listening.
+class OnSignalNode : public MbtNode {
+ public:
+  bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
+    const auto name = xml.name("name", true);
+    if (name) signal_ = ctx.signal(*name);
+    return code_.load(xml, ctx, "code", true) && name.has_value();
+  }
+
+ protected:
+  MbtStatus update(MbtContext&) const override { return MbtStatus::kRunning; }
+  void handleEvent(MbtContext& ctx, SignalId event) const override {
+    if (event == signal_ && ctx.event) code_.run(ctx, *this);
+  }
+
+ private:
+  SignalId signal_ = SignalId::kNone;
+  LuaChunk code_;
+};
+
 }  // namespace
 
 void registerMbtLuaNodes(MbtNodeFactory& factory) {
@@ -157,6 +181,7 @@ void registerMbtLuaNodes(MbtNodeFactory& factory) {
   factory.add("AssertLua", [] { return std::make_unique<ExecuteLuaNode>(true); });
   factory.add<LuaGateNode>("LuaGate");
   factory.add<LuaWrapperNode>("LuaWrapper");
+  factory.add<OnSignalNode>("OnSignal");
 }
 
 }  // namespace npc

@@ -16,8 +16,9 @@ void registerMbtConditionNodes(MbtNodeFactory& factory);     // AssertCondition
     // MonitorCondition IfTime WaitUntilTime AssertTime
 void registerMbtLeafNodes(MbtNodeFactory& factory);          // Wait Timeout WaitForEvent Fail
     // Halt Log Breakpoint SendEvent SendTransitionEvent Signal SendSignal SendTransitionSignal
+    // SetBehaviorVariable
 void registerMbtLuaNodes(MbtNodeFactory& factory);           // ExecuteLua AssertLua LuaGate
-                                                             // LuaWrapper
+                                                             // LuaWrapper OnSignal
 void registerMbtActionNodes(MbtNodeFactory& factory);        // Move Shoot Animate ... Action
 void registerMbtQueryTpsNode(MbtNodeFactory& factory);       // QueryTPS
 void registerMbtPlanNodes(MbtNodeFactory& factory);          // Plan ExecutePlan (GOAP)

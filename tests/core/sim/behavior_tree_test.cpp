@@ -2,6 +2,7 @@
 // intentions the game performs, signals reach the tree as events, leaving the behavior
 // terminates the tree and cancels its action.
 #include <algorithm>
+#include <optional>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -108,5 +109,184 @@ TEST_CASE("A behavior runs as a modular behavior tree", "[sim][mbt]") {
     f.tick();
     // The sequence failed at Move; the tree reboots and moves again.
     REQUIRE(std::count(f.actions.begin(), f.actions.end(), "Move") == 2);
+  }
+}
+
+TEST_CASE("Every action node type is an action a tree's agent can perform", "[sim][mbt]") {
+  Fixture f;
+  const std::vector<std::string> types = f.sim.behaviorTrees().factory().actionNames();
+  for (const char* seed_node : {"AdjustCoverStance", "Bubble", "TurnBody", "ClearTargets",
+                                "PullDownThreatLevel", "LuaBehavior", "Move", "Shoot"}) {
+    REQUIRE(std::find(types.begin(), types.end(), seed_node) != types.end());
+  }
+  // Programmed as its controller would: refused with NOT_FOUND if the daemon lacked it.
+  auto perform = [&](const std::string& action) {
+    std::optional<Status> replied;
+    IntentionId id = IntentionId::kNone;
+    ProgramIntention program;
+    program.agent = EntityId{7};
+    program.action = action;
+    program.reply = [&](const Status& s, IntentionId got) {
+      replied = s;
+      id = got;
+    };
+    f.sim.submit({ClientId{1}, 0, std::move(program)});
+    f.tick();
+    REQUIRE(replied.has_value());
+    INFO(action << ": " << replied->message());
+    REQUIRE(replied->isOk());
+    CancelIntention cancel;
+    cancel.agent = EntityId{7};
+    cancel.intention = id;
+    f.sim.submit({ClientId{1}, 0, std::move(cancel)});
+    f.tick();
+  };
+
+  SECTION("Should register every standard action node of the factory") {
+    for (const std::string& type : types) perform(type);
+  }
+  SECTION("Should register a game's own action node once trees are loaded again") {
+    MbtNodeFactory& factory = f.sim.behaviorTrees().factory();
+    factory.addAction("Hover", [&factory] {
+      std::string_view registered;
+      return factory.create("TurnBody", registered);  // any action node will do here
+    });
+    REQUIRE(f.sim.loadBehaviorTrees({{"Patrol.xml", kPatrol}}).ok());
+    perform("Hover");
+  }
+}
+
+namespace {
+
+// Seed 001's Investigate behavior: its OnSoundHeard(entity, distance) sets AwareOfEnemy
+// only when the sound was within 5 m, so a sound close by selects Attack at once.
+constexpr const char* kListenTree = R"(<BehaviorTree>
+  <Root>
+    <Parallel>
+      <OnSignal name="OnHearSound" code="
+        heard = {subject = signal.subject, value = signal.value, x = signal.position.x}
+        if signal.distance &lt; 5 then AI.SetBehaviorVariable(entity.id, 'AwareOfEnemy', true) end"/>
+      <Sequence>
+        <WaitForEvent name="OnHearSound"/>
+        <AssertLua code="return heard ~= nil and heard.subject == 42 and heard.x == signal_x"/>
+        <Animate name="Listen"/>
+        <Halt/>
+      </Sequence>
+    </Parallel>
+  </Root>
+</BehaviorTree>)";
+
+constexpr const char* kEarsTree = R"(<SelectionTree name="Ears" type="BehaviorSelectionTree">
+  <Variables>
+    <Variable name="AwareOfEnemy"/>
+    <Variable name="Alarmed"/>
+  </Variables>
+  <Priority name="Root">
+    <Leaf name="Attack" condition="AwareOfEnemy"/>
+    <Leaf name="Alert" condition="Alarmed"/>
+    <Leaf name="Investigate"/>
+  </Priority>
+</SelectionTree>)";
+
+constexpr const char* kAlertTree = R"(<BehaviorTree>
+  <Root>
+    <Sequence>
+      <SetBehaviorVariable name="Alarmed" value="false"/>
+      <SetBehaviorVariable name="NoSuchVariable"/>
+    </Sequence>
+  </Root>
+</BehaviorTree>)";
+
+struct Listener {
+  Simulation sim{SimConfig{}, archetypes()};
+  std::vector<std::string> behaviors;
+  std::vector<std::string> actions;
+  std::vector<std::string> logs;
+
+  static ArchetypeSet archetypes() {
+    ArchetypeSet set;
+    Archetype guard;
+    guard.name = "listener";
+    guard.species = "human";
+    guard.selection_tree = "Ears";
+    guard.sensors.vision = false;
+    BehaviorDef investigate;
+    investigate.name = "Investigate";
+    investigate.tree = "Listen";
+    guard.behaviors.push_back(investigate);
+    guard.behaviors.push_back({"Attack", BehaviorMode::kIdle});
+    BehaviorDef alert;
+    alert.name = "Alert";
+    alert.tree = "Alert";
+    guard.behaviors.push_back(alert);
+    set.add(guard);
+    return set;
+  }
+  Listener(float sound_x) {
+    sim.setTreeLogSink([this](const MbtLogMessage& m) { logs.emplace_back(m.text); });
+    std::string listen = kListenTree;
+    listen.replace(listen.find("signal_x"), 8, std::to_string(static_cast<int>(sound_x)));
+    REQUIRE(sim.loadBehaviorTrees({{"Listen.xml", listen}, {"Alert.xml", kAlertTree}}).ok());
+    REQUIRE(sim.loadSelectionTrees({{"Ears.xml", kEarsTree}}).ok());
+    EntityState s;
+    s.id = EntityId{7};
+    s.kind = EntityKind::kNpc;
+    s.archetype = "listener";
+    s.position = Vec3{0, 0, 0};
+    sim.submit({ClientId{1}, 0, UpsertEntity{s}});
+    tick(2);
+    SoundEvent sound;
+    sound.source = EntityId{42};
+    sound.position = Vec3{sound_x, 0, 0};
+    sound.radius_m = 30.f;
+    sound.kind = "generic";
+    sim.submit({ClientId{1}, 0, sound});
+    tick(3);
+  }
+  void tick(int n) {
+    for (int i = 0; i < n; ++i) {
+      sim.tick();
+      for (const EventOut& e : sim.output().events) {
+        if (e.kind == EventKind::kBehavior) behaviors.push_back(e.text);
+      }
+      for (const ActionOut& a : sim.output().actions) actions.push_back(sim.names().name(a.name));
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Signals carry their data into behavior trees", "[sim][mbt]") {
+  SECTION("Should select Attack when the handler hears a sound within 5 m") {
+    Listener near(3.f);
+    REQUIRE(near.behaviors == std::vector<std::string>{"No Behavior -> Investigate",
+                                                       "Investigate -> Attack"});
+  }
+  SECTION("Should keep investigating a sound 10 m away, with subject and position at hand") {
+    Listener far(10.f);
+    REQUIRE(far.behaviors == std::vector<std::string>{"No Behavior -> Investigate"});
+    REQUIRE(far.actions == std::vector<std::string>{"Animate"});  // AssertLua saw the data
+  }
+}
+
+TEST_CASE("Behavior trees set selection variables", "[sim][mbt]") {
+  Listener f(10.f);
+  SetBehaviorVariable alarm;
+  alarm.agent = EntityId{7};
+  alarm.name = "Alarmed";
+  alarm.value = true;
+  alarm.reply = [](const Status& s) { REQUIRE(s.isOk()); };
+  f.sim.submit({ClientId{1}, 0, alarm});
+  f.tick(3);
+
+  SECTION("Should let a SetBehaviorVariable node change the agent's selection") {
+    REQUIRE(f.behaviors == std::vector<std::string>{"No Behavior -> Investigate",
+                                                    "Investigate -> Alert",
+                                                    "Alert -> Investigate"});
+  }
+  SECTION("Should fail the node, with a located message, for an undeclared variable") {
+    REQUIRE(std::find(f.logs.begin(), f.logs.end(),
+                      "Alert.xml:5: <SetBehaviorVariable> [agent 7]: the agent's selection tree "
+                      "declares no variable NoSuchVariable") != f.logs.end());
   }
 }

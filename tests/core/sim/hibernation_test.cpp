@@ -5,6 +5,7 @@
 
 #include "base/json_reader.h"
 #include "sim/simulation.h"
+#include "sim_fixture.h"
 
 using namespace npc;
 
@@ -158,9 +159,10 @@ TEST_CASE("Waking settles long actions in one step", "[sim][hibernation]") {
     REQUIRE(f.sim.stats().agents_awake == 2);
     const auto awake = f.eventsOf(EventKind::kPlaceAwake);
     REQUIRE(awake.size() == 1);
-    // Asleep from the end of the quiet period (t = 5.1 s) to the wake (t = 66.1 s).
+    // Draining from the end of the quiet period (t = 5.1 s: its agents hear
+    // OnPlaceHibernating), asleep from the next tick (t = 5.2 s) to the wake (t = 66.1 s).
     REQUIRE_THAT(awake[0].text,
-                 Catch::StartsWith("bakery woke (a player entered) after 61.0 s, 2 agents"));
+                 Catch::StartsWith("bakery woke (a player entered) after 60.9 s, 2 agents"));
   }
   SECTION("Should give the baker what baking turn by turn would have given") {
     // Baking ran from its first tick (t = 0.1 s) to the wake (t = 66.1 s): 66 turns.
@@ -274,5 +276,64 @@ TEST_CASE("A place waits for client actions in flight before it sleeps", "[sim][
     f.run(2);
     REQUIRE(f.bakery() == PlaceState::kAsleep);
     REQUIRE(f.eventsOf(EventKind::kIntentionFailed).empty());  // nothing was cut off
+  }
+}
+
+namespace {
+
+constexpr const char* kNightsTree = R"(<SelectionTree name="Nights" type="BehaviorSelectionTree">
+  <Variables>
+    <Variable name="Draining"/>
+    <Variable name="Woke"/>
+  </Variables>
+  <SignalVariables>
+    <Signal name="OnPlaceHibernating" variable="Draining" value="true"/>
+    <Signal name="OnPlaceAwake" variable="Woke" value="true"/>
+  </SignalVariables>
+  <Priority name="Root">
+    <Leaf name="Morning" condition="Woke"/>
+    <Leaf name="Dusk" condition="Draining"/>
+    <Leaf name="Day"/>
+  </Priority>
+</SelectionTree>)";
+
+}  // namespace
+
+TEST_CASE("Agents hear that their place goes to sleep and that it woke", "[sim][hibernation]") {
+  ArchetypeSet set;
+  Archetype sleeper;
+  sleeper.name = "sleeper";
+  sleeper.species = "human";
+  sleeper.selection_tree = "Nights";
+  for (const char* b : {"Morning", "Dusk", "Day"}) sleeper.behaviors.push_back({b, BehaviorMode::kIdle});
+  set.add(sleeper);
+  Simulation sim(Fixture::config(), std::move(set));
+  REQUIRE(sim.loadSelectionTrees({{"Nights.xml", kNightsTree}}).ok());
+  REQUIRE(sim.world().addPlace("inn", {{0, 0, -1}, {20, 20, 10}}));
+  sim.submit(test::upsert(1, EntityKind::kNpc, {5, 5, 0}, "sleeper"));
+  std::vector<std::string> behaviors;
+  double drained_at = -1, awake_at = -1;
+  auto run = [&](int ticks) {
+    for (int t = 0; t < ticks; ++t) {
+      sim.tick();
+      for (const EventOut& e : sim.output().events) {
+        if (e.kind == EventKind::kBehavior) behaviors.push_back(e.text);
+        if (e.kind == EventKind::kBehavior && e.text == "Day -> Dusk") drained_at = sim.timeS();
+        if (e.kind == EventKind::kBehavior && e.text == "Dusk -> Morning") awake_at = sim.timeS();
+      }
+    }
+  };
+  run(80);
+  REQUIRE(sim.placeState(sim.world().findPlace("inn")) == PlaceState::kAsleep);
+  WakePlace wake;
+  wake.place = "inn";
+  sim.submit({ClientId{1}, 0, wake});
+  run(2);
+
+  SECTION("Should tell the agents when the place starts to drain, then when it woke") {
+    REQUIRE(behaviors == std::vector<std::string>{"No Behavior -> Day", "Day -> Dusk",
+                                                  "Dusk -> Morning"});
+    REQUIRE(drained_at == Approx(5.0).margin(0.21));  // quiet_s after the last activity
+    REQUIRE(awake_at == Approx(8.1));                 // the tick that woke it
   }
 }

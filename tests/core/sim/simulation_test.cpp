@@ -1,5 +1,6 @@
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -266,5 +267,55 @@ TEST_CASE("A sound or signal of radius 1e30 m reaches every listener and the tic
     sim.submit({ClientId{1}, 0, signal});
     sim.tick();
     REQUIRE(sim.perception().lastTick().signals_sent == static_cast<uint64_t>(listeners));
+  }
+}
+
+namespace {
+
+// Ticks until a standing player 12 m in front of a watcher is fully noticed (stealth 10),
+// after SetPerceptionTuning with `som_speed`; -1 if not within 300 ticks.
+int ticksToNotice(std::optional<float> som_speed, Status* reply_status = nullptr) {
+  ArchetypeSet set;
+  Archetype watcher;
+  watcher.name = "watcher";
+  watcher.species = "human";
+  watcher.sensors.sight_range_m = 30.f;
+  set.add(watcher);
+  SimConfig config;
+  config.derive_footsteps = false;
+  Simulation sim(config, std::move(set));
+  SetPerceptionTuning tuning;
+  tuning.som_speed = som_speed;
+  tuning.reply = [reply_status](const Status& s) {
+    if (reply_status) *reply_status = s;
+  };
+  sim.submit({ClientId{1}, 0, std::move(tuning)});
+  sim.submit(test::upsert(10, EntityKind::kNpc, {0, 0, 0}, "watcher", ClientId{1}));
+  sim.submit(test::upsert(1, EntityKind::kPlayer, {12, 0, 0}, "", ClientId{1}));
+  for (int t = 0; t < 300; ++t) {
+    sim.tick();
+    for (const EventOut& e : sim.output().events) {
+      if (e.kind == EventKind::kStealth && e.value >= 10.f) return t;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("Perception tuning changes live through SetPerceptionTuning", "[sim][perception]") {
+  SECTION("Should notice players sooner with a higher som_speed (an easier game is slower)") {
+    const int easy = ticksToNotice(1.2f);
+    const int hard = ticksToNotice(4.f);
+    REQUIRE(hard > 0);
+    REQUIRE(easy > hard);
+    REQUIRE(ticksToNotice(std::nullopt) < easy);  // the default, 1.5, is between the two
+  }
+  SECTION("Should refuse a value out of range, naming the field, and change nothing") {
+    Status status;
+    const int ticks = ticksToNotice(-1.f, &status);
+    REQUIRE(status.code() == StatusCode::kInvalidArgument);
+    REQUIRE(status.message() == "perception tuning: som_speed must be finite and > 0");
+    REQUIRE(ticks == ticksToNotice(std::nullopt));
   }
 }
