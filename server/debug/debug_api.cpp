@@ -102,6 +102,7 @@ void DebugApi::handle(const HttpRequest& request, HttpResponder respond) const {
   if (path == "/api/world") return world(request, std::move(respond));
   if (path == "/api/agent") return agent(request, std::move(respond));
   if (path == "/api/plan") return plan(request, std::move(respond));
+  if (path == "/api/stealth") return stealth(request, std::move(respond));
   if (path == "/api/stats") return respond(stats());
   if (path == "/api/health") return respond({200, "application/json", health_.json().dump()});
   if (path == "/api/events") return respond(events(request));
@@ -164,6 +165,23 @@ void DebugApi::plan(const HttpRequest& request, HttpResponder respond) const {
   if (!error.empty()) return respond(jsonError(400, error));
   command.agent = static_cast<EntityId>(*id);
   command.reply = jsonReply(respond);
+  submitOr503(sim_, Command{ClientId::kDaemon, 0, std::move(command)}, respond);
+}
+
+void DebugApi::stealth(const HttpRequest& request, HttpResponder respond) const {
+  std::string error;
+  const auto player = unsignedParam(request, "player", error);
+  if (!player && error.empty()) error = "parameter player: required (a player id)";
+  if (!error.empty()) return respond(jsonError(400, error));
+  GetStealth command;
+  command.player = static_cast<EntityId>(*player);
+  command.reply = [respond, id = *player](const Status& s, EntityId agent, float value) {
+    const nlohmann::json j = {{"player", id},
+                              {"agent", agent == EntityId::kNone ? nlohmann::json(nullptr)
+                                                                 : nlohmann::json(raw(agent))},
+                              {"value", value}};
+    respond(fromStatus(s, j.dump()));
+  };
   submitOr503(sim_, Command{ClientId::kDaemon, 0, std::move(command)}, respond);
 }
 

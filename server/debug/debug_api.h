@@ -5,6 +5,8 @@
 //                                          default 2000, at most 20000)
 //   GET /api/agent?id=                     DescribeAgent (as GetAgent)
 //   GET /api/plan?id=&trace=on|off         GetPlanTrace (trace switches tracing of next searches)
+//   GET /api/stealth?player=               GetStealthMeter: the player's meter (0..10) and
+//                                          the agent most aware of them
 //   GET /api/stats                         GetStats's figures plus planner counters
 //   GET /api/health                        one sample per second over the last minutes
 //   GET /api/events?agent=&place=&after=&limit=   the recorder (EventRecorder::query)
@@ -14,7 +16,7 @@
 // With a token configured every route needs it, as "Authorization: Bearer <token>" or as
 // the URL parameter token=<token> (a browser opening the page); otherwise 401.
 // Errors are JSON {"error": "..."} with 400 (bad parameter, naming it), 401, 404 (unknown
-// agent or route), 409 (no planner...), 503 (command queue full).
+// agent, player or route), 409 (no planner...), 503 (command queue full).
 #pragma once
 
 #include "debug/http_server.h"
@@ -39,6 +41,7 @@ class DebugApi {
   void world(const HttpRequest& request, HttpResponder respond) const;
   void agent(const HttpRequest& request, HttpResponder respond) const;
   void plan(const HttpRequest& request, HttpResponder respond) const;
+  void stealth(const HttpRequest& request, HttpResponder respond) const;
   HttpResponse stats() const;
   HttpResponse events(const HttpRequest& request) const;
 

@@ -113,7 +113,7 @@ async function main() {
     await waitFor('the guard\'s selection path', async () => (await page.locator('#sel-path').getAttribute('data-path')) || '', 10000);
     const before = await page.locator('#sel-path').getAttribute('data-path');
     check(before.length > 0, `selection path shown: ${before}`);
-    await page.screenshot({ path: path.join(artefacts, '02-guard-before.png'), fullPage: true });
+    await page.screenshot({ path: path.join(artefacts, '02-guard-before.png') });
 
     // A simulated player comes by: the path changes (Idle -> Investigate / Attack).
     const after = await waitFor('the guard\'s selection path to change when a player comes by', async () => {
@@ -125,7 +125,9 @@ async function main() {
     const btNodes = await page.locator('#bt-tree .node').count();
     const recorded = await page.locator('#recorder .ev').count();
     check(recorded > 0, `the recorder shows the guard's events (${recorded})`);
-    await page.screenshot({ path: path.join(artefacts, '03-guard-after.png'), fullPage: true });
+    await page.screenshot({ path: path.join(artefacts, '03-guard-after.png') });
+    await page.evaluate(() => document.getElementById('view-agent').scrollTo(0, 1e6));
+    await page.screenshot({ path: path.join(artefacts, '03b-guard-details.png') });
     console.log(`behavior tree nodes drawn: ${btNodes}`);
 
     // The recorder exports JSON.

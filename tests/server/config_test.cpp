@@ -110,3 +110,21 @@ TEST_CASE("Command-line flags override the config file", "[config]") {
     REQUIRE_FALSE(asked.help);
   }
 }
+
+TEST_CASE("The debug page's address comes from debug_listen or --debug-listen", "[config][debug]") {
+  DaemonConfig c;
+  REQUIRE(c.debug_listen.empty());  // off by default
+  REQUIRE(parseErrors(R"({"debug_listen": "127.0.0.1:9470"})", c).empty());
+  REQUIRE(c.debug_listen == "127.0.0.1:9470");
+  REQUIRE(parseErrors(R"({"debug_listen": 9470})", c) ==
+          std::vector<std::string>{"npcd.json: /debug_listen: expected a string, got number"});
+
+  CommandLine cli;
+  std::string error;
+  const char* argv[] = {"npcd", "--debug-listen", "127.0.0.1:9471"};
+  REQUIRE(parseCommandLine(3, argv, cli, error));
+  std::vector<std::string> errors;
+  REQUIRE(resolveConfig(cli, c, errors));
+  REQUIRE(c.debug_listen == "127.0.0.1:9471");
+  REQUIRE_THAT(usage(), Catch::Contains("--debug-listen ADDR"));
+}

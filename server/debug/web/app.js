@@ -313,6 +313,10 @@ function renderPerception(p, stealth) {
     el('h4', {}, 'Targets (perception coefficient 0–10)'),
     rows.length ? el('table', { class: 'mini' }, el('tr', {}, el('th', {}, 'list'), el('th', {}, 'target'), el('th', {}, 'stealth meter'), el('th', {}, ''), el('th', {}, '')), ...rows)
       : el('div', { class: 'muted' }, 'nothing perceived'),
+    stealth.length ? el('h4', {}, 'Stealth meters (players, 0–10, and who is most aware)') : null,
+    stealth.length ? el('table', { class: 'mini' }, ...stealth.map((m) => el('tr', {}, el('td', {}, 'player ' + m.player),
+      el('td', {}, bar(m.value, 10, 'meter')), el('td', {}, fmt(m.value, 2)),
+      el('td', { class: m.agent === state.agentId ? 'ok' : 'muted' }, m.agent ? (m.agent === state.agentId ? 'this agent' : 'agent ' + m.agent) : '–')))) : null,
     p.sounds.length ? el('h4', {}, 'Sounds') : null,
     ...p.sounds.map((s) => el('div', {}, `${s.kind} from ${s.source} (threat ${fmt(s.threat, 2)}, ${fmt(s.expires_in_s)} s left)`)));
 }
@@ -382,7 +386,9 @@ async function refreshAgent() {
     el('span', { class: 'muted' }, a.position ? `  (${a.position.map((v) => fmt(v)).join(', ')})` : ''));
   renderSelection(a.selection);
   renderTree(a.mbt);
-  renderPerception(a.perception);
+  if (!state.world) state.world = await api('/api/world');
+  const stealth = await Promise.all(state.world.players.map((p) => api('/api/stealth?player=' + p.id).catch(() => null)));
+  renderPerception(a.perception, stealth.filter((m) => m));
   renderIntentions(a);
   renderPlan(a.planner, $('plan'));
   renderInventory(a);

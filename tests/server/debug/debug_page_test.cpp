@@ -99,6 +99,15 @@ TEST_CASE("The debug page serves the page and the demo world's data", "[daemon][
     }
     REQUIRE(get(port, "/api/events?limit=3").json()["events"].size() == 3);
   }
+  SECTION("Should give a player's stealth meter and refuse a non-player") {
+    const nlohmann::json m = get(port, "/api/stealth?player=1").json();
+    REQUIRE(m["player"] == 1);
+    REQUIRE(m["value"].get<double>() >= 0.0);
+    REQUIRE(m["value"].get<double>() <= 10.0);
+    const Response npc = get(port, "/api/stealth?player=1201");
+    REQUIRE(npc.status == 404);
+    REQUIRE(npc.json()["error"] == "entity 1201: no such player");
+  }
   SECTION("Should refuse bad parameters, naming them") {
     const Response bad = get(port, "/api/agent?id=abc");
     REQUIRE(bad.status == 400);
