@@ -9,6 +9,7 @@
 
 #include "hibernation/place_dispatcher.h"
 #include "perception/perception_config.h"
+#include "world/limits.h"
 
 namespace npc {
 
@@ -46,6 +47,9 @@ struct DaemonConfig {
   std::string goap_dir;                // GOAP domains (JSON); "" = no planners
   std::string goap_statistics_dir;     // planner statistics, loaded at start, saved at exit
   uint32_t max_plans_per_tick = 256;   // planner searches per tick
+  // "world_bounds_m": { "half_extent": 100000, "min_z": -10000, "max_z": 10000 }: positions
+  // outside x/y in +-half_extent or z in min_z..max_z are refused (world/limits.h).
+  WorldBounds world_bounds;
 
   std::string source = "(defaults)";   // where this came from, for messages
 };
