@@ -46,6 +46,27 @@ void validate(DaemonConfig& c, JsonReader& r) {
   if (c.listen.empty()) r.error("/listen", "must not be empty");
 }
 
+void readWorldBounds(JsonReader& r, const json& j, WorldBounds& b) {
+  const char* path = "/world_bounds_m";
+  if (!r.isObject(j, path)) return;
+  r.onlyKeys(j, path, {"half_extent", "min_z", "max_z"});
+  if (auto v = r.number(j, path, "half_extent", false)) {
+    if (!(*v > 0.0 && *v <= kMaxWorldHalfExtentM)) {
+      r.error("/world_bounds_m/half_extent",
+              "must be within (0, " + formatNumber(kMaxWorldHalfExtentM) + "] m");
+    } else {
+      b.half_extent_m = *v;
+    }
+  }
+  if (auto v = r.number(j, path, "min_z", false)) b.min_z_m = *v;
+  if (auto v = r.number(j, path, "max_z", false)) b.max_z_m = *v;
+  if (!(b.min_z_m < b.max_z_m && std::fabs(b.min_z_m) <= kMaxWorldHalfExtentM &&
+        std::fabs(b.max_z_m) <= kMaxWorldHalfExtentM)) {
+    r.error("/world_bounds_m", "min_z must be < max_z, both within +-" +
+                                   formatNumber(kMaxWorldHalfExtentM) + " m");
+  }
+}
+
 template <class T>
 void readUnsigned(JsonReader& r, const json& j, const char* key, T& out) {
   if (auto v = r.integer(j, "", key, false)) {
@@ -69,7 +90,8 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "max_agents", "grid_cell_m", "shutdown_grace_s", "derive_footsteps",
                 "definitions_poll_s", "metrics_listen", "auth_token", "tls_cert", "tls_key",
                 "max_updates_per_s", "perception", "long_actions", "influences", "hibernation",
-                "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen"});
+                "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen",
+                "world_bounds_m"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -106,6 +128,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
       c.goap_statistics_dir = resolvePath(base_dir, *v);
     }
     readUnsigned(r, j, "max_plans_per_tick", c.max_plans_per_tick);
+    if (j.contains("world_bounds_m")) readWorldBounds(r, j["world_bounds_m"], c.world_bounds);
     if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
     if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
     if (auto v = r.string(j, "", "log_format", false)) c.log_format = *v;

@@ -9,6 +9,7 @@
 
 #include "hibernation/place_dispatcher.h"
 #include "perception/perception_config.h"
+#include "world/limits.h"
 
 namespace npc {
 
@@ -48,6 +49,9 @@ struct DaemonConfig {
   uint32_t max_plans_per_tick = 256;   // planner searches per tick
   std::string debug_listen;            // debug page address (HTTP, "" = off); beyond
                                        // loopback only with auth_token (then required)
+  // "world_bounds_m": { "half_extent": 100000, "min_z": -10000, "max_z": 10000 }: positions
+  // outside x/y in +-half_extent or z in min_z..max_z are refused (world/limits.h).
+  WorldBounds world_bounds;
 
   std::string source = "(defaults)";   // where this came from, for messages
 };

@@ -77,7 +77,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   ArchetypeSet archetypes;
   if (!config_.archetypes_dir.empty()) archetypes.loadDirectory(config_.archetypes_dir, errors);
   WorldFile world;
-  if (!config_.world.empty()) loadWorldFile(config_.world, world, errors);
+  if (!config_.world.empty()) loadWorldFile(config_.world, world, errors, config_.world_bounds);
   if (!errors.empty()) return false;
 
   SimConfig sim_config;
@@ -85,6 +85,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   sim_config.seed = config_.seed;
   sim_config.max_agents = config_.max_agents;
   sim_config.world.grid_cell_size_m = static_cast<float>(config_.grid_cell_m);
+  sim_config.world.bounds = config_.world_bounds;
   sim_config.perception = config_.perception;
   sim_config.derive_footsteps = config_.derive_footsteps;
   sim_config.hibernation = config_.hibernation;

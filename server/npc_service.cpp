@@ -103,7 +103,15 @@ grpc::ServerUnaryReactor* submitAdmin(Simulation& sim, const Request& request,
   auto* reactor = new DeferredUnary();
   std::vector<std::string> errors;
   Body body;
-  if (!toCommand(request, body, errors)) {
+  // Requests carrying positions are checked against the world's bounds.
+  const WorldBounds& bounds = sim.config().world.bounds;
+  bool valid;
+  if constexpr (requires { toCommand(request, body, errors, bounds); }) {
+    valid = toCommand(request, body, errors, bounds);
+  } else {
+    valid = toCommand(request, body, errors);
+  }
+  if (!valid) {
     reactor->state()->finish(invalidArgument(errors));
     return reactor;
   }
@@ -147,7 +155,7 @@ grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* co
   auto* reactor = new DeferredUnary();
   std::vector<std::string> errors;
   EntityState state;
-  if (!toSpawnState(request->agent(), state, errors)) {
+  if (!toSpawnState(request->agent(), state, errors, hub_.sim().config().world.bounds)) {
     reactor->state()->finish(invalidArgument(errors));
     return reactor;
   }

@@ -1,10 +1,12 @@
 #include "proto_convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "intent/intent_types.h"
 #include "perception/sounds.h"
+#include "world/limits.h"
 
 namespace npc {
 
@@ -40,6 +42,19 @@ class ItemErrors {
   }
   void finiteAtLeastZero(std::string_view field, float value) {
     if (!(std::isfinite(value) && value >= 0.f)) add(field, "must be finite and >= 0");
+  }
+  // A finite value above its bound (limits.h): "must be at most 2000 m (got 1e+30)".
+  // Non-finite values are the finite checks' to report.
+  void atMost(std::string_view field, double value, double max, const char* unit) {
+    if (!std::isfinite(value)) return;
+    if (std::string problem = aboveMaximum(value, max, unit); !problem.empty()) add(field, problem);
+  }
+  // A finite position outside the world: "x 3.4e+38 is outside the world bounds (+-100000 m)".
+  void inWorld(std::string_view field, const v1::Vec3& v, const WorldBounds& bounds) {
+    if (!(std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()))) return;
+    if (std::string problem = bounds.outside({v.x(), v.y(), v.z()}); !problem.empty()) {
+      add(field, problem);
+    }
   }
   void notZero(std::string_view field, uint64_t id) {
     if (id == 0) add(field, "must not be 0");
@@ -114,7 +129,7 @@ size_t itemCount(const v1::WorldUpdate& u) {
   return n;
 }
 
-void convertObstacles(const v1::WorldUpdate& u, ConvertedUpdate& out,
+void convertObstacles(const v1::WorldUpdate& u, const WorldBounds& bounds, ConvertedUpdate& out,
                       std::vector<Command>& commands) {
   for (int i = 0; i < u.obstacles_size(); ++i) {
     const v1::Obstacle& o = u.obstacles(i);
@@ -125,6 +140,14 @@ void convertObstacles(const v1::WorldUpdate& u, ConvertedUpdate& out,
     err.requiredVec("max", o.has_max(), o.max());
     const bool corners_ok = out.errors.size() == before;
     if (corners_ok && !minAtMostMax(o.min(), o.max())) err.add("", "min must be <= max");
+    err.inWorld("min", o.min(), bounds);
+    err.inWorld("max", o.max(), bounds);
+    if (corners_ok) {
+      const v1::Vec3 &lo = o.min(), &hi = o.max();
+      const double size = std::max({double{hi.x()} - lo.x(), double{hi.y()} - lo.y(),
+                                    double{hi.z()} - lo.z()});
+      err.atMost("size", size, kMaxObstacleSizeM, "m");
+    }
     err.knownEnum("cover", o.cover(), v1::Cover_IsValid, true);
     if (err.any()) continue;
     Obstacle obstacle;
@@ -142,15 +165,17 @@ void convertObstacles(const v1::WorldUpdate& u, ConvertedUpdate& out,
   }
 }
 
-void convertStimuli(const v1::WorldUpdate& u, ConvertedUpdate& out,
+void convertStimuli(const v1::WorldUpdate& u, const WorldBounds& bounds, ConvertedUpdate& out,
                     std::vector<Command>& commands) {
   for (int i = 0; i < u.sounds_size(); ++i) {
     const v1::Sound& s = u.sounds(i);
     ItemErrors err(indexed("sounds", i), out.errors);
     err.requiredVec("position", s.has_position(), s.position());
+    err.inWorld("position", s.position(), bounds);
     if (!(std::isfinite(s.radius()) && s.radius() > 0.f)) {
       err.add("radius", "must be finite and > 0");
     }
+    err.atMost("radius", s.radius(), kMaxSoundRadiusM, "m");
     if (s.kind().size() > kMaxNameBytes) {
       err.length("kind", s.kind(), kMaxNameBytes);
     } else if (!s.kind().empty() && !parseSoundKind(s.kind())) {
@@ -170,7 +195,7 @@ void convertStimuli(const v1::WorldUpdate& u, ConvertedUpdate& out,
   }
   for (int i = 0; i < u.signals_size(); ++i) {
     SignalEvent signal;
-    if (toSignalEvent(u.signals(i), indexed("signals", i), signal, out.errors)) {
+    if (toSignalEvent(u.signals(i), indexed("signals", i), signal, out.errors, bounds)) {
       append(commands, std::move(signal));
     }
   }
@@ -205,8 +230,8 @@ void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
 }
 
 // Action parameters (seed 004's typed values), each problem labelled "params[i].<field>".
-void convertParams(const google::protobuf::RepeatedPtrField<v1::Param>& params, ItemErrors& err,
-                   std::vector<IntentionParam>& out) {
+void convertParams(const google::protobuf::RepeatedPtrField<v1::Param>& params,
+                   const WorldBounds& bounds, ItemErrors& err, std::vector<IntentionParam>& out) {
   if (params.size() > kMaxActionArgs) {
     err.add("params", "at most " + std::to_string(kMaxActionArgs) + " (got " +
                           std::to_string(params.size()) + ")");
@@ -235,6 +260,7 @@ void convertParams(const google::protobuf::RepeatedPtrField<v1::Param>& params, 
         q.type = IntentionParam::Type::kPosition;
         q.position = toVec3(p.position());
         err.finite(field + ".position", p.position());
+        err.inWorld(field + ".position", p.position(), bounds);
         break;
       case v1::Param::kText:
         q.type = IntentionParam::Type::kText;
@@ -249,8 +275,8 @@ void convertParams(const google::protobuf::RepeatedPtrField<v1::Param>& params, 
   }
 }
 
-void convertIntentionItems(const v1::WorldUpdate& u, ConvertedUpdate& out,
-                           std::vector<Command>& commands) {
+void convertIntentionItems(const v1::WorldUpdate& u, const WorldBounds& bounds,
+                           ConvertedUpdate& out, std::vector<Command>& commands) {
   for (int i = 0; i < u.external_actions_size(); ++i) {
     const v1::ExternalAction& x = u.external_actions(i);
     ItemErrors err(indexedWithId("external_actions", i, "agent", x.agent()), out.errors);
@@ -273,8 +299,9 @@ void convertIntentionItems(const v1::WorldUpdate& u, ConvertedUpdate& out,
     if (!(std::isfinite(g.delay_s()) && g.delay_s() >= 0.0)) {
       err.add("delay_s", "must be finite and >= 0");
     }
+    err.atMost("delay_s", g.delay_s(), kMaxDelayS, "s");
     GameAction action;
-    convertParams(g.params(), err, action.params);
+    convertParams(g.params(), bounds, err, action.params);
     if (err.any()) continue;
     action.agent = static_cast<EntityId>(g.agent());
     action.action = g.action();
@@ -309,7 +336,7 @@ void convertSubscription(const v1::Subscription& s, ConvertedUpdate& out) {
 }  // namespace
 
 bool toSignalEvent(const v1::Signal& s, const std::string& label, SignalEvent& out,
-                   std::vector<std::string>& errors) {
+                   std::vector<std::string>& errors, const WorldBounds& bounds) {
   ItemErrors err(label, errors);
   err.requiredName("name", s.name());
   err.length("place", s.place(), kMaxNameBytes);
@@ -318,8 +345,13 @@ bool toSignalEvent(const v1::Signal& s, const std::string& label, SignalEvent& o
     err.add("group", "must be at most 65535 (got " + std::to_string(s.group()) + ")");
   }
   err.finiteAtLeastZero("radius", s.radius());
-  if (s.has_position()) err.finite("position", s.position());
+  err.atMost("radius", s.radius(), kMaxSignalRadiusM, "m");
+  if (s.has_position()) {
+    err.finite("position", s.position());
+    err.inWorld("position", s.position(), bounds);
+  }
   if (!std::isfinite(s.value())) err.add("value", "must be finite");
+  err.atMost("value", std::fabs(s.value()), kMaxSignalValue, "in magnitude");
   const bool by_other_scope =
       s.target() != 0 || !s.place().empty() || !s.species().empty() || s.group() != 0;
   if (!by_other_scope && !(s.radius() > 0.f)) {
@@ -357,8 +389,8 @@ bool toCommand(const v1::GetAgentRequest& r, DescribeAgent& out,
 }
 
 bool toCommand(const v1::SendSignalRequest& r, SignalEvent& out,
-               std::vector<std::string>& errors) {
-  return toSignalEvent(r.signal(), "signal", out, errors);
+               std::vector<std::string>& errors, const WorldBounds& bounds) {
+  return toSignalEvent(r.signal(), "signal", out, errors, bounds);
 }
 
 // Requests that set a named value on one agent (a selection variable, a planner fact).
@@ -397,11 +429,17 @@ bool toCommand(const v1::SetSensorsRequest& r, SetSensors& out,
                std::vector<std::string>& errors) {
   ItemErrors err("", errors);
   err.notZero("agent", r.agent());
-  if (r.has_sight_range()) err.finiteAtLeastZero("sight_range", r.sight_range());
+  if (r.has_sight_range()) {
+    err.finiteAtLeastZero("sight_range", r.sight_range());
+    err.atMost("sight_range", r.sight_range(), kMaxSightRangeM, "m");
+  }
   if (r.has_fov_deg() && !(r.fov_deg() > 0.f && r.fov_deg() <= 360.f)) {
     err.add("fov_deg", "must be within (0, 360]");
   }
-  if (r.has_hearing_scale()) err.finiteAtLeastZero("hearing_scale", r.hearing_scale());
+  if (r.has_hearing_scale()) {
+    err.finiteAtLeastZero("hearing_scale", r.hearing_scale());
+    err.atMost("hearing_scale", r.hearing_scale(), kMaxHearingScale, "");
+  }
   out.agent = static_cast<EntityId>(r.agent());
   if (r.has_vision()) out.vision = r.vision();
   if (r.has_hearing()) out.hearing = r.hearing();
@@ -419,6 +457,7 @@ bool toCommand(const v1::RegisterVisibilityTypeRequest& r, RegisterVisibilityTyp
   if (r.has_multiplier() && !(std::isfinite(r.multiplier()) && r.multiplier() > 0.f)) {
     err.add("multiplier", "must be finite and > 0");
   }
+  if (r.has_multiplier()) err.atMost("multiplier", r.multiplier(), kMaxVisibilityMultiplier, "");
   out.type = r.type();
   out.multiplier = r.has_multiplier() ? r.multiplier() : 1.f;
   out.use_coefficient = r.use_coefficient();
@@ -449,14 +488,15 @@ bool toCommand(const v1::ReloadDefinitionsRequest&, ReloadDefinitions&,
 }
 
 bool toCommand(const v1::ProgramIntentionRequest& r, ProgramIntention& out,
-               std::vector<std::string>& errors) {
+               std::vector<std::string>& errors, const WorldBounds& bounds) {
   ItemErrors err("", errors);
   err.notZero("agent", r.agent());
   err.requiredName("action", r.action());
   if (!(std::isfinite(r.delay_s()) && r.delay_s() >= 0.0)) {
     err.add("delay_s", "must be finite and >= 0");
   }
-  convertParams(r.params(), err, out.params);
+  err.atMost("delay_s", r.delay_s(), kMaxDelayS, "s");
+  convertParams(r.params(), bounds, err, out.params);
   out.agent = static_cast<EntityId>(r.agent());
   out.action = r.action();
   out.delay_s = r.delay_s();
@@ -500,6 +540,7 @@ bool toCommand(const v1::WakePlaceRequest& request, WakePlace& out,
   if (!(std::isfinite(request.delay_s()) && request.delay_s() >= 0.0)) {
     errors.push_back("delay_s: must be finite and >= 0");
   }
+  ItemErrors("", errors).atMost("delay_s", request.delay_s(), kMaxDelayS, "s");
   out.place = request.place();
   out.delay_s = request.delay_s();
   return errors.empty();
@@ -560,11 +601,14 @@ v1::EventKind toProto(EventKind kind) {
 }
 
 bool validateEntity(const v1::Entity& e, const std::string& label, bool kind_required,
-                    std::vector<std::string>& errors) {
+                    std::vector<std::string>& errors, const WorldBounds& bounds) {
   ItemErrors err(label, errors);
   if (e.id() == 0) err.add("", "id must not be 0");
   err.knownEnum("kind", e.kind(), v1::EntityKind_IsValid, !kind_required);
-  if (e.has_position()) err.finite("position", e.position());
+  if (e.has_position()) {
+    err.finite("position", e.position());
+    err.inWorld("position", e.position(), bounds);
+  }
   if (e.has_forward()) {
     const v1::Vec3& f = e.forward();
     const bool finite = std::isfinite(f.x()) && std::isfinite(f.y()) && std::isfinite(f.z());
@@ -572,8 +616,16 @@ bool validateEntity(const v1::Entity& e, const std::string& label, bool kind_req
       err.add("forward", "must be a finite, non-zero direction");
     }
   }
-  if (e.has_velocity()) err.finite("velocity", e.velocity());
-  if (e.has_eye_height()) err.finiteAtLeastZero("eye_height", e.eye_height());
+  if (e.has_velocity()) {
+    err.finite("velocity", e.velocity());
+    const v1::Vec3& v = e.velocity();
+    err.atMost("velocity", std::max({std::fabs(v.x()), std::fabs(v.y()), std::fabs(v.z())}),
+               kMaxEntitySpeedMps, "m/s per axis");
+  }
+  if (e.has_eye_height()) {
+    err.finiteAtLeastZero("eye_height", e.eye_height());
+    err.atMost("eye_height", e.eye_height(), kMaxEyeHeightM, "m");
+  }
   err.length("species", e.species(), kMaxNameBytes);
   err.length("place", e.place(), kMaxNameBytes);
   err.length("archetype", e.archetype(), kMaxNameBytes);
@@ -595,9 +647,10 @@ EntityState toEntityState(const v1::Entity& e, EntityKind unspecified_kind) {
   return s;
 }
 
-bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::string>& errors) {
+bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::string>& errors,
+                  const WorldBounds& bounds) {
   const size_t before = errors.size();
-  validateEntity(agent, "agent", false, errors);
+  validateEntity(agent, "agent", false, errors, bounds);
   ItemErrors err("agent", errors);
   if (agent.kind() != v1::ENTITY_KIND_UNSPECIFIED && agent.kind() != v1::ENTITY_KIND_NPC &&
       v1::EntityKind_IsValid(agent.kind())) {
@@ -610,7 +663,8 @@ bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::st
   return true;
 }
 
-ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items) {
+ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
+                              const WorldBounds& bounds) {
   ConvertedUpdate out;
   if (const size_t n = itemCount(u); n > max_items) {
     out.refused = true;
@@ -623,7 +677,9 @@ ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t 
 
   for (int i = 0; i < u.upserts_size(); ++i) {
     const v1::Entity& e = u.upserts(i);
-    if (!validateEntity(e, indexedWithId("upserts", i, "id", e.id()), true, out.errors)) continue;
+    if (!validateEntity(e, indexedWithId("upserts", i, "id", e.id()), true, out.errors, bounds)) {
+      continue;
+    }
     append(commands, UpsertEntity{toEntityState(e, EntityKind::kObject)});
   }
   for (int i = 0; i < u.removals_size(); ++i) {
@@ -633,10 +689,10 @@ ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t 
     }
     append(commands, RemoveEntity{static_cast<EntityId>(u.removals(i))});
   }
-  convertObstacles(u, out, commands);
-  convertStimuli(u, out, commands);
+  convertObstacles(u, bounds, out, commands);
+  convertStimuli(u, bounds, out, commands);
   convertResults(u, out, commands);
-  convertIntentionItems(u, out, commands);
+  convertIntentionItems(u, bounds, out, commands);
   if (u.has_subscribe()) convertSubscription(u.subscribe(), out);
 
   for (Command& c : commands) {

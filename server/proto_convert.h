@@ -14,6 +14,11 @@
 // a value (entity not 0, finite number, finite position, non-empty text), names, units and
 // texts at most kMaxNameBytes.
 // An update with more than max_items items is refused whole (one error, no commands).
+// Every number is bounded (world/limits.h; README "Bounds"): positions lie within the
+// world's bounds (config world_bounds_m), radii, ranges, sizes, delays and scales at most
+// their limit, e.g.
+//   upserts[0] (id 5).position: x 3.4e+38 is outside the world bounds (+-100000 m)
+//   sounds[0].radius: must be at most 2000 m (got 1e+30)
 //
 // What needs the simulation's state (unknown archetype, unknown agent, kind changes) is
 // checked by the tick thread, which reports its own errors with the update's seq.
@@ -28,6 +33,7 @@
 #include "npc/v1/npc.pb.h"
 #include "sim/commands.h"
 #include "sim/tick_output.h"
+#include "world/limits.h"
 #include "world/name_table.h"
 #include "world/world.h"
 
@@ -58,24 +64,26 @@ struct ConvertedUpdate {
 };
 
 // WorldUpdate -> commands for `origin`, each stamped with update.seq.
-ConvertedUpdate convertUpdate(const v1::WorldUpdate& update, ClientId origin, size_t max_items);
+ConvertedUpdate convertUpdate(const v1::WorldUpdate& update, ClientId origin, size_t max_items,
+                              const WorldBounds& bounds = {});
 
 // Checks every field of one entity; appends "<label>.<field>: <problem>" per problem and
 // returns true when there was none. An unspecified kind is an error only if kind_required.
 bool validateEntity(const v1::Entity& entity, const std::string& label, bool kind_required,
-                    std::vector<std::string>& errors);
+                    std::vector<std::string>& errors, const WorldBounds& bounds = {});
 // Field-by-field copy of a validated entity. An unspecified kind becomes `unspecified_kind`.
 EntityState toEntityState(const v1::Entity& entity, EntityKind unspecified_kind);
 // SpawnAgentRequest.agent: kind must be NPC or unspecified, position and archetype are
 // required. Errors are labelled "agent" ("agent.archetype: is required").
-bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::string>& errors);
+bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::string>& errors,
+                  const WorldBounds& bounds = {});
 
 // A Signal (WorldUpdate.signals, SendSignalRequest.signal) as a SignalEvent: name required,
 // at least one scope field (target, place, species, group 1..65535, radius > 0), position
 // required with a radius, floats finite. Errors are labelled `label`. `out.reply` is left
 // empty.
 bool toSignalEvent(const v1::Signal& signal, const std::string& label, SignalEvent& out,
-                   std::vector<std::string>& errors);
+                   std::vector<std::string>& errors, const WorldBounds& bounds = {});
 
 // Admin requests -> command bodies, reply callbacks left empty for the caller. Each returns
 // false and appends "<field>: <problem>" per problem ("agent: must not be 0",
@@ -86,7 +94,7 @@ bool toCommand(const v1::DespawnAgentRequest& request, DespawnAgent& out,
 bool toCommand(const v1::GetAgentRequest& request, DescribeAgent& out,
                std::vector<std::string>& errors);
 bool toCommand(const v1::SendSignalRequest& request, SignalEvent& out,
-               std::vector<std::string>& errors);
+               std::vector<std::string>& errors, const WorldBounds& bounds = {});
 bool toCommand(const v1::SetBehaviorVariableRequest& request, SetBehaviorVariable& out,
                std::vector<std::string>& errors);
 // agent and name required.
@@ -94,7 +102,8 @@ bool toCommand(const v1::SetPlannerValueRequest& request, SetPlannerValue& out,
                std::vector<std::string>& errors);
 bool toCommand(const v1::GetPlanTraceRequest& request, GetPlanTrace& out,
                std::vector<std::string>& errors);
-// sight_range >= 0, fov_deg in (0, 360], hearing_scale >= 0, all finite.
+// sight_range within 0..kMaxSightRangeM, fov_deg in (0, 360], hearing_scale within
+// 0..kMaxHearingScale, all finite.
 bool toCommand(const v1::SetSensorsRequest& request, SetSensors& out,
                std::vector<std::string>& errors);
 // type required; multiplier > 0 and finite (unset: 1).
@@ -112,7 +121,7 @@ bool toCommand(const v1::ReloadDefinitionsRequest& request, ReloadDefinitions& o
 // agent and action required, delay_s finite and >= 0, params as above ("params[1].number:
 // must be finite").
 bool toCommand(const v1::ProgramIntentionRequest& request, ProgramIntention& out,
-               std::vector<std::string>& errors);
+               std::vector<std::string>& errors, const WorldBounds& bounds = {});
 // agent and intention must not be 0.
 bool toCommand(const v1::CancelIntentionRequest& request, CancelIntention& out,
                std::vector<std::string>& errors);

@@ -221,7 +221,8 @@ void ConnectReactor::handleUpdate() {
     return;
   }
   ConvertedUpdate converted =
-      convertUpdate(update_, session_->id(), hub_.limits().max_items_per_update);
+      convertUpdate(update_, session_->id(), hub_.limits().max_items_per_update,
+                    hub_.sim().config().world.bounds);
   bool accepted = true;
   if (!converted.commands.empty()) {
     const Session::SubmitResult r = session_->submit(hub_.sim(), converted.commands);

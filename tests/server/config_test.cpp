@@ -128,3 +128,28 @@ TEST_CASE("The debug page's address comes from debug_listen or --debug-listen", 
   REQUIRE(c.debug_listen == "127.0.0.1:9471");
   REQUIRE_THAT(usage(), Catch::Contains("--debug-listen ADDR"));
 }
+
+TEST_CASE("world_bounds_m sets the box positions must lie in", "[config][bounds]") {
+  DaemonConfig c;
+  SECTION("Should default to +-100 km and -10..10 km") {
+    REQUIRE(c.world_bounds.half_extent_m == 100000.0);
+    REQUIRE(c.world_bounds.min_z_m == -10000.0);
+    REQUIRE(c.world_bounds.max_z_m == 10000.0);
+  }
+  SECTION("Should read every key") {
+    REQUIRE(parseErrors(R"({"world_bounds_m": {"half_extent": 5000, "min_z": -50, "max_z": 500}})", c)
+                .empty());
+    REQUIRE(c.world_bounds.half_extent_m == 5000.0);
+    REQUIRE(c.world_bounds.min_z_m == -50.0);
+    REQUIRE(c.world_bounds.max_z_m == 500.0);
+  }
+  SECTION("Should refuse an empty, absurd or inverted box, naming the key") {
+    REQUIRE(parseErrors(R"({"world_bounds_m": {"half_extent": 1e30, "min_z": 10, "max_z": 0,
+                                               "depth": 3}})",
+                        c) == std::vector<std::string>{
+                                  "npcd.json: /world_bounds_m/depth: unknown key",
+                                  "npcd.json: /world_bounds_m/half_extent: must be within (0, 1e+07] m",
+                                  "npcd.json: /world_bounds_m: min_z must be < max_z, both within "
+                                  "+-1e+07 m"});
+  }
+}
