@@ -179,7 +179,9 @@ std::string usage() {
          "  --listen ADDR      gRPC address, overrides the config's \"listen\" (host:port)\n"
          "  --metrics-listen ADDR  Prometheus /metrics address, overrides \"metrics_listen\"\n"
          "  --log-level LEVEL  trace, debug, info, warn, error or off; overrides \"log_level\"\n"
-         "  --help             this text\n";
+         "  --help             this text\n"
+         "       npcd plan DOMAIN.json|DIR [--goal NAME] [--set fact=value ...] [--json]\n"
+         "                     plans a GOAP domain's goals and exits (core/goap/plan_command.h)\n";
 }
 
 bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std::string>& errors) {
