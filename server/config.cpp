@@ -210,7 +210,9 @@ std::string usage() {
          "  --debug-listen ADDR  debug page address (HTTP), overrides \"debug_listen\"\n"
          "  --log-level LEVEL  trace, debug, info, warn, error or off; overrides \"log_level\"\n"
          "  --help             this text\n"
-         "  --version          print the version and source revision, then exit\n";
+         "  --version          print the version and source revision, then exit\n"
+         "       npcd plan DOMAIN.json|DIR [--goal NAME] [--set fact=value ...] [--json]\n"
+         "                     plans a GOAP domain's goals and exits (core/goap/plan_command.h)\n";
 }
 
 bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std::string>& errors) {

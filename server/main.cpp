@@ -1,7 +1,9 @@
 // npcd: the NPC simulation daemon. See README.md for configuration and the API.
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <string_view>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -10,9 +12,27 @@
 #include "build_info.h"
 #include "config.h"
 #include "daemon.h"
+#include "goap/plan_command.h"
 #include "logging.h"
 
+namespace {
+struct SteadyPlanClock : npc::goap::PlanClock {
+  uint64_t nowNs() const override {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now().time_since_epoch()).count());
+  }
+};
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "plan") {  // npcd plan DOMAIN.json ...
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    const SteadyPlanClock clock;
+    const npc::goap::PlanCommandResult r = npc::goap::planCommandMain(args, &clock);
+    std::cout << r.out;
+    std::cerr << r.err;
+    return r.exit_code;
+  }
   npc::CommandLine cli;
   std::string error;
   if (!npc::parseCommandLine(argc, argv, cli, error)) {

@@ -74,6 +74,8 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   signals_ = counter(r, "npcd_signals_total", "Signals delivered to agents");
   plans_ = counter(r, "npcd_plans_total", "Planner searches");
   plans_failed_ = counter(r, "npcd_plans_failed_total", "Planner searches that found no plan");
+  plans_partial_ = counter(r, "npcd_plans_partial_total",
+                           "Planner searches cut short by a limit (a partial result)");
   command_errors_ = &prometheus::BuildCounter()
                          .Name("npcd_errors_total")
                          .Help("Refused inputs by kind")
@@ -102,6 +104,7 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(signals_, s.sim.signals_delivered, last_.signals);
   grow(plans_, s.sim.plans, last_.plans);
   grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
+  grow(plans_partial_, s.sim.plans_partial, last_.plans_partial);
   grow(command_errors_, s.sim.errors, last_.errors);
 }
 

@@ -38,7 +38,8 @@ class Metrics {
   // Counters move by the growth of the cumulative figures since the last tick.
   struct Cumulative {
     uint64_t actions = 0, completed = 0, failed = 0, errors = 0, rays = 0, behavior_changes = 0,
-             signals = 0, overruns = 0, dropped = 0, plans = 0, plans_failed = 0;
+             signals = 0, overruns = 0, dropped = 0, plans = 0, plans_failed = 0,
+             plans_partial = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
@@ -62,6 +63,7 @@ class Metrics {
   prometheus::Counter* signals_ = nullptr;
   prometheus::Counter* plans_ = nullptr;
   prometheus::Counter* plans_failed_ = nullptr;
+  prometheus::Counter* plans_partial_ = nullptr;
   prometheus::Counter* command_errors_ = nullptr;
 };
 

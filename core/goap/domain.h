@@ -92,7 +92,8 @@ struct ActionDef {
   bool reads_location = false;          // a location condition or cost term
   bool has_context = false;             // a blackboard condition
   uint8_t targets_used = 0;             // bit per TargetIndex referenced
-  FactSet reads;                        // condition facts + the cost table fact
+  FactSet reads;                        // condition facts, the cost table fact, and the
+                                        // facts of strict add/sub effects (range check)
   FactSet writes;
 };
 
@@ -124,13 +125,15 @@ enum class HeuristicKind : uint8_t { kLandmarkCut, kBlind };
 struct SearchSettings {
   float weight = 1.f;                   // f = g + weight·h; 1 = optimal, > 1 bounded-suboptimal
   HeuristicKind heuristic = HeuristicKind::kLandmarkCut;
-  uint32_t max_nodes = 4096;            // node pool size
+  uint32_t max_nodes = 65536;           // node pool bound (grown on demand; 64 B per node)
   uint32_t max_expansions = 20000;
   uint8_t max_depth = kMaxPlanSteps;    // actions per plan
   uint64_t max_work = 0;                // deterministic time budget (planner.h); 0 = none
   uint8_t max_candidates = 3;           // smart objects kept per action
   float object_radius_m = 30.f;         // gathering radius around the agent
   float at_tolerance_m = 0.5f;          // At(ref) means within this distance
+  bool prune_irrelevant = true;         // relevance pruning (never changes the optimum)
+  bool accept_partial = false;          // a limit-cut prefix may be adopted as a plan
 };
 
 struct GoalSelectionSettings {

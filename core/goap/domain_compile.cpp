@@ -110,8 +110,14 @@ void DomainLoader::finish() {
       e.min = d_->fact(e.fact).min;
       e.max = d_->fact(e.fact).max;
       a.writes.add(e.fact);
-      if (e.kind == EffectKind::kSet) a.sets.add(e.field, static_cast<uint32_t>(e.value - e.min));
-      else a.has_add = true;
+      if (e.kind == EffectKind::kSet) {
+        a.sets.add(e.field, static_cast<uint32_t>(e.value - e.min));
+      } else {
+        // A strict add/sub that would leave [min, max] makes the action inapplicable: its
+        // applicability depends on the fact, so actions changing the fact are relevant.
+        a.has_add = true;
+        a.reads.add(e.fact);
+      }
     }
     if (a.cost.table_fact != FactId::kNone) {
       a.cost.table_field = d_->fact(a.cost.table_fact).field;

@@ -100,7 +100,8 @@ void DomainLoader::parseSearch(const json& root) {
     const json& s = *it;
     reader_.onlyKeys(s, "/search",
                      {"weight", "heuristic", "max_nodes", "max_expansions", "max_depth",
-                      "max_work", "max_candidates", "object_radius_m", "at_tolerance_m"});
+                      "max_work", "max_candidates", "object_radius_m", "at_tolerance_m",
+                      "prune", "accept_partial"});
     SearchSettings& o = d_->search_;
     if (auto v = reader_.number(s, "/search", "weight", false)) {
       if (*v < 1.0) err("/search/weight", "must be ≥ 1 (1 = optimal)");
@@ -133,6 +134,8 @@ void DomainLoader::parseSearch(const json& root) {
       if (!(*v >= 0)) err("/search/at_tolerance_m", "must be ≥ 0");
       o.at_tolerance_m = static_cast<float>(*v);
     }
+    if (auto v = reader_.boolean(s, "/search", "prune", false)) o.prune_irrelevant = *v;
+    if (auto v = reader_.boolean(s, "/search", "accept_partial", false)) o.accept_partial = *v;
   }
   if (auto it = root.find("goal_selection");
       it != root.end() && reader_.isObject(*it, "/goal_selection")) {

@@ -61,7 +61,12 @@ std::string explain(const PlanResult& r, const GoapDomain& d) {
       if (b) out += ", ";
       out += a.name;
       if (bl.object != EntityId::kNone) out += "@" + std::to_string(raw(bl.object));
-      if (bl.reason != RejectReason::kNone && bl.reason != RejectReason::kCondition) {
+      if (bl.reason == RejectReason::kEffectOutOfRange && bl.effect < a.effects.size()) {
+        const Effect& e = a.effects[bl.effect];
+        out += " (effect \"" + d.fact(e.fact).name + (e.value < 0 ? " - " : " + ") +
+               std::to_string(e.value < 0 ? -e.value : e.value) + "\" always left [" +
+               std::to_string(e.min) + ", " + std::to_string(e.max) + "])";
+      } else if (bl.reason != RejectReason::kNone && bl.reason != RejectReason::kCondition) {
         out += std::string(" (pruned: ") + toString(bl.reason);
         if (bl.condition != 0xffff)
           for (const Condition& c : a.conditions)

@@ -39,6 +39,7 @@ enum PlanFlag : uint16_t {
   kPlanRelaxedUnreachable = 1 << 8,  // even ignoring negative effects a goal is unreachable
   kPlanLocationTableFull = 1 << 9,   // too many planned positions; some moves were dropped
   kPlanStepsTruncated = 1 << 10,     // plan longer than kMaxPlanSteps (never with max_depth)
+  kPlanPartialAccepted = 1 << 11,    // kPartial, and the domain accepts partial plans
 };
 
 struct PlanStep {
@@ -83,6 +84,8 @@ struct UnmetCondition {
     uint16_t condition = 0xffff; // declared index of a precondition that never held; 0xffff:
                                  // every precondition held somewhere, but never together
     RejectReason reason = RejectReason::kNone;  // set when pruned before the search
+    uint8_t effect = 0xff;       // kEffectOutOfRange: index of the add/sub effect that left
+                                 // its fact's range wherever the preconditions held
   };
   std::array<Blocker, 4> blockers{};
 };
@@ -120,14 +123,18 @@ struct PlanResult {
   NoPlanWhy why;
   PlanSignature signature;
 
+  // A partial result (a prefix towards the goal) is a plan only when the domain opted in
+  // ("search": {"accept_partial": true}); by default a caller never executes half a plan.
   bool hasPlan() const {
-    return status == PlanStatus::kFound || (status == PlanStatus::kPartial && step_count > 0);
+    return status == PlanStatus::kFound ||
+           (status == PlanStatus::kPartial && step_count > 0 && (flags & kPlanPartialAccepted));
   }
 };
 
 // One line per unmet goal condition, e.g.
 //   no plan for "kill": "enemy_alive = false" never held; achievers: shoot_pistol (never
-//   "pistol_loaded = true"), melee_stunned (never "at = melee")
+//   "pistol_loaded = true"), melee_stunned (never "at = melee"), deliver (effect
+//   "coins + 1" always left [0, 2])
 std::string explain(const PlanResult& result, const GoapDomain& domain);
 
 // The executor's belief update: a step succeeded, so its fact effects now hold in

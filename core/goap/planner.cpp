@@ -296,6 +296,7 @@ void GoapPlanner::expand(uint32_t node) {
       }
       continue;
     }
+    if (node_count_ < max_nodes_ && node_count_ >= nodes_.size()) growPool();
     if (node_count_ >= max_nodes_) {
       flags_ |= kPlanOutOfNodes;
       reject(node, in.action, static_cast<int32_t>(i), RejectReason::kNodePoolFull, 0xffff,
@@ -328,6 +329,20 @@ void GoapPlanner::expand(uint32_t node) {
     t.rejection_count = static_cast<uint32_t>(trace_->rejections.size()) - t.first_rejection;
   }
   trace_ = saved_trace;
+}
+
+void GoapPlanner::growPool() {
+  const size_t size = std::min<size_t>(max_nodes_, nodes_.size() * 2);
+  nodes_.resize(size);
+  size_t buckets = hash_heads_.size();
+  while (buckets < size * 2) buckets <<= 1;
+  if (buckets == hash_heads_.size()) return;
+  hash_heads_.assign(buckets, kNull);
+  hash_mask_ = static_cast<uint32_t>(buckets - 1);
+  for (uint32_t k = 0; k < node_count_; ++k) {
+    nodes_[k].next = hash_heads_[nodes_[k].hash & hash_mask_];
+    hash_heads_[nodes_[k].hash & hash_mask_] = k;
+  }
 }
 
 void GoapPlanner::finishEarly(PlanStatus status, uint16_t flags) {
@@ -398,6 +413,8 @@ void GoapPlanner::finish(PlanStatus status, uint32_t node) {
     }
   } else {
     result_.goal = goal_ids_[0];
+    if (status == PlanStatus::kPartial && d_->search().accept_partial)
+      flags_ |= kPlanPartialAccepted;
     explainNoPlan(false);
   }
   if (stats_ && status == PlanStatus::kFound)

@@ -26,7 +26,9 @@
 //
 // Memory: node pool, hash, open list, relaxed problem and per-search tables are vectors the
 // planner owns and reuses; they grow to the largest search seen, then a search allocates
-// nothing (tested with a counting allocator). ≈ 64 bytes per node.
+// nothing (tested with a counting allocator). The node pool starts at 256 nodes and doubles
+// on demand up to max_nodes (default 65536 = 4 MB of nodes + 1 MB of hash + 2 MB of open
+// list at most per planner). ≈ 64 bytes per node.
 // Thread: a planner is single-threaded; use one per worker thread.
 #pragma once
 
@@ -204,6 +206,7 @@ class GoapPlanner {
   void reject(uint32_t node, ActionId action, int32_t instance, RejectReason reason,
               uint16_t condition = 0xffff, EntityId object = EntityId::kNone, float value = 0.f);
   void explainNoPlan(bool relaxed);
+  uint8_t effectAlwaysOutOfRange(const Instance& in, bool relaxed) const;
 
   // planner.cpp: the search.
   int goalIndex(const GoapState& s) const;
@@ -215,6 +218,7 @@ class GoapPlanner {
   float hOf(uint64_t accepted) const;
   uint32_t findNode(const GoapState& s, uint32_t hash) const;
   void pushOpen(uint32_t node);
+  void growPool();  // doubles the node pool (≤ max_nodes_) and rehashes
   void expand(uint32_t node);
   void finish(PlanStatus status, uint32_t node);
   void finishEarly(PlanStatus status, uint16_t flags);
@@ -271,6 +275,7 @@ class GoapPlanner {
   uint64_t hcache_hits_ = 0;
   bool hcache_enabled_ = true;
   // Search.
+  static constexpr uint32_t kInitialNodes = 256;
   std::vector<SearchNode> nodes_;
   uint32_t node_count_ = 0;
   std::vector<uint32_t> hash_heads_;

@@ -229,10 +229,12 @@ void GoapPlanner::pruneIrrelevant() {
   relevant_ = {};
   for (int g = 0; g < goal_count_; ++g) relevant_.merge(goals_[g]->reads);
   ever_applicable_.assign(instances_.size(), 0);  // scratch: relevant marks
+  const bool prune = d_->search().prune_irrelevant;
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < instances_.size(); ++i) {
-      if (ever_applicable_[i] || !instances_[i].def->writes.intersects(relevant_)) continue;
+      if (ever_applicable_[i] || (prune && !instances_[i].def->writes.intersects(relevant_)))
+        continue;
       ever_applicable_[i] = 1;
       relevant_.merge(instances_[i].def->reads);
       changed = true;
@@ -368,15 +370,13 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
     }
   }
 
-  // Pools: grow once to the largest limits seen, then reuse.
-  if (nodes_.size() < max_nodes_) nodes_.resize(max_nodes_);
-  uint32_t buckets = 64;
-  while (buckets < max_nodes_) buckets <<= 1;
-  if (hash_heads_.size() != buckets) {
-    hash_heads_.assign(buckets, kNull);
-    hash_mask_ = buckets - 1;
+  // Pools start small and grow on demand (growPool) up to max_nodes_, then are reused.
+  if (nodes_.size() < std::min(max_nodes_, kInitialNodes)) {
+    nodes_.resize(std::min(max_nodes_, kInitialNodes));
+    hash_heads_.assign(nodes_.size() * 2, kNull);
+    hash_mask_ = static_cast<uint32_t>(hash_heads_.size() - 1);
+    open_.reserve(2 * nodes_.size());
   }
-  if (open_.capacity() < 2 * static_cast<size_t>(max_nodes_)) open_.reserve(2 * max_nodes_);
   ever_applicable_.assign(instances_.size(), 0);
 
   SearchNode& root = nodes_[0];
@@ -424,6 +424,46 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
 }
 
 // --- no plan: why -----------------------------------------------------------------------
+
+// The index of an add/sub effect that left its fact's range in every searched state where
+// the instance's preconditions held (so it never applied), or 0xff. `relaxed`: in every
+// value of the fact the delete relaxation reaches.
+uint8_t GoapPlanner::effectAlwaysOutOfRange(const Instance& in, bool relaxed) const {
+  const ActionDef& a = *in.def;
+  if (!a.has_add) return 0xff;
+  if (relaxed) {
+    for (size_t e = 0; e < a.effects.size(); ++e) {
+      const Effect& ef = a.effects[e];
+      const uint32_t base = ef.kind == EffectKind::kAdd ? fact_atom_[idx(ef.fact)] : kNull;
+      if (base == kNull) continue;
+      bool fits = false;
+      for (int32_t raw = 0; raw <= ef.max - ef.min && !fits; ++raw)
+        fits = relaxed_.reachable(base + static_cast<uint32_t>(raw)) && raw + ef.value >= 0 &&
+               raw + ef.value <= ef.max - ef.min;
+      if (!fits) return static_cast<uint8_t>(e);
+    }
+    return 0xff;
+  }
+  const LocationView v = view(in);
+  uint8_t blocking = 0xff;
+  for (uint32_t n = 0; n < node_count_; ++n) {
+    const GoapState& s = nodes_[n].state;
+    bool pre = true;
+    for (const Condition& c : a.conditions)
+      pre = pre && (c.kind == ConditionKind::kBlackboard || holds(c, s, &v));
+    if (!pre) continue;
+    uint8_t out = 0xff;
+    for (size_t e = 0; e < a.effects.size() && out == 0xff; ++e) {
+      const Effect& ef = a.effects[e];
+      if (ef.kind != EffectKind::kAdd) continue;
+      const int32_t value = static_cast<int32_t>(readField(s, ef.field)) + ef.value;
+      if (value < 0 || value > ef.max - ef.min) out = static_cast<uint8_t>(e);
+    }
+    if (out == 0xff) return 0xff;  // it applied here
+    if (blocking == 0xff) blocking = out;
+  }
+  return blocking;
+}
 
 void GoapPlanner::explainNoPlan(bool relaxed) {
   NoPlanWhy& why = result_.why;
@@ -481,6 +521,8 @@ void GoapPlanner::explainNoPlan(bool relaxed) {
                   b.condition = d;
                   b.reason = RejectReason::kCondition;
                 }
+            if (b.reason == RejectReason::kNone) b.effect = effectAlwaysOutOfRange(in, relaxed);
+            if (b.effect != 0xff) b.reason = RejectReason::kEffectOutOfRange;
             break;
           }
         }

@@ -154,6 +154,8 @@ json PlanTrace::toJson() const {
               {"h0", result.h0}, {"expansions", result.expansions},
               {"generated", result.generated}, {"work", result.work}, {"flags", result.flags}};
   if (result.goal != GoalId::kNone) res["goal"] = d.goal(result.goal).name;
+  if (result.status == PlanStatus::kPartial)
+    res["partial_accepted"] = (result.flags & kPlanPartialAccepted) != 0;
   json steps = json::array();
   for (int i = 0; i < result.step_count; ++i) {
     const PlanStep& s = result.steps[i];

@@ -481,6 +481,7 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal
   ++p.searches;
   ++totals_.plans;
   if (!result.hasPlan() && result.status != goap::PlanStatus::kFound) ++totals_.plans_failed;
+  if (result.status == goap::PlanStatus::kPartial) ++totals_.plans_partial;
   return true;
 }
 

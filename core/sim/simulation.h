@@ -88,6 +88,8 @@ struct SimStats {
   uint64_t perception_full_updates = 0;
   uint64_t plans = 0;          // planner searches run
   uint64_t plans_failed = 0;   // searches that found no plan
+  uint64_t plans_partial = 0;  // searches cut by a limit (counted in plans_failed too unless
+                               // the domain accepts partial plans)
   uint64_t plan_steps_failed = 0;
 };
 

@@ -257,7 +257,8 @@ TEST_CASE("Limits return the best partial plan with a flag", "[goap][planner][li
     CHECK((r.flags & kPlanExpansionLimit) != 0);
     CHECK(r.expansions == 5);
     CHECK(r.step_count > 0);  // leads towards the goal
-    CHECK(r.hasPlan());
+    CHECK_FALSE(r.hasPlan());  // but is not a plan: the domain did not accept partial plans
+    CHECK((r.flags & kPlanPartialAccepted) == 0);
   }
   SECTION("Should stop when the deterministic work budget is spent") {
     PlanRequest req = request(d, {"twelve"});
@@ -304,6 +305,58 @@ TEST_CASE("Limits return the best partial plan with a flag", "[goap][planner][li
           "no plan for \"impossible\": \"n > 12\" never held (unreachable even ignoring negative "
           "effects); achievers: inc (applicable, but never led there), inc2 (applicable, but "
           "never led there)");
+  }
+}
+
+TEST_CASE("A partial result is a plan only when the domain accepts partial plans",
+          "[goap][planner][limits]") {
+  std::string accepting = kChain;
+  accepting.replace(accepting.find("\"domain\": \"chain\""), 17,
+                    "\"domain\": \"chain_partial\", \"search\": { \"accept_partial\": true }");
+  GoapLibrary lib;
+  const GoapDomain& strict = loadDomain(lib, kChain, "chain.json");
+  const GoapDomain& lenient = loadDomain(lib, accepting, "chain_partial.json");
+  GoapPlanner planner;
+  for (const GoapDomain* d : {&strict, &lenient}) {
+    PlanRequest req = request(*d, {"twelve"});
+    req.limits.max_expansions = 5;
+    const PlanResult& r = planner.plan(req);
+    INFO(d->name());
+    REQUIRE(r.status == PlanStatus::kPartial);
+    REQUIRE(r.step_count > 0);
+    CHECK(r.hasPlan() == (d == &lenient));
+    CHECK(((r.flags & kPlanPartialAccepted) != 0) == (d == &lenient));
+  }
+}
+
+TEST_CASE("The node pool grows on demand up to max_nodes", "[goap][planner][limits]") {
+  GoapLibrary lib;
+  const GoapDomain& d = loadDomain(lib, kChain, "chain.json");
+  GoapPlanner planner;
+  SECTION("Should find a plan needing more nodes than the initial pool (256)") {
+    // Ten independent switches and a blind search: Dijkstra visits all 1024 states.
+    json j = {{"domain", "switches"}, {"search", {{"heuristic", "blind"}}}};
+    for (int i = 0; i < 10; ++i) {
+      const std::string f = "s" + std::to_string(i);
+      j["facts"].push_back({{"name", f}, {"type", "bool"}});
+      j["actions"].push_back({{"name", "set_" + f}, {"effects", {{{"fact", f}, {"set", true}}}}});
+      j["goals"][0]["desired"].push_back({{"fact", f}, {"value", true}});
+    }
+    j["goals"][0]["name"] = "all";
+    const GoapDomain& sw = loadDomain(lib, j.dump(), "switches.json");
+    const PlanResult& r = planner.plan(request(sw, {"all"}));
+    CHECK(r.status == PlanStatus::kFound);
+    CHECK(r.cost == 10);
+    CHECK(r.generated > 512);
+    CHECK((r.flags & kPlanOutOfNodes) == 0);
+  }
+  SECTION("Should respect a small bound after a large search grew the pool") {
+    CHECK(planner.plan(request(d, {"twelve"})).status == PlanStatus::kFound);
+    PlanRequest req = request(d, {"twelve"});
+    req.limits.max_nodes = 16;
+    const PlanResult& r = planner.plan(req);
+    CHECK((r.flags & kPlanOutOfNodes) != 0);
+    CHECK(r.generated <= 16);
   }
 }
 
