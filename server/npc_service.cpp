@@ -216,6 +216,13 @@ grpc::ServerUnaryReactor* NpcService::SetSensors(grpc::CallbackServerContext* co
   return submitAdmin<npc::SetSensors>(hub_.sim(), *request, statusReply);
 }
 
+grpc::ServerUnaryReactor* NpcService::SetPerceptionTuning(
+    grpc::CallbackServerContext* context, const v1::SetPerceptionTuningRequest* request,
+    v1::SetPerceptionTuningReply* reply) {
+  if (!gate_.allows(*context)) return refuse(context);
+  return submitAdmin<npc::SetPerceptionTuning>(hub_.sim(), *request, statusReply);
+}
+
 grpc::ServerUnaryReactor* NpcService::RegisterVisibilityType(
     grpc::CallbackServerContext* context, const v1::RegisterVisibilityTypeRequest* request,
     v1::RegisterVisibilityTypeReply* reply) {

@@ -7,7 +7,8 @@
 //   GetStats      -> answered at once from the StatsBoard and the hub's counters
 //   SendSignal, SetBehaviorVariable, SetSensors, RegisterVisibilityType,
 //   SetAttributePrincipal, GetStealthMeter, ReloadDefinitions, WakePlace, ProgramIntention,
-//   CancelIntention, AddInfluence, RemoveInfluence, SetPlannerValue, GetPlanTrace
+//   CancelIntention, AddInfluence, RemoveInfluence, SetPlannerValue, GetPlanTrace,
+//   SetPerceptionTuning
 //                 -> validate (toCommand in proto_convert.h), queue the matching command;
 //                    finished from its reply
 // Calls that wait on a tick finish with CANCELLED if the client gives up first; a reply that
@@ -57,6 +58,9 @@ class NpcService final : public v1::NpcSim::CallbackService {
   grpc::ServerUnaryReactor* SetBehaviorVariable(grpc::CallbackServerContext* context,
                                                 const v1::SetBehaviorVariableRequest* request,
                                                 v1::SetBehaviorVariableReply* reply) override;
+  grpc::ServerUnaryReactor* SetPerceptionTuning(grpc::CallbackServerContext* context,
+                                                const v1::SetPerceptionTuningRequest* request,
+                                                v1::SetPerceptionTuningReply* reply) override;
   grpc::ServerUnaryReactor* SetSensors(grpc::CallbackServerContext* context,
                                        const v1::SetSensorsRequest* request,
                                        v1::SetSensorsReply* reply) override;

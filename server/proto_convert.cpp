@@ -450,6 +450,14 @@ bool toCommand(const v1::SetSensorsRequest& r, SetSensors& out,
   return !err.any();
 }
 
+bool toCommand(const v1::SetPerceptionTuningRequest& r, SetPerceptionTuning& out,
+               std::vector<std::string>& errors) {
+  if (r.has_som_speed()) out.som_speed = r.som_speed();
+  if (r.has_decay_per_update()) out.decay_per_update = r.decay_per_update();
+  if (r.has_suspicious_threshold()) out.suspicious_threshold = r.suspicious_threshold();
+  return true;  // ranges are checked where the values apply, with the same messages
+}
+
 bool toCommand(const v1::RegisterVisibilityTypeRequest& r, RegisterVisibilityType& out,
                std::vector<std::string>& errors) {
   ItemErrors err("", errors);
@@ -642,6 +650,8 @@ EntityState toEntityState(const v1::Entity& e, EntityKind unspecified_kind) {
   if (e.has_velocity()) s.velocity = toVec3(e.velocity());
   if (e.has_eye_height()) s.eye_height_m = e.eye_height();
   if (e.has_active()) s.active = e.active();
+  if (e.has_takeable()) s.takeable = e.takeable();
+  if (e.has_lifetime()) s.lifetime_s = e.lifetime();
   s.place = e.place();
   s.archetype = e.archetype();
   return s;

@@ -106,6 +106,9 @@ bool toCommand(const v1::GetPlanTraceRequest& request, GetPlanTrace& out,
 // 0..kMaxHearingScale, all finite.
 bool toCommand(const v1::SetSensorsRequest& request, SetSensors& out,
                std::vector<std::string>& errors);
+// Ranges are checked by the simulation (Simulation::setPerceptionTuning).
+bool toCommand(const v1::SetPerceptionTuningRequest& request, SetPerceptionTuning& out,
+               std::vector<std::string>& errors);
 // type required; multiplier > 0 and finite (unset: 1).
 bool toCommand(const v1::RegisterVisibilityTypeRequest& request, RegisterVisibilityType& out,
                std::vector<std::string>& errors);
