@@ -53,6 +53,14 @@ std::optional<uint64_t> unsignedParam(const HttpRequest& r, const std::string& n
   return value;
 }
 
+// The same, required: absent gives "parameter id: required (an agent id)".
+std::optional<uint64_t> requiredIdParam(const HttpRequest& r, const std::string& name,
+                                        const std::string& what, std::string& error) {
+  const auto id = unsignedParam(r, name, error);
+  if (!id && error.empty()) error = "parameter " + name + ": required (" + what + ")";
+  return id;
+}
+
 std::optional<double> numberParam(const HttpRequest& r, const std::string& name,
                                   std::string& error) {
   auto it = r.query.find(name);
@@ -141,8 +149,7 @@ void DebugApi::world(const HttpRequest& request, HttpResponder respond) const {
 
 void DebugApi::agent(const HttpRequest& request, HttpResponder respond) const {
   std::string error;
-  const auto id = unsignedParam(request, "id", error);
-  if (!id && error.empty()) error = "parameter id: required (an agent id)";
+  const auto id = requiredIdParam(request, "id", "an agent id", error);
   if (!error.empty()) return respond(jsonError(400, error));
   DescribeAgent command{static_cast<EntityId>(*id), jsonReply(respond)};
   submitOr503(sim_, Command{ClientId::kDaemon, 0, std::move(command)}, respond);
@@ -150,8 +157,7 @@ void DebugApi::agent(const HttpRequest& request, HttpResponder respond) const {
 
 void DebugApi::plan(const HttpRequest& request, HttpResponder respond) const {
   std::string error;
-  const auto id = unsignedParam(request, "id", error);
-  if (!id && error.empty()) error = "parameter id: required (an agent id)";
+  const auto id = requiredIdParam(request, "id", "an agent id", error);
   GetPlanTrace command;
   if (auto it = request.query.find("trace"); it != request.query.end()) {
     if (it->second == "on") {
@@ -170,8 +176,7 @@ void DebugApi::plan(const HttpRequest& request, HttpResponder respond) const {
 
 void DebugApi::stealth(const HttpRequest& request, HttpResponder respond) const {
   std::string error;
-  const auto player = unsignedParam(request, "player", error);
-  if (!player && error.empty()) error = "parameter player: required (a player id)";
+  const auto player = requiredIdParam(request, "player", "a player id", error);
   if (!error.empty()) return respond(jsonError(400, error));
   GetStealth command;
   command.player = static_cast<EntityId>(*player);

@@ -358,7 +358,8 @@ function renderInventory(a) {
 function eventLine(e) {
   return el('div', { class: 'ev' }, el('span', { class: 't' }, `${fmt(e.time_s, 1).padStart(7)}s `),
     el('span', { class: 'k k-' + e.kind }, e.kind), ' ',
-    e.text || '', e.subject ? el('span', { class: 't' }, ` (subject ${e.subject})`) : null);
+    e.text || (e.intention ? `intention ${e.intention}` : ''),
+    e.subject ? el('span', { class: 't' }, ` (subject ${e.subject})`) : null);
 }
 function appendEvents(box, list, fresh, max) {
   const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
@@ -455,7 +456,7 @@ function searchView(tr) {
       ...tr.expansions.map((e) => el('tr', {}, el('td', {}, e.node), el('td', {}, e.via || 'start'), el('td', {}, fmt(e.g, 2)), el('td', {}, fmt(e.h, 2)), el('td', {}, fmt(e.f, 2)),
         el('td', { class: 'muted' }, e.open_conditions.join('; ')),
         el('td', {}, e.children.map((c) => `${c.action} (${fmt(c.cost, 2)})`).join(', ')),
-        el('td', { class: 'bad' }, e.rejected.map((x) => `${x.action || '?'}: ${x.reason}${x.condition ? ' ' + x.condition : ''}`).join('; '))))));
+        el('td', { class: 'bad rejected' }, e.rejected.map((x) => `${x.action || '?'}: ${x.reason}${x.condition ? ' ' + x.condition : ''}`).join('\n'))))));
 }
 
 // ---- health view ----------------------------------------------------------------------------
