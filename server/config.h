@@ -12,6 +12,14 @@
 
 namespace npc {
 
+// "watchdog": a tick running past warn_budgets tick periods is logged with its phase and
+// agent; after SIGTERM/SIGINT, a stop not done within shutdown_grace_s + shutdown_limit_s
+// ends the process (exit code 3) even if a tick is stuck.
+struct WatchdogConfig {
+  double warn_budgets = 5.0;      // [Limit: > 0]
+  double shutdown_limit_s = 5.0;  // [Limit: >= 0]
+};
+
 struct DaemonConfig {
   std::string listen = "127.0.0.1:50051";
   double tick_hz = 10.0;               // simulation ticks per second
@@ -46,6 +54,7 @@ struct DaemonConfig {
   std::string goap_dir;                // GOAP domains (JSON); "" = no planners
   std::string goap_statistics_dir;     // planner statistics, loaded at start, saved at exit
   uint32_t max_plans_per_tick = 256;   // planner searches per tick
+  WatchdogConfig watchdog;             // "watchdog": { "warn_budgets": 5, "shutdown_limit_s": 5 }
 
   std::string source = "(defaults)";   // where this came from, for messages
 };

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "logging.h"
+#include "shutdown_deadline.h"
 
 int main(int argc, char** argv) {
   npc::CommandLine cli;
@@ -41,6 +42,14 @@ int main(int argc, char** argv) {
     spdlog::info(npc::logText(std::string("received ") + (signal == SIGINT ? "SIGINT" : "SIGTERM")));
   });
   signals_io.run();
+  // The stop is bounded: in-flight calls get shutdown_grace_s, the rest shutdown_limit_s.
+  const double limit_s = config.shutdown_grace_s + config.watchdog.shutdown_limit_s;
+  npc::ShutdownDeadline deadline(limit_s, [&daemon, limit_s] {
+    spdlog::critical(npc::logText(fmt::format(
+        "npcd did not stop within {:g} s ({}); exiting with code {}", limit_s,
+        daemon.whereIsTheTick(), npc::ShutdownDeadline::kExitCode)));
+    spdlog::default_logger()->flush();
+  });
   daemon.shutdown();
   return 0;
 }
