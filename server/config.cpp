@@ -91,7 +91,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "definitions_poll_s", "metrics_listen", "auth_token", "tls_cert", "tls_key",
                 "max_updates_per_s", "perception", "long_actions", "influences", "hibernation",
                 "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen",
-                "world_bounds_m"});
+                "world_bounds_m", "watchdog"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -121,6 +121,18 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
       if (auto v = r.number(h, "/hibernation", "quiet_s", false)) {
         c.hibernation.quiet_s = *v;
         if (!(*v >= 0)) r.error("/hibernation/quiet_s", "must be >= 0");
+      }
+    }
+    if (j.contains("watchdog") && r.isObject(j["watchdog"], "/watchdog")) {
+      const json& w = j["watchdog"];
+      r.onlyKeys(w, "/watchdog", {"warn_budgets", "shutdown_limit_s"});
+      if (auto v = r.number(w, "/watchdog", "warn_budgets", false)) {
+        c.watchdog.warn_budgets = *v;
+        if (!(*v > 0 && *v <= 1e6)) r.error("/watchdog/warn_budgets", "must be within (0, 1000000]");
+      }
+      if (auto v = r.number(w, "/watchdog", "shutdown_limit_s", false)) {
+        c.watchdog.shutdown_limit_s = *v;
+        if (!(*v >= 0 && *v <= 3600)) r.error("/watchdog/shutdown_limit_s", "must be within [0, 3600]");
       }
     }
     if (auto v = r.string(j, "", "goap_dir", false)) c.goap_dir = resolvePath(base_dir, *v);

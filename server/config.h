@@ -13,6 +13,14 @@
 
 namespace npc {
 
+// "watchdog": a tick running past warn_budgets tick periods is logged with its phase and
+// agent; after SIGTERM/SIGINT, a stop not done within shutdown_grace_s + shutdown_limit_s
+// ends the process (exit code 3) even if a tick is stuck.
+struct WatchdogConfig {
+  double warn_budgets = 5.0;      // [Limit: > 0]
+  double shutdown_limit_s = 5.0;  // [Limit: >= 0]
+};
+
 struct DaemonConfig {
   std::string listen = "127.0.0.1:50051";
   double tick_hz = 10.0;               // simulation ticks per second
@@ -52,6 +60,7 @@ struct DaemonConfig {
   // "world_bounds_m": { "half_extent": 100000, "min_z": -10000, "max_z": 10000 }: positions
   // outside x/y in +-half_extent or z in min_z..max_z are refused (world/limits.h).
   WorldBounds world_bounds;
+  WatchdogConfig watchdog;             // "watchdog": { "warn_budgets": 5, "shutdown_limit_s": 5 }
 
   std::string source = "(defaults)";   // where this came from, for messages
 };

@@ -1,6 +1,7 @@
 #include "daemon.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <future>
@@ -21,6 +22,7 @@
 #include "sim/simulation.h"
 #include "sim/world_file.h"
 #include "tick_driver.h"
+#include "tick_watchdog.h"
 
 namespace npc {
 
@@ -102,6 +104,16 @@ bool Daemon::start(std::vector<std::string>& errors) {
   for (std::string& e : sim_->setLongActions(std::move(long_actions))) errors.push_back(std::move(e));
   for (std::string& e : sim_->setInfluences(influences)) errors.push_back(config_.influences + ": " + e);
   if (!errors.empty()) return false;
+  if (const char* stall = std::getenv("NPCD_FAULT_STALL_AGENT")) {
+    // Fault injection for tests of the watchdog and of the bounded shutdown: the tick
+    // blocks for good when it reaches this agent.
+    const EntityId agent{std::strtoull(stall, nullptr, 10)};
+    spdlog::warn(logText("NPCD_FAULT_STALL_AGENT: the tick will hang at agent " +
+                         std::to_string(raw(agent))));
+    sim_->profile().setStallHook(agent, [] {
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    });
+  }
   sim_->setTreeLogSink([](const MbtLogMessage& m) {
     spdlog::debug(logText("agent " + std::to_string(raw(m.agent)) + " " + std::string(m.tree) +
                           ": " + std::string(m.text)));
@@ -213,15 +225,21 @@ bool Daemon::start(std::vector<std::string>& errors) {
     hub_->publish(*sim_);
     if (debug_) debug_->afterTick(*sim_);
   };
+  watchdog_ = std::make_unique<TickWatchdog>(sim_->profile(), 1.0 / config_.tick_hz,
+                                             config_.watchdog.warn_budgets);
   hooks.add_stats = [this](DaemonStats& s) {
     s.clients = static_cast<uint32_t>(hub_->clientCount());
     s.clients_dropped = hub_->droppedCount();
+    s.tick_stalls = watchdog_->stalls();
   };
   // The board keeps its own window of tick durations so GetStats's percentiles are current
   // whatever status_interval_s is.
   hooks.observe = [this](const DaemonStats& s, double tick_s) {
     stats_.recordTick(tick_s * 1000.0);
-    if (metrics_) metrics_->onTick(s, tick_s);
+    if (metrics_) {
+      metrics_->onTick(s, tick_s);
+      metrics_->onPhases(sim_->profile());
+    }
     if (debug_) debug_->observe(s, tick_s);
   };
   driver_ = std::make_unique<TickDriver>(io_, *sim_, stats_, options, std::move(hooks));
@@ -229,6 +247,9 @@ bool Daemon::start(std::vector<std::string>& errors) {
       io_.get_executor());
   driver_->start();
   tick_thread_ = std::thread([this] { io_.run(); });
+  watchdog_->start([budget_ms = watchdog_->budgetMs()](const StallReport& r) {
+    spdlog::warn(logText("tick watchdog: " + r.text(budget_ms)));
+  });
   started_ = true;
   spdlog::info(logText(fmt::format("npcd {} (revision {}) listening on {} (port {}), {:g} ticks/s, world {}{}",
                                    buildVersion(), buildRevision(), config_.listen, port_, config_.tick_hz,
@@ -244,6 +265,10 @@ bool Daemon::start(std::vector<std::string>& errors) {
 int Daemon::metricsPort() const { return metrics_ ? metrics_->port() : 0; }
 
 int Daemon::debugPort() const { return debug_ ? debug_->port() : 0; }
+
+std::string Daemon::whereIsTheTick() const {
+  return watchdog_ ? watchdog_->whereIsTheTick() : "not ticking";
+}
 
 void Daemon::shutdown() {
   if (!started_ || stopped_) return;
@@ -266,6 +291,7 @@ void Daemon::shutdown() {
   work_.reset();
   io_.stop();
   tick_thread_.join();
+  watchdog_->stop();
   // The tick thread has stopped: what the planners learned can be written out.
   if (const Status saved = sim_->savePlannerStatistics(); !saved.isOk()) {
     spdlog::warn(logText("planner statistics: " + saved.message()));

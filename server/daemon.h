@@ -27,6 +27,7 @@ class Metrics;
 class NpcService;
 class Simulation;
 class TickDriver;
+class TickWatchdog;
 
 class Daemon {
  public:
@@ -50,6 +51,9 @@ class Daemon {
   // tick in progress finishes, the tick thread is joined.
   void shutdown();
 
+  // Where the tick thread is now, in words (for the bounded shutdown's last log line).
+  std::string whereIsTheTick() const;
+
   const StatsBoard& stats() const { return stats_; }
   const DaemonConfig& config() const { return config_; }
 
@@ -67,6 +71,7 @@ class Daemon {
   boost::asio::io_context io_;
   std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::unique_ptr<TickDriver> driver_;
+  std::unique_ptr<TickWatchdog> watchdog_;  // declared after sim_: watches its profile
   std::thread tick_thread_;
   std::vector<Command> demo_commands_;  // tick thread scratch, capacity reused
   int port_ = 0;

@@ -14,6 +14,7 @@
 #include "daemon.h"
 #include "goap/plan_command.h"
 #include "logging.h"
+#include "shutdown_deadline.h"
 
 namespace {
 struct SteadyPlanClock : npc::goap::PlanClock {
@@ -66,6 +67,14 @@ int main(int argc, char** argv) {
     spdlog::info(npc::logText(std::string("received ") + (signal == SIGINT ? "SIGINT" : "SIGTERM")));
   });
   signals_io.run();
+  // The stop is bounded: in-flight calls get shutdown_grace_s, the rest shutdown_limit_s.
+  const double limit_s = config.shutdown_grace_s + config.watchdog.shutdown_limit_s;
+  npc::ShutdownDeadline deadline(limit_s, [&daemon, limit_s] {
+    spdlog::critical(npc::logText(fmt::format(
+        "npcd did not stop within {:g} s ({}); exiting with code {}", limit_s,
+        daemon.whereIsTheTick(), npc::ShutdownDeadline::kExitCode)));
+    spdlog::default_logger()->flush();
+  });
   daemon.shutdown();
   return 0;
 }

@@ -57,6 +57,20 @@ Metrics::Metrics(const std::string& listen, std::string& error)
                         .Add({}, prometheus::Histogram::BucketBoundaries{
                                      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
                                      0.025, 0.05, 0.1, 0.25, 0.5, 1.0});
+  // Phases are finer than the tick: 10 us .. 1 s.
+  auto& phases = prometheus::BuildHistogram()
+                     .Name("npcd_tick_phase_seconds")
+                     .Help("Wall time of one phase of a simulation tick")
+                     .Register(r);
+  for (TickPhase phase : kTickPhases) {
+    phase_duration_[index(phase)] =
+        &phases.Add({{"phase", std::string(tickPhaseName(phase))}},
+                    prometheus::Histogram::BucketBoundaries{0.00001, 0.00005, 0.0001, 0.00025,
+                                                            0.0005, 0.001, 0.0025, 0.005, 0.01,
+                                                            0.025, 0.05, 0.1, 0.25, 1.0});
+  }
+  tick_stalls_ = counter(r, "npcd_tick_stalls_total",
+                         "Ticks the watchdog saw running past watchdog.warn_budgets budgets");
   ticks_ = counter(r, "npcd_ticks_total", "Simulation ticks run");
   overruns_ = counter(r, "npcd_tick_overrun_total", "Ticks that ended after their successor's slot");
   auto& agents = prometheus::BuildGauge().Name("npcd_agents").Help("Agents by state").Register(r);
@@ -106,6 +120,14 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
   grow(plans_partial_, s.sim.plans_partial, last_.plans_partial);
   grow(command_errors_, s.sim.errors, last_.errors);
+  grow(tick_stalls_, s.tick_stalls, last_.stalls);
+}
+
+void Metrics::onPhases(const TickProfile& profile) {
+  if (!exposer_) return;
+  for (TickPhase phase : kTickPhases) {
+    phase_duration_[index(phase)]->Observe(static_cast<double>(profile.lastNs(phase)) / 1e9);
+  }
 }
 
 }  // namespace npc

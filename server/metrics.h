@@ -3,6 +3,7 @@
 // conventions (npcd_*, seconds, _total for counters); see README.md "Metrics".
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -33,13 +34,15 @@ class Metrics {
 
   // Tick thread, after every tick: `tick_s` is the tick's wall duration.
   void onTick(const DaemonStats& stats, double tick_s);
+  // Tick thread, after every tick: the wall time of each phase of the last tick.
+  void onPhases(const TickProfile& profile);
 
  private:
   // Counters move by the growth of the cumulative figures since the last tick.
   struct Cumulative {
     uint64_t actions = 0, completed = 0, failed = 0, errors = 0, rays = 0, behavior_changes = 0,
              signals = 0, overruns = 0, dropped = 0, plans = 0, plans_failed = 0,
-             plans_partial = 0;
+             plans_partial = 0, stalls = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
@@ -47,6 +50,8 @@ class Metrics {
   Cumulative last_;
 
   prometheus::Histogram* tick_duration_ = nullptr;
+  std::array<prometheus::Histogram*, kTickPhaseCount> phase_duration_{};  // by TickPhase
+  prometheus::Counter* tick_stalls_ = nullptr;
   prometheus::Counter* ticks_ = nullptr;
   prometheus::Counter* overruns_ = nullptr;
   prometheus::Gauge* agents_awake_ = nullptr;

@@ -328,6 +328,13 @@ grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* cont
   reply->set_clients_dropped(hub_.droppedCount());
   reply->set_places_awake(d.sim.places_awake);
   reply->set_places_asleep(d.sim.places_asleep);
+  for (TickPhase phase : kTickPhases) {
+    v1::PhaseTiming* timing = reply->add_phases();
+    timing->set_phase(std::string(tickPhaseName(phase)));
+    timing->set_p50_ms(d.phases[index(phase)].p50_ms);
+    timing->set_p99_ms(d.phases[index(phase)].p99_ms);
+  }
+  reply->set_tick_stalls(d.tick_stalls);
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   reactor->Finish(grpc::Status::OK);
   return reactor;

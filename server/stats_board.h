@@ -1,8 +1,9 @@
 // StatsBoard: the latest daemon-wide figures, written by the tick thread once per tick and
 // read by any thread (GetStats, the status line). One mutex guards one small struct and the
-// window of recent tick durations.
+// windows of recent tick and phase durations.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <mutex>
 
@@ -10,6 +11,12 @@
 #include "tick_stats.h"
 
 namespace npc {
+
+// One tick phase's wall time over the last TickStats::kWindow ticks.
+struct PhaseTiming {
+  double p50_ms = 0.0;
+  double p99_ms = 0.0;
+};
 
 struct DaemonStats {
   SimStats sim;
@@ -20,6 +27,8 @@ struct DaemonStats {
   uint64_t ticks_skipped = 0;
   uint32_t clients = 0;
   uint64_t clients_dropped = 0;
+  std::array<PhaseTiming, kTickPhaseCount> phases{};  // by TickPhase, as of load()
+  uint64_t tick_stalls = 0;  // ticks the watchdog reported running past its limit
 };
 
 class StatsBoard {
@@ -37,17 +46,30 @@ class StatsBoard {
     ticks_.record(duration_ms);
   }
 
+  // The last tick's phase durations (tick thread, every tick, after the emit phase).
+  void recordPhases(const TickProfile& profile) {
+    std::lock_guard lock(mutex_);
+    for (TickPhase phase : kTickPhases) {
+      phases_[index(phase)].record(static_cast<double>(profile.lastNs(phase)) / 1e6);
+    }
+  }
+
   DaemonStats load() const {
     DaemonStats stats;
     TickStats window;
+    std::array<TickStats, kTickPhaseCount> phases;
     {
       std::lock_guard lock(mutex_);
       stats = stats_;
-      window = ticks_;  // 8 KiB copy: the tick thread never waits for the sort below
+      window = ticks_;   // 8 KiB copy: the tick thread never waits for the sort below
+      phases = phases_;  // 64 KiB, once per GetStats or status line
     }
     if (window.windowSize() > 0) {
       stats.tick_p50_ms = window.percentileMs(50);
       stats.tick_p99_ms = window.percentileMs(99);
+    }
+    for (size_t i = 0; i < kTickPhaseCount; ++i) {
+      stats.phases[i] = {phases[i].percentileMs(50), phases[i].percentileMs(99)};
     }
     return stats;
   }
@@ -56,6 +78,7 @@ class StatsBoard {
   mutable std::mutex mutex_;
   DaemonStats stats_;  // guarded by mutex_
   TickStats ticks_;    // guarded by mutex_; empty unless recordTick() is used
+  std::array<TickStats, kTickPhaseCount> phases_;  // guarded by mutex_; by TickPhase
 };
 
 }  // namespace npc

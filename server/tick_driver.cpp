@@ -42,10 +42,15 @@ void TickDriver::onTick(const boost::system::error_code& ec) {
   if (ec || !running_) return;
   const auto begin = Clock::now();
   sim_.tick();
+  // Whatever hands the output on (demo game, publishing to clients) is the emit phase.
+  TickProfile& profile = sim_.profile();
+  const uint64_t emit_begin = profile.now();
   if (hooks_.after_tick) hooks_.after_tick();
+  profile.add(TickPhase::kEmit, profile.now() - emit_begin);
   const auto end = Clock::now();
   const double tick_ms = std::chrono::duration<double, std::milli>(end - begin).count();
   stats_.record(tick_ms);
+  board_.recordPhases(profile);
   publishStats();
   if (hooks_.observe) hooks_.observe(last_, tick_ms / 1000.0);
   scheduleNext();
@@ -106,7 +111,7 @@ void TickDriver::onStatus(const boost::system::error_code& ec) {
 }
 
 std::string TickDriver::statusLine() const {
-  char line[400];
+  char line[640];
   std::snprintf(line, sizeof line,
                 "tick %llu | %.1f ticks/s | agents %zu awake %zu asleep %zu | places awake %zu "
                 "asleep %zu | tick p50 %.2f ms p99 %.2f ms | %.1f actions/s | clients %u | "
@@ -116,7 +121,16 @@ std::string TickDriver::statusLine() const {
                 last_.sim.places_awake, last_.sim.places_asleep,
                 stats_.percentileMs(50), stats_.percentileMs(99), actions_per_second_,
                 last_.clients, static_cast<unsigned long long>(stats_.overruns));
-  return line;
+  std::string text = line;
+  // p99 per phase over the board's window: where the tick's time goes.
+  const DaemonStats board = board_.load();
+  text += " | phase p99 ms";
+  for (TickPhase phase : kTickPhases) {
+    std::snprintf(line, sizeof line, " %s %.2f", std::string(tickPhaseName(phase)).c_str(),
+                  board.phases[index(phase)].p99_ms);
+    text += line;
+  }
+  return text;
 }
 
 }  // namespace npc

@@ -1,5 +1,7 @@
 // Whole-tick cost over thousands of agents, and heap allocations per tick (target: none in
 // steady state, whatever the agent count).
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -10,6 +12,8 @@
 
 #include "base/json_reader.h"
 #include "base/rng.h"
+#include "demo/demo_game.h"
+#include "sim/scale_world.h"
 #include "sim/simulation.h"
 
 namespace {
@@ -166,5 +170,76 @@ void BM_SimTickPlanning(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_SimTickPlanning)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+// The whole tick at scale: a generated world (core/sim/scale_world.h) of N awake agents of
+// the demo archetypes (villagers, woodcutters, guards, wolves, 1 % planning pyromaniacs)
+// over N/500 places with two scripted players each, running the demo's selection trees,
+// behavior trees and planner domains; the daemon's stand-in game plays every action. Reports
+// the tick's p50/p99 and each phase's mean ms per tick (TickProfile), plus allocations.
+void BM_ScaleWorldTick(benchmark::State& state) {
+  ScaleWorldSpec spec;
+  spec.agents = static_cast<uint32_t>(state.range(0));
+  const WorldFile world = makeScaleWorld(spec);
+  std::vector<std::string> errors;
+  ArchetypeSet archetypes;
+  archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors);
+  SimConfig config;
+  config.hibernation.enabled = false;  // every agent awake: the worst case
+  config.max_agents = spec.agents;
+  config.max_queued_commands = 4 * static_cast<size_t>(spec.agents) + 10000;
+  Simulation sim(config, std::move(archetypes));
+  const bool loaded = errors.empty() &&
+                      sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok() &&
+                      sim.loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok() &&
+                      sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok() &&
+                      applyWorldFile(world, sim, errors);
+  if (!loaded) {
+    state.SkipWithError("the demo definitions or the scale world did not load");
+    return;
+  }
+  DemoGame game(world.players);
+  std::vector<Command> commands;
+  commands.reserve(4 * static_cast<size_t>(spec.agents));
+  auto step = [&] {
+    game.step(sim, commands);
+    sim.submit(commands);
+  };
+  for (int i = 0; i < 30; ++i) {  // spawn, pick behaviors, start walking: a steady state
+    sim.tick();
+    step();
+  }
+  std::array<uint64_t, kTickPhaseCount> before{};
+  for (TickPhase phase : kTickPhases) before[index(phase)] = sim.profile().totalNs(phase);
+  std::vector<double> tick_ms;
+  tick_ms.reserve(1024);
+  uint64_t allocs = 0;
+  for (auto _ : state) {
+    const uint64_t a = g_allocations.load();
+    sim.tick();
+    allocs += g_allocations.load() - a;
+    tick_ms.push_back(static_cast<double>(sim.profile().lastTickNs()) / 1e6);
+    state.PauseTiming();
+    step();
+    state.ResumeTiming();
+  }
+  const auto iterations = static_cast<double>(state.iterations());
+  for (TickPhase phase : kTickPhases) {
+    if (phase == TickPhase::kEmit) continue;  // the server's, not measured here
+    const auto spent = static_cast<double>(sim.profile().totalNs(phase) - before[index(phase)]);
+    state.counters[std::string(tickPhaseName(phase)) + "_ms"] = benchmark::Counter(spent / 1e6 / iterations);
+  }
+  std::sort(tick_ms.begin(), tick_ms.end());
+  auto at = [&](double p) { return tick_ms[static_cast<size_t>(p * static_cast<double>(tick_ms.size() - 1))]; };
+  state.counters["p50_ms"] = benchmark::Counter(at(0.5));
+  state.counters["p99_ms"] = benchmark::Counter(at(0.99));
+  state.counters["allocs_per_tick"] = benchmark::Counter(static_cast<double>(allocs) / iterations);
+  state.counters["awake"] = benchmark::Counter(static_cast<double>(sim.stats().agents_awake));
+}
+BENCHMARK(BM_ScaleWorldTick)
+    ->Arg(10000)
+    ->Arg(50000)
+    ->Arg(100000)
+    ->Iterations(30)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -1,6 +1,9 @@
 #include "bot_client.h"
 
+#include <algorithm>
 #include <utility>
+
+#include "frame_split.h"
 
 namespace npc::bots {
 
@@ -95,6 +98,7 @@ void BotClient::gameLoop() {
   double last_s = now();
   uint64_t seq = 0;
   v1::WorldUpdate update;  // reused: Clear() keeps the entities' storage
+  std::vector<v1::WorldUpdate> parts;  // what goes out: the frame, split if too large
   std::vector<ActionOrder> orders;
   while (stream_ok && !stopping_ && !reader_done_) {
     const double t = now();
@@ -117,23 +121,38 @@ void BotClient::gameLoop() {
       }
     }
     FrameCounts counts;
+    const auto build_begin = Clock::now();
     game_.frame(t, t - last_s, update, counts);
     last_s = t;
-    stream_ok = stream_->Write(update);
+    // A frame over the daemon's per-update limit goes out in parts (frame_split.h).
+    const size_t sent = splitFrame(update, scenario_.max_items_per_update, parts);
+    seq += sent - 1;
+    const auto write_begin = Clock::now();
+    for (size_t i = 0; i < sent && stream_ok; ++i) stream_ok = stream_->Write(parts[i]);
+    const auto write_end = Clock::now();
 
     uint64_t late = 0;
     next += period;
-    const auto after = Clock::now();
-    if (after > next + period) {
-      const auto behind = (after - next) / period;
+    if (write_end > next + period) {
+      const auto behind = (write_end - next) / period;
       next += behind * period;
       late = static_cast<uint64_t>(behind);
     }
+    const double build_s = std::chrono::duration<double>(write_begin - build_begin).count();
+    const double write_s = std::chrono::duration<double>(write_end - write_begin).count();
     std::unique_lock lock(mutex_);
-    ++counters_.messages_sent;
+    counters_.messages_sent += sent;
+    counters_.split_frames += sent > 1 ? 1 : 0;
     counters_.items += counts;
     counters_.foreign_actions += foreign;
     counters_.late_frames += late;
+    // Lateness is the harness's own when building the frame took longer than writing it,
+    // the daemon's (reads paused: flow control) otherwise.
+    (build_s >= write_s ? counters_.late_frames_own : counters_.late_frames_daemon) += late;
+    counters_.build_s += build_s;
+    counters_.build_max_s = std::max(counters_.build_max_s, build_s);
+    counters_.write_s += write_s;
+    counters_.write_max_s = std::max(counters_.write_max_s, write_s);
     counters_.superseded = game_.superseded();
     counters_.ended_by_daemon = game_.endedByDaemon();
     counters_.longest_action_s = game_.longestActionS();
@@ -145,9 +164,12 @@ void BotClient::gameLoop() {
     update.set_seq(++seq);
     FrameCounts counts;
     game_.farewell(update, counts);
-    if (counts.items() > 0 && stream_->Write(update)) {
+    const size_t n = counts.items() > 0 ? splitFrame(update, scenario_.max_items_per_update, parts) : 0;
+    bool written = n > 0;
+    for (size_t i = 0; i < n && written; ++i) written = stream_->Write(parts[i]);
+    if (written) {
       std::lock_guard lock(mutex_);
-      ++counters_.messages_sent;
+      counters_.messages_sent += n;
       counters_.items += counts;
     }
     stream_->WritesDone();

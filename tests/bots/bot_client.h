@@ -45,6 +45,13 @@ struct ClientCounters {
   uint64_t messages_sent = 0;  // WorldUpdates
   FrameCounts items;           // their items by kind; items.items() = world updates
   uint64_t late_frames = 0;    // frame slots skipped because the game loop was behind
+  uint64_t late_frames_own = 0;     // ...because building the frame took the time (harness lag)
+  uint64_t late_frames_daemon = 0;  // ...because writing it blocked (npcd paused reads)
+  uint64_t split_frames = 0;   // frames over max_items_per_update, sent in several updates
+  double build_s = 0.0;        // time spent building frames (the harness's own work)
+  double build_max_s = 0.0;
+  double write_s = 0.0;        // time blocked writing them (the daemon's back-pressure)
+  double write_max_s = 0.0;
   // Received.
   uint64_t messages_received = 0;
   uint64_t actions = 0;

@@ -29,6 +29,10 @@ struct Totals {
   uint64_t messages_sent = 0;
   FrameCounts items;
   uint64_t late_frames = 0;
+  uint64_t late_frames_own = 0;
+  uint64_t late_frames_daemon = 0;
+  uint64_t split_frames = 0;
+  double build_s = 0.0, build_max_s = 0.0, write_s = 0.0, write_max_s = 0.0;
   uint64_t actions = 0;
   uint64_t foreign_actions = 0;
   uint64_t superseded = 0;
@@ -47,6 +51,13 @@ Totals sum(const std::vector<std::unique_ptr<BotClient>>& clients) {
     t.messages_sent += k.messages_sent;
     t.items += k.items;
     t.late_frames += k.late_frames;
+    t.late_frames_own += k.late_frames_own;
+    t.late_frames_daemon += k.late_frames_daemon;
+    t.split_frames += k.split_frames;
+    t.build_s += k.build_s;
+    t.build_max_s = std::max(t.build_max_s, k.build_max_s);
+    t.write_s += k.write_s;
+    t.write_max_s = std::max(t.write_max_s, k.write_max_s);
     t.actions += k.actions;
     t.foreign_actions += k.foreign_actions;
     t.superseded += k.superseded;
@@ -316,8 +327,16 @@ int runBots(const Scenario& sc, const RunOptions& options) {
   }
   std::printf("errors         %s error events, %u stream failures\n",
               grouped(final_totals.error_events).c_str(), final_totals.failed);
-  std::printf("late frames    %s (game-loop slots skipped: the bots or a blocked stream fell behind)\n",
-              grouped(final_totals.late_frames).c_str());
+  std::printf("late frames    %s (game-loop slots skipped): %s the bots' own lag (building a "
+              "frame took the time), %s npcd's back-pressure (a write blocked)\n",
+              grouped(final_totals.late_frames).c_str(), grouped(final_totals.late_frames_own).c_str(),
+              grouped(final_totals.late_frames_daemon).c_str());
+  const double frames = static_cast<double>(std::max<uint64_t>(1, final_totals.messages_sent));
+  std::printf("bots lag       building frames %.2f ms per update, %.1f ms max; writing them %.2f ms per update, "
+              "%.1f ms max (blocked by npcd); %s frames split over max_items_per_update %u\n",
+              1e3 * final_totals.build_s / frames, 1e3 * final_totals.build_max_s,
+              1e3 * final_totals.write_s / frames, 1e3 * final_totals.write_max_s,
+              grouped(final_totals.split_frames).c_str(), sc.max_items_per_update);
   if (stats) {
     std::printf("daemon         tick %s, %.1f ticks/s, tick p50 %.2f ms p99 %.2f ms, overruns %s, "
                 "actions emitted %s, errors %s, clients dropped %s\n",

@@ -15,9 +15,8 @@ using nlohmann::json;
 namespace {
 
 constexpr int64_t kMaxClients = 1000;
-// A frame's items travel in one WorldUpdate and the daemon refuses updates over its
-// max_items_per_update (10,000 by default): players + NPCs of one client, with room left
-// for the frame's sounds, signals and results.
+// One client streams at most this many players + NPCs (a game server's share of a world;
+// frames beyond max_items_per_update are split, see frame_split.h).
 constexpr int64_t kMaxEntitiesPerClient = 8000;
 
 void readCount(JsonReader& r, const json& j, const std::string& path, const char* key,
@@ -201,12 +200,14 @@ void readScenario(JsonReader& r, const json& j, Scenario& s) {
   if (!r.isObject(j, "")) return;
   r.onlyKeys(j, "",
              {"description", "clients", "duration_s", "warmup_s", "rate_hz", "seed", "area",
-              "players", "npcs", "actions", "subscribe_events", "expect"});
+              "players", "npcs", "actions", "subscribe_events", "expect",
+              "max_items_per_update"});
   if (auto v = r.string(j, "", "description", false)) s.description = *v;
   readCount(r, j, "", "clients", 1, kMaxClients, s.clients);
   readNumber(r, j, "", "duration_s", 0.0, true, s.duration_s);
   readNumber(r, j, "", "warmup_s", 0.0, false, s.warmup_s);
   readNumber(r, j, "", "rate_hz", 0.0, true, s.rate_hz);
+  readCount(r, j, "", "max_items_per_update", 1, 1000000, s.max_items_per_update);
   if (s.rate_hz > 1000.0) r.error("/rate_hz", "must be at most 1000");
   if (auto v = r.integer(j, "", "seed", false)) {
     if (*v < 0) {

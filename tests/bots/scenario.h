@@ -10,6 +10,7 @@
 //     "duration_s": 10,             // measured time                                 > 0
 //     "warmup_s": 0,                // before measuring (spawns settle); not counted >= 0
 //     "rate_hz": 20,                // world updates per second per client (the game's rate)
+//     "max_items_per_update": 10000, // larger frames are sent as several updates [1, 1e6]
 //     "seed": 1,                    // bots' random choices
 //     "area": { "min": [-100, -100, 0], "max": [100, 100, 0] },  // where everything walks
 //     "players": { "per_client": 5, "species": "human", "walk_mps": 1.5, "run_mps": 5,
@@ -25,8 +26,9 @@
 //                 "min_actions": 1 }
 //   }
 //
-// One client's players + NPCs are at most 8,000: a frame travels as one WorldUpdate, and
-// npcd refuses updates over max_items_per_update (10,000 by default). Use more clients.
+// One client's players + NPCs are at most 8,000 (use more clients). A frame with more items
+// than max_items_per_update (results and sounds pile up when the bots fall behind) is sent
+// as several consecutive WorldUpdates, which npcd applies in order.
 //
 // npcs.updates: "moving" sends an NPC's position only while it executes a MoveTo (a game
 // that streams what changed); "all" sends every NPC every frame (a game that streams full
@@ -92,6 +94,8 @@ struct Scenario {
   double duration_s = 10.0;
   double warmup_s = 0.0;
   double rate_hz = 10.0;
+  // Items per WorldUpdate (npcd's max_items_per_update): larger frames go out in parts.
+  uint32_t max_items_per_update = 10000;
   uint64_t seed = 1;
   Aabb area{{-100.f, -100.f, 0.f}, {100.f, 100.f, 0.f}};
   PlayerSpec players;

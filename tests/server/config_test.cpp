@@ -153,3 +153,23 @@ TEST_CASE("world_bounds_m sets the box positions must lie in", "[config][bounds]
                                   "+-1e+07 m"});
   }
 }
+
+TEST_CASE("The watchdog section sets the stall warning and the shutdown limit", "[config]") {
+  DaemonConfig c;
+  SECTION("Should default to 5 budgets and 5 s") {
+    REQUIRE(c.watchdog.warn_budgets == 5.0);
+    REQUIRE(c.watchdog.shutdown_limit_s == 5.0);
+  }
+  SECTION("Should read both keys") {
+    REQUIRE(parseErrors(R"({"watchdog": {"warn_budgets": 3, "shutdown_limit_s": 0.5}})", c).empty());
+    REQUIRE(c.watchdog.warn_budgets == 3.0);
+    REQUIRE(c.watchdog.shutdown_limit_s == 0.5);
+  }
+  SECTION("Should name bad values and unknown keys") {
+    REQUIRE(parseErrors(R"({"watchdog": {"warn_budgets": 0, "shutdown_limit_s": -1, "bark": 1}})", c) ==
+            std::vector<std::string>{
+                "npcd.json: /watchdog/bark: unknown key",
+                "npcd.json: /watchdog/warn_budgets: must be within (0, 1000000]",
+                "npcd.json: /watchdog/shutdown_limit_s: must be within [0, 3600]"});
+  }
+}

@@ -59,5 +59,17 @@ TEST_CASE("GetStats reports current tick percentiles whatever the status interva
                      std::chrono::seconds(10)));
   CHECK(stats.tick_p50_ms() > 0.0);
   CHECK(stats.tick_p99_ms() >= stats.tick_p50_ms());
+  SECTION("Should report every tick phase, in the tick's order, with its percentiles") {
+    const std::vector<std::string> order{"ingest",   "places",   "perception", "selection",
+                                         "behavior", "planning", "scheduling", "emit"};
+    REQUIRE(stats.phases_size() == static_cast<int>(order.size()));
+    double p50_sum = 0.0;
+    for (int i = 0; i < stats.phases_size(); ++i) {
+      CHECK(stats.phases(i).phase() == order[static_cast<size_t>(i)]);
+      CHECK(stats.phases(i).p99_ms() >= stats.phases(i).p50_ms());
+      p50_sum += stats.phases(i).p50_ms();
+    }
+    CHECK(p50_sum > 0.0);  // the demo world keeps some phase busy every tick
+  }
   daemon.shutdown();
 }

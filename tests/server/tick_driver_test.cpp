@@ -88,3 +88,40 @@ TEST_CASE("TickStats percentiles", "[tick]") {
   REQUIRE(s.percentileMs(99) == Approx(1.0));  // old values left the window
   REQUIRE(s.ticks() == 100 + TickStats::kWindow);
 }
+
+namespace {
+uint64_t counted_ns = 0;
+uint64_t countingClock() { return counted_ns += 1000; }  // 1 us per reading
+}  // namespace
+
+TEST_CASE("TickDriver times the emit phase and publishes every phase's percentiles", "[tick]") {
+  boost::asio::io_context io;
+  Simulation sim(SimConfig{}, ArchetypeSet{});
+  sim.profile().setClock(&countingClock);
+  StatsBoard board;
+  TickHooks h;
+  uint64_t emits = 0;
+  h.after_tick = [&] { ++emits; };
+  TickDriver driver(io, sim, board, {100.0, 0.0}, h);
+  runTicks(driver, io, 10);
+  REQUIRE(emits == 10);
+
+  SECTION("Should count the publishing hook as the emit phase of the tick") {
+    // Two clock readings around after_tick: exactly one step.
+    CHECK(sim.profile().lastNs(TickPhase::kEmit) == 1000);
+    CHECK(sim.profile().totalNs(TickPhase::kEmit) == 10 * 1000);
+  }
+  SECTION("Should give GetStats p50 and p99 for every phase") {
+    const DaemonStats s = board.load();
+    for (TickPhase phase : kTickPhases) {
+      INFO(tickPhaseName(phase));
+      CHECK(s.phases[index(phase)].p50_ms == Approx(0.001));
+      CHECK(s.phases[index(phase)].p99_ms == Approx(0.001));
+    }
+  }
+  SECTION("Should show each phase's p99 in the status line") {
+    CHECK_THAT(driver.statusLine(),
+               Catch::EndsWith("| phase p99 ms ingest 0.00 places 0.00 perception 0.00 selection "
+                               "0.00 behavior 0.00 planning 0.00 scheduling 0.00 emit 0.00"));
+  }
+}
