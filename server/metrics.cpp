@@ -67,11 +67,14 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   signals_ = counter(r, "npcd_signals_total", "Signals delivered to agents");
   plans_ = counter(r, "npcd_plans_total", "Planner searches");
   plans_failed_ = counter(r, "npcd_plans_failed_total", "Planner searches that found no plan");
-  command_errors_ = &prometheus::BuildCounter()
-                         .Name("npcd_errors_total")
-                         .Help("Refused inputs by kind")
-                         .Register(r)
-                         .Add({{"kind", "command"}});
+  // Error events sent to clients, once per client reached: refused at the edge (input) or
+  // by the tick thread (refused).
+  auto& errors = prometheus::BuildCounter()
+                     .Name("npcd_errors_total")
+                     .Help("Error events sent to clients, by kind")
+                     .Register(r);
+  errors_input_ = &errors.Add({{"kind", "input"}});
+  errors_refused_ = &errors.Add({{"kind", "refused"}});
 }
 
 Metrics::~Metrics() = default;
@@ -95,7 +98,8 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(signals_, s.sim.signals_delivered, last_.signals);
   grow(plans_, s.sim.plans, last_.plans);
   grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
-  grow(command_errors_, s.sim.errors, last_.errors);
+  grow(errors_input_, s.errors_input, last_.errors_input);
+  grow(errors_refused_, s.errors_refused, last_.errors_refused);
 }
 
 }  // namespace npc

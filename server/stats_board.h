@@ -20,6 +20,8 @@ struct DaemonStats {
   uint64_t ticks_skipped = 0;
   uint32_t clients = 0;
   uint64_t clients_dropped = 0;
+  uint64_t errors_input = 0;    // error events sent to clients, ClientHub::ErrorKind::kInput
+  uint64_t errors_refused = 0;  // and ClientHub::ErrorKind::kRefused
 };
 
 class StatsBoard {
