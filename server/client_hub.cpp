@@ -42,14 +42,45 @@ ClientHub::ClientHub(Simulation& sim, const HubLimits& limits) : sim_(sim), limi
 
 ClientHub::~ClientHub() = default;
 
-std::shared_ptr<Session> ClientHub::open() {
-  std::lock_guard lock(mutex_);
+ClientId ClientHub::allocateLocked() {
   // Ids are never reused, and never reach the reserved kUnowned / kAllClients values.
-  if (draining_ || next_client_ >= raw(ClientId::kUnowned)) return nullptr;
-  const auto id = static_cast<ClientId>(next_client_++);
+  if (next_client_ >= raw(ClientId::kUnowned)) return ClientId::kUnowned;
+  return static_cast<ClientId>(next_client_++);
+}
+
+ClientHub::Identity* ClientHub::findIdentityLocked(const std::string& name) {
+  for (Identity& identity : identities_) {
+    if (identity.name == name) return &identity;
+  }
+  const ClientId id = allocateLocked();
+  if (id == ClientId::kUnowned) return nullptr;
+  return &identities_.emplace_back(Identity{name, id});
+}
+
+ClientId ClientHub::identityClient(const std::string& name) {
+  std::lock_guard lock(mutex_);
+  const Identity* identity = findIdentityLocked(name);
+  return identity ? identity->id : ClientId::kUnowned;
+}
+
+std::shared_ptr<Session> ClientHub::open(const std::string& name, bool read_only) {
+  std::lock_guard lock(mutex_);
+  if (draining_) return nullptr;
+  ClientId id = ClientId::kUnowned;
+  if (name.empty()) {
+    id = allocateLocked();
+  } else if (Identity* identity = findIdentityLocked(name)) {
+    id = identity->id;
+    if (identity->streams++ == 0 && identity->seen) {
+      submitLifecycleLocked(Command{id, 0, ClientBack{}});
+    }
+    identity->seen = true;
+  }
+  if (id == ClientId::kUnowned) return nullptr;
   const uint64_t tick = last_tick_.load();
   const double sim_time_s = last_sim_time_s_.load();
-  auto session = std::make_shared<Session>(id, limits_.outbox_max_messages, tick, sim_time_s);
+  auto session = std::make_shared<Session>(id, limits_.outbox_max_messages, tick, sim_time_s,
+                                           !name.empty(), read_only);
 
   v1::ServerMessage welcome;
   welcome.set_tick(tick);
@@ -64,13 +95,19 @@ std::shared_ptr<Session> ClientHub::open() {
 }
 
 void ClientHub::close(const std::shared_ptr<Session>& session) {
-  {
-    std::lock_guard lock(mutex_);
-    auto it = std::find(sessions_.begin(), sessions_.end(), session);
-    if (it == sessions_.end()) return;
-    sessions_.erase(it);
+  std::lock_guard lock(mutex_);
+  auto it = std::find(sessions_.begin(), sessions_.end(), session);
+  if (it == sessions_.end()) return;
+  sessions_.erase(it);
+  if (!session->named()) {
+    submitLifecycleLocked(Command{session->id(), 0, ClientGone{false}});
+    return;
   }
-  submitClientGone(session->id());
+  for (Identity& identity : identities_) {
+    if (identity.id == session->id() && --identity.streams == 0) {
+      submitLifecycleLocked(Command{session->id(), 0, ClientGone{true}});
+    }
+  }
 }
 
 void ClientHub::dropSlowClient(const std::shared_ptr<Session>& session) {
@@ -85,28 +122,32 @@ void ClientHub::dropSlowClient(const std::shared_ptr<Session>& session) {
   close(session);
 }
 
-void ClientHub::submitClientGone(ClientId client) {
-  if (sim_.submit(Command{client, 0, ClientGone{}})) return;
+void ClientHub::submitLifecycleLocked(Command command) {
+  // Behind anything refused earlier, so a client's leaving and returning keep their order.
+  if (lifecycle_pending_.empty() && sim_.submit(std::move(command))) return;
   // The queue is full; the agents must still be released, so retry on the next tick.
-  std::lock_guard lock(mutex_);
-  gone_pending_.push_back(client);
+  lifecycle_pending_.push_back(std::move(command));
 }
 
-void ClientHub::retryClientGone() {
-  std::vector<ClientId> pending;
-  {
-    std::lock_guard lock(mutex_);
-    if (gone_pending_.empty()) return;
-    pending.swap(gone_pending_);
-  }
-  for (ClientId client : pending) submitClientGone(client);
+void ClientHub::retryLifecycle() {
+  std::lock_guard lock(mutex_);
+  if (lifecycle_pending_.empty()) return;
+  if (sim_.submit(lifecycle_pending_)) lifecycle_pending_.clear();
+}
+
+void ClientHub::countErrors(ErrorKind kind, size_t n) {
+  (kind == ErrorKind::kInput ? errors_input_ : errors_refused_) += n;
+}
+
+uint64_t ClientHub::errorCount(ErrorKind kind) const {
+  return (kind == ErrorKind::kInput ? errors_input_ : errors_refused_).load();
 }
 
 void ClientHub::publish(const Simulation& sim) {
   const TickOutput& out = sim.output();
   last_tick_.store(out.tick);
   last_sim_time_s_.store(out.sim_time_s);
-  retryClientGone();
+  retryLifecycle();
   {
     std::lock_guard lock(mutex_);
     publishing_.assign(sessions_.begin(), sessions_.end());
@@ -135,15 +176,19 @@ void ClientHub::publish(const Simulation& sim) {
     for (size_t i = 0; i < out.actions.size(); ++i) {
       if (wantsAction(out.actions[i], me, *sub, places_)) *message.add_actions() = actions_[i];
     }
+    size_t errors = 0;
     for (size_t i = 0; i < out.events.size(); ++i) {
-      if (wantsEvent(out.events[i], me, *sub, places_)) *message.add_events() = events_[i];
+      if (wantsEvent(out.events[i], me, *sub, places_)) {
+        *message.add_events() = events_[i];
+        errors += out.events[i].kind == EventKind::kError;
+      }
     }
     if (message.actions_size() > 0 || message.events_size() > 0) {
       message.set_tick(out.tick);
       message.set_sim_time(out.sim_time_s);
-      if (session->push(std::move(message)) == Session::PushResult::kFull) {
-        dropSlowClient(session);
-      }
+      const Session::PushResult pushed = session->push(std::move(message));
+      if (pushed == Session::PushResult::kQueued) countErrors(ErrorKind::kRefused, errors);
+      if (pushed == Session::PushResult::kFull) dropSlowClient(session);
     }
     session->afterPublish(out.tick, out.sim_time_s, inbox_has_room);
   }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "npc/v1/npc.pb.h"
@@ -32,10 +33,24 @@ class ClientHub {
   ClientHub(Simulation& sim, const HubLimits& limits);
   ~ClientHub();
 
-  // gRPC threads: a new stream. Returns null once drain() has begun.
-  std::shared_ptr<Session> open();
+  // gRPC threads: a new stream. Returns null once drain() has begun. `identity` "" is an
+  // anonymous client (a new ClientId, its entities shared once it leaves); a named one gets
+  // the identity's ClientId, shared by all its open streams: the first stream to open after
+  // the identity was away gets its entities back (ClientBack), the last one to close leaves
+  // them owned while away (ClientGone, keeps_ownership). `read_only`: observer streams,
+  // whose updates may only subscribe.
+  std::shared_ptr<Session> open(const std::string& identity = {}, bool read_only = false);
   // gRPC threads: the stream is gone (finished, cancelled or vanished). Idempotent.
   void close(const std::shared_ptr<Session>& session);
+  // Any thread: the stable ClientId of a named identity (allocated on first use).
+  ClientId identityClient(const std::string& identity);
+
+  // Error events delivered to clients, each counted once per client it reached: `input`
+  // were refused at the edge (malformed items, rate limit, full queue), `refused` by the
+  // tick thread (unknown ids, ownership, state). GetStats "errors" is their sum.
+  enum class ErrorKind : uint8_t { kInput, kRefused };
+  void countErrors(ErrorKind kind, size_t n);
+  uint64_t errorCount(ErrorKind kind) const;
 
   // Tick thread, after every Simulation::tick(): converts the tick's actions and events into
   // one ServerMessage per interested client and queues it. A client whose outbox is full is
@@ -55,8 +70,17 @@ class ClientHub {
   Simulation& sim() { return sim_; }
 
  private:
-  void submitClientGone(ClientId client);
-  void retryClientGone();
+  struct Identity {
+    std::string name;
+    ClientId id;
+    uint32_t streams = 0;  // open streams
+    bool seen = false;     // a stream was open before: the next first stream returns
+  };
+  ClientId allocateLocked();  // null id (kUnowned) when ids ran out
+  Identity* findIdentityLocked(const std::string& name);
+  // ClientGone / ClientBack, in order even when the queue is full (retried each publish).
+  void submitLifecycleLocked(Command command);
+  void retryLifecycle();
 
   Simulation& sim_;
   HubLimits limits_;
@@ -65,7 +89,11 @@ class ClientHub {
   uint32_t next_client_ = 1;                        // guarded by mutex_
   bool draining_ = false;                           // guarded by mutex_
   uint64_t dropped_ = 0;                            // guarded by mutex_
-  std::vector<ClientId> gone_pending_;  // guarded by mutex_: ClientGone the queue refused
+  // guarded by mutex_: ClientGone / ClientBack the queue refused, in order
+  std::vector<Command> lifecycle_pending_;
+  std::vector<Identity> identities_;  // guarded by mutex_
+  std::atomic<uint64_t> errors_input_{0};
+  std::atomic<uint64_t> errors_refused_{0};
 
   // The tick of the last publish(), for the Welcome of new streams.
   std::atomic<uint64_t> last_tick_{0};

@@ -44,6 +44,59 @@ void validate(DaemonConfig& c, JsonReader& r) {
     r.error(c.tls_cert.empty() ? "/tls_cert" : "/tls_key", "tls_cert and tls_key go together");
   }
   if (c.listen.empty()) r.error("/listen", "must not be empty");
+  if (c.tls_client_auth != "none" && c.tls_client_auth != "request" &&
+      c.tls_client_auth != "require") {
+    r.error("/tls_client_auth", "expected none, request or require");
+  }
+  if (c.tls_client_auth != "none" && (c.tls_client_ca.empty() || c.tls_cert.empty())) {
+    r.error("/tls_client_auth", "needs tls_client_ca, tls_cert and tls_key");
+  }
+  if (!(c.handshake_timeout_s > 0.0)) r.error("/handshake_timeout_s", "must be > 0");
+  if (!(c.max_connection_idle_s >= 0.0)) r.error("/max_connection_idle_s", "must be >= 0");
+  if (!(c.keepalive_s >= 1.0)) r.error("/keepalive_s", "must be >= 1");
+  if (c.max_memory_mb < 16) r.error("/max_memory_mb", "must be >= 16");
+}
+
+// "clients": [{"name": "eu-1", "token_env": "NPCD_EU1_TOKEN", "role": "game"},
+//             {"name": "ops", "certificate": "ops.studio.example", "role": "admin"}]
+void readClients(JsonReader& r, const json& list, DaemonConfig& c) {
+  if (!r.isArray(list, "/clients")) return;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = "/clients/" + std::to_string(i);
+    const json& j = list[i];
+    if (!r.isObject(j, path)) continue;
+    r.onlyKeys(j, path, {"name", "token", "token_env", "certificate", "role"});
+    ClientCredential cred;
+    if (auto v = r.string(j, path, "name", true)) cred.name = *v;
+    if (auto v = r.string(j, path, "token", false)) cred.token = *v;
+    if (auto v = r.string(j, path, "token_env", false)) {
+      const char* value = std::getenv(v->c_str());
+      if (value == nullptr || *value == '\0') {
+        r.error(path + "/token_env", "environment variable " + *v + " is not set");
+      } else {
+        cred.token = value;
+      }
+    }
+    if (auto v = r.string(j, path, "certificate", false)) cred.certificate = *v;
+    if (auto v = r.string(j, path, "role", true)) {
+      if (auto role = parseRole(*v)) {
+        cred.role = *role;
+      } else {
+        r.error(path + "/role", "expected game, admin or observer");
+      }
+    }
+    if (cred.name.empty() && j.contains("name")) r.error(path + "/name", "must not be empty");
+    if (cred.token.empty() && cred.certificate.empty() && !j.contains("token_env")) {
+      r.error(path, "needs token, token_env or certificate");
+    }
+    for (const ClientCredential& other : c.clients) {
+      if (other.name == cred.name) r.error(path + "/name", "\"" + cred.name + "\" is used twice");
+      if (!cred.token.empty() && other.token == cred.token) {
+        r.error(path + "/token", "same token as client \"" + other.name + "\"");
+      }
+    }
+    c.clients.push_back(std::move(cred));
+  }
 }
 
 void readWorldBounds(JsonReader& r, const json& j, WorldBounds& b) {
@@ -91,7 +144,8 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "definitions_poll_s", "metrics_listen", "auth_token", "tls_cert", "tls_key",
                 "max_updates_per_s", "perception", "long_actions", "influences", "hibernation",
                 "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen",
-                "world_bounds_m", "watchdog"});
+                "world_bounds_m", "watchdog", "tls_client_ca", "tls_client_auth", "clients",
+                "handshake_timeout_s", "max_connection_idle_s", "keepalive_s", "max_memory_mb"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -111,6 +165,13 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     if (auto v = r.string(j, "", "tls_cert", false)) c.tls_cert = resolvePath(base_dir, *v);
     if (auto v = r.string(j, "", "tls_key", false)) c.tls_key = resolvePath(base_dir, *v);
     if (auto v = r.number(j, "", "max_updates_per_s", false)) c.max_updates_per_s = *v;
+    if (auto v = r.string(j, "", "tls_client_ca", false)) c.tls_client_ca = resolvePath(base_dir, *v);
+    if (auto v = r.string(j, "", "tls_client_auth", false)) c.tls_client_auth = *v;
+    if (j.contains("clients")) readClients(r, j["clients"], c);
+    if (auto v = r.number(j, "", "handshake_timeout_s", false)) c.handshake_timeout_s = *v;
+    if (auto v = r.number(j, "", "max_connection_idle_s", false)) c.max_connection_idle_s = *v;
+    if (auto v = r.number(j, "", "keepalive_s", false)) c.keepalive_s = *v;
+    readUnsigned(r, j, "max_memory_mb", c.max_memory_mb);
     if (j.contains("perception")) readPerceptionConfig(j["perception"], "/perception", r, c.perception);
     if (auto v = r.string(j, "", "long_actions", false)) c.long_actions = resolvePath(base_dir, *v);
     if (auto v = r.string(j, "", "influences", false)) c.influences = resolvePath(base_dir, *v);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "access_control.h"
 #include "hibernation/place_dispatcher.h"
 #include "perception/perception_config.h"
 #include "world/limits.h"
@@ -46,6 +47,18 @@ struct DaemonConfig {
                                        // listening beyond loopback
   std::string tls_cert;                // PEM certificate chain; with tls_key enables TLS
   std::string tls_key;                 // PEM private key
+  std::string tls_client_ca;           // PEM CA that signs client certificates ("" = none)
+  std::string tls_client_auth = "none";  // none | request (verified if sent) | require
+  std::vector<ClientCredential> clients;  // "clients": per-client credentials and roles
+  // Connection hygiene (README.md "Security"): a connection that has not completed its
+  // TLS/HTTP/2 handshake (client preface + SETTINGS) within handshake_timeout_s is closed;
+  // one with no call in flight for max_connection_idle_s gets GOAWAY; keepalive pings every
+  // keepalive_s find dead peers; max_memory_mb caps what gRPC may allocate for all
+  // connections and calls (gRPC 1.51 has no connection-count cap: the memory quota is it).
+  double handshake_timeout_s = 10.0;
+  double max_connection_idle_s = 300.0;  // 0 = never
+  double keepalive_s = 60.0;
+  uint32_t max_memory_mb = 1024;
   double max_updates_per_s = 0.0;      // per Connect stream; 0 = unlimited
   double definitions_poll_s = 0.0;     // reload changed selection trees this often; 0 = off
   PerceptionConfig perception;         // global perception tuning ("perception" object)

@@ -1,5 +1,6 @@
 #include "daemon.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -8,6 +9,7 @@
 
 #include <boost/asio/post.hpp>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
@@ -44,16 +46,57 @@ bool readFile(const std::string& path, std::string& out) {
   return true;
 }
 
-// Plaintext, or TLS when a certificate and key are configured.
+// Plaintext, or TLS when a certificate and key are configured; with tls_client_auth,
+// client certificates are verified against tls_client_ca (gRPC's own TLS).
 std::shared_ptr<grpc::ServerCredentials> credentials(const DaemonConfig& c,
                                                      std::vector<std::string>& errors) {
   if (c.tls_cert.empty()) return grpc::InsecureServerCredentials();
   grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
   if (!readFile(c.tls_cert, pair.cert_chain)) errors.push_back(c.tls_cert + ": cannot read tls_cert");
   if (!readFile(c.tls_key, pair.private_key)) errors.push_back(c.tls_key + ": cannot read tls_key");
-  grpc::SslServerCredentialsOptions options;
+  grpc_ssl_client_certificate_request_type request = GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE;
+  if (c.tls_client_auth == "request") {
+    request = GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
+  } else if (c.tls_client_auth == "require") {
+    request = GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY;
+  }
+  grpc::SslServerCredentialsOptions options(request);
+  if (!c.tls_client_ca.empty() && !readFile(c.tls_client_ca, options.pem_root_certs)) {
+    errors.push_back(c.tls_client_ca + ": cannot read tls_client_ca");
+  }
   options.pem_key_cert_pairs.push_back(pair);
   return grpc::SslServerCredentials(options);
+}
+
+// The configured credentials; the legacy auth_token is one more, an anonymous admin.
+AccessControl accessControl(const DaemonConfig& c) {
+  std::vector<ClientCredential> credentials = c.clients;
+  if (!c.auth_token.empty()) credentials.push_back({"", c.auth_token, "", Role::kAdmin});
+  return AccessControl(std::move(credentials));
+}
+
+int milliseconds(double seconds) {
+  return static_cast<int>(std::min(seconds * 1000.0, 2.0e9));
+}
+
+// Bounds on what a connection may hold or how long it may idle (README.md "Security").
+void limitConnections(const DaemonConfig& c, grpc::ServerBuilder& builder) {
+  // Without this gRPC sets SO_REUSEPORT, and a second daemon on a busy port would start and
+  // share it, each receiving some of the calls.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  // Also the deadline for the client's HTTP/2 preface and SETTINGS: a connection that sends
+  // nothing is closed after it.
+  builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
+                             milliseconds(c.handshake_timeout_s));
+  if (c.max_connection_idle_s > 0.0) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS,
+                               milliseconds(c.max_connection_idle_s));
+  }
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, milliseconds(c.keepalive_s));
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 20000);
+  grpc::ResourceQuota quota("npcd");
+  quota.Resize(static_cast<size_t>(c.max_memory_mb) << 20);
+  builder.SetResourceQuota(quota);
 }
 
 }  // namespace
@@ -63,7 +106,7 @@ Daemon::Daemon(DaemonConfig config) : config_(std::move(config)) {}
 Daemon::~Daemon() { shutdown(); }
 
 bool Daemon::start(std::vector<std::string>& errors) {
-  if (config_.auth_token.empty() && !isLoopback(config_.listen)) {
+  if (config_.auth_token.empty() && config_.clients.empty() && !isLoopback(config_.listen)) {
     errors.push_back("listening on " + config_.listen +
                      " beyond loopback needs auth_token (config) or NPCD_AUTH_TOKEN (env)");
     return false;
@@ -167,7 +210,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   limits.max_items_per_update = config_.max_items_per_update;
   limits.max_updates_per_s = config_.max_updates_per_s;
   hub_ = std::make_unique<ClientHub>(*sim_, limits);
-  service_ = std::make_unique<NpcService>(*hub_, stats_, TokenGate(config_.auth_token));
+  service_ = std::make_unique<NpcService>(*hub_, stats_, accessControl(config_));
 
   grpc::EnableDefaultHealthCheckService(true);
   // Lets grpcurl-style tools list and call the API (grpc.reflection.v1alpha in gRPC 1.51).
@@ -176,9 +219,11 @@ bool Daemon::start(std::vector<std::string>& errors) {
   builder.AddListeningPort(config_.listen, creds, &port_);
   builder.RegisterService(service_.get());
   builder.SetMaxReceiveMessageSize(config_.max_message_bytes);
+  limitConnections(config_, builder);
   server_ = builder.BuildAndStart();
   if (!server_ || port_ == 0) {
-    errors.push_back("cannot listen on " + config_.listen + " (address in use or invalid?)");
+    errors.push_back("cannot listen on " + config_.listen +
+                     ": address in use (another npcd?) or invalid");
     server_.reset();
     return false;
   }
@@ -231,6 +276,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
     s.clients = static_cast<uint32_t>(hub_->clientCount());
     s.clients_dropped = hub_->droppedCount();
     s.tick_stalls = watchdog_->stalls();
+    s.errors_input = hub_->errorCount(ClientHub::ErrorKind::kInput);
+    s.errors_refused = hub_->errorCount(ClientHub::ErrorKind::kRefused);
   };
   // The board keeps its own window of tick durations so GetStats's percentiles are current
   // whatever status_interval_s is.

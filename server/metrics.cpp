@@ -90,11 +90,14 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   plans_failed_ = counter(r, "npcd_plans_failed_total", "Planner searches that found no plan");
   plans_partial_ = counter(r, "npcd_plans_partial_total",
                            "Planner searches cut short by a limit (a partial result)");
-  command_errors_ = &prometheus::BuildCounter()
-                         .Name("npcd_errors_total")
-                         .Help("Refused inputs by kind")
-                         .Register(r)
-                         .Add({{"kind", "command"}});
+  // Error events sent to clients, once per client reached: refused at the edge (input) or
+  // by the tick thread (refused).
+  auto& errors = prometheus::BuildCounter()
+                     .Name("npcd_errors_total")
+                     .Help("Error events sent to clients, by kind")
+                     .Register(r);
+  errors_input_ = &errors.Add({{"kind", "input"}});
+  errors_refused_ = &errors.Add({{"kind", "refused"}});
 }
 
 Metrics::~Metrics() = default;
@@ -119,7 +122,8 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(plans_, s.sim.plans, last_.plans);
   grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
   grow(plans_partial_, s.sim.plans_partial, last_.plans_partial);
-  grow(command_errors_, s.sim.errors, last_.errors);
+  grow(errors_input_, s.errors_input, last_.errors_input);
+  grow(errors_refused_, s.errors_refused, last_.errors_refused);
   grow(tick_stalls_, s.tick_stalls, last_.stalls);
 }
 

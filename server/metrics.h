@@ -40,9 +40,9 @@ class Metrics {
  private:
   // Counters move by the growth of the cumulative figures since the last tick.
   struct Cumulative {
-    uint64_t actions = 0, completed = 0, failed = 0, errors = 0, rays = 0, behavior_changes = 0,
-             signals = 0, overruns = 0, dropped = 0, plans = 0, plans_failed = 0,
-             plans_partial = 0, stalls = 0;
+    uint64_t actions = 0, completed = 0, failed = 0, errors_input = 0, errors_refused = 0,
+             rays = 0, behavior_changes = 0, signals = 0, overruns = 0, dropped = 0, plans = 0,
+             plans_failed = 0, plans_partial = 0, stalls = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
@@ -69,7 +69,8 @@ class Metrics {
   prometheus::Counter* plans_ = nullptr;
   prometheus::Counter* plans_failed_ = nullptr;
   prometheus::Counter* plans_partial_ = nullptr;
-  prometheus::Counter* command_errors_ = nullptr;
+  prometheus::Counter* errors_input_ = nullptr;    // npcd_errors_total{kind="input"}
+  prometheus::Counter* errors_refused_ = nullptr;  // npcd_errors_total{kind="refused"}
 };
 
 }  // namespace npc

@@ -99,7 +99,8 @@ auto jsonReply(Reply* reply) {
 // finished by that reply, or at once when the request is malformed or the queue is full.
 template <class Body, class Request, class MakeReply>
 grpc::ServerUnaryReactor* submitAdmin(Simulation& sim, const Request& request,
-                                      MakeReply&& make_reply) {
+                                      MakeReply&& make_reply,
+                                      ClientId origin = ClientId::kDaemon) {
   auto* reactor = new DeferredUnary();
   std::vector<std::string> errors;
   Body body;
@@ -116,7 +117,7 @@ grpc::ServerUnaryReactor* submitAdmin(Simulation& sim, const Request& request,
     return reactor;
   }
   body.reply = make_reply(reactor->state());
-  submitOrRefuse(sim, Command{ClientId::kDaemon, 0, std::move(body)}, *reactor->state());
+  submitOrRefuse(sim, Command{origin, 0, std::move(body)}, *reactor->state());
   return reactor;
 }
 
@@ -131,27 +132,41 @@ class RefusedStream final : public grpc::ServerBidiReactor<v1::WorldUpdate, v1::
   void OnDone() override { delete this; }
 };
 
-grpc::ServerUnaryReactor* refuse(grpc::CallbackServerContext* context) {
+}  // namespace
+
+NpcService::NpcService(ClientHub& hub, StatsBoard& stats, AccessControl access)
+    : hub_(hub), stats_(stats), access_(std::move(access)) {}
+
+grpc::ServerUnaryReactor* NpcService::refuse(grpc::CallbackServerContext* context, Role needed,
+                                             std::string_view call,
+                                             const ClientCredential** caller) const {
+  const ClientCredential* who = access_.identify(*context);
+  if (caller) *caller = who;
+  if (who && who->role >= needed) return nullptr;
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(TokenGate::refusal());
+  reactor->Finish(who ? AccessControl::denied(*who, call) : AccessControl::unauthenticated());
   return reactor;
 }
 
-}  // namespace
-
-NpcService::NpcService(ClientHub& hub, StatsBoard& stats, TokenGate gate)
-    : hub_(hub), stats_(stats), gate_(std::move(gate)) {}
+ClientId NpcService::originOf(const ClientCredential& caller) {
+  return caller.role == Role::kAdmin ? ClientId::kDaemon : hub_.identityClient(caller.name);
+}
 
 grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage>* NpcService::Connect(
     grpc::CallbackServerContext* context) {
-  if (!gate_.allows(*context)) return new RefusedStream(TokenGate::refusal());
-  return new ConnectReactor(hub_, hub_.open(), context);
+  const ClientCredential* caller = access_.identify(*context);
+  if (!caller) return new RefusedStream(AccessControl::unauthenticated());
+  return new ConnectReactor(hub_, hub_.open(caller->name, caller->role == Role::kObserver),
+                            context);
 }
 
 grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* context,
                                                  const v1::SpawnAgentRequest* request,
                                                  v1::SpawnAgentReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  const ClientCredential* caller = nullptr;
+  if (auto* refused = refuse(context, Role::kGame, "SpawnAgent", &caller)) return refused;
+  // A game client owns what it spawns; an admin's agents are shared (kUnowned).
+  const ClientId owner = caller->role == Role::kAdmin ? ClientId::kUnowned : originOf(*caller);
   auto* reactor = new DeferredUnary();
   std::vector<std::string> errors;
   EntityState state;
@@ -163,56 +178,57 @@ grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* co
   npc::SpawnAgent spawn{std::move(state), [call = reactor->state(), reply, id](const Status& s) {
                           call->finish(toGrpcStatus(s), [&] { reply->set_id(id); });
                         }};
-  submitOrRefuse(hub_.sim(), Command{ClientId::kUnowned, 0, std::move(spawn)}, *reactor->state());
+  submitOrRefuse(hub_.sim(), Command{owner, 0, std::move(spawn)}, *reactor->state());
   return reactor;
 }
 
 grpc::ServerUnaryReactor* NpcService::DespawnAgent(grpc::CallbackServerContext* context,
                                                    const v1::DespawnAgentRequest* request,
                                                    v1::DespawnAgentReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
-  return submitAdmin<npc::DespawnAgent>(hub_.sim(), *request, statusReply);
+  const ClientCredential* caller = nullptr;
+  if (auto* refused = refuse(context, Role::kGame, "DespawnAgent", &caller)) return refused;
+  return submitAdmin<npc::DespawnAgent>(hub_.sim(), *request, statusReply, originOf(*caller));
 }
 
 grpc::ServerUnaryReactor* NpcService::GetAgent(grpc::CallbackServerContext* context,
                                                const v1::GetAgentRequest* request,
                                                v1::GetAgentReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kObserver, "GetAgent")) return refused;
   return submitAdmin<DescribeAgent>(hub_.sim(), *request, jsonReply(reply));
 }
 
 grpc::ServerUnaryReactor* NpcService::SendSignal(grpc::CallbackServerContext* context,
                                                  const v1::SendSignalRequest* request,
                                                  v1::SendSignalReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "SendSignal")) return refused;
   return submitAdmin<SignalEvent>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetBehaviorVariable(
     grpc::CallbackServerContext* context, const v1::SetBehaviorVariableRequest* request,
     v1::SetBehaviorVariableReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "SetBehaviorVariable")) return refused;
   return submitAdmin<npc::SetBehaviorVariable>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetPlannerValue(grpc::CallbackServerContext* context,
                                                       const v1::SetPlannerValueRequest* request,
                                                       v1::SetPlannerValueReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "SetPlannerValue")) return refused;
   return submitAdmin<npc::SetPlannerValue>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetPlanTrace(grpc::CallbackServerContext* context,
                                                    const v1::GetPlanTraceRequest* request,
                                                    v1::GetPlanTraceReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kObserver, "GetPlanTrace")) return refused;
   return submitAdmin<npc::GetPlanTrace>(hub_.sim(), *request, jsonReply(reply));
 }
 
 grpc::ServerUnaryReactor* NpcService::SetSensors(grpc::CallbackServerContext* context,
                                                  const v1::SetSensorsRequest* request,
                                                  v1::SetSensorsReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "SetSensors")) return refused;
   return submitAdmin<npc::SetSensors>(hub_.sim(), *request, statusReply);
 }
 
@@ -226,21 +242,21 @@ grpc::ServerUnaryReactor* NpcService::SetPerceptionTuning(
 grpc::ServerUnaryReactor* NpcService::RegisterVisibilityType(
     grpc::CallbackServerContext* context, const v1::RegisterVisibilityTypeRequest* request,
     v1::RegisterVisibilityTypeReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "RegisterVisibilityType")) return refused;
   return submitAdmin<npc::RegisterVisibilityType>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetAttributePrincipal(
     grpc::CallbackServerContext* context, const v1::SetAttributePrincipalRequest* request,
     v1::SetAttributePrincipalReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "SetAttributePrincipal")) return refused;
   return submitAdmin<npc::SetAttributePrincipal>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetStealthMeter(grpc::CallbackServerContext* context,
                                                       const v1::GetStealthMeterRequest* request,
                                                       v1::GetStealthMeterReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kObserver, "GetStealthMeter")) return refused;
   const uint64_t player = request->player();
   return submitAdmin<GetStealth>(hub_.sim(), *request, [reply, player](Call call) {
     return [call = std::move(call), reply, player](const Status& s, EntityId agent, float value) {
@@ -256,7 +272,7 @@ grpc::ServerUnaryReactor* NpcService::GetStealthMeter(grpc::CallbackServerContex
 grpc::ServerUnaryReactor* NpcService::ReloadDefinitions(
     grpc::CallbackServerContext* context, const v1::ReloadDefinitionsRequest* request,
     v1::ReloadDefinitionsReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "ReloadDefinitions")) return refused;
   return submitAdmin<npc::ReloadDefinitions>(hub_.sim(), *request, [reply](Call call) {
     return [call = std::move(call), reply](const Status& s, const std::string& report) {
       call->finish(toGrpcStatus(s), [&] { reply->set_report(report); });
@@ -267,14 +283,14 @@ grpc::ServerUnaryReactor* NpcService::ReloadDefinitions(
 grpc::ServerUnaryReactor* NpcService::WakePlace(grpc::CallbackServerContext* context,
                                                 const v1::WakePlaceRequest* request,
                                                 v1::WakePlaceReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "WakePlace")) return refused;
   return submitAdmin<npc::WakePlace>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::ProgramIntention(
     grpc::CallbackServerContext* context, const v1::ProgramIntentionRequest* request,
     v1::ProgramIntentionReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "ProgramIntention")) return refused;
   return submitAdmin<npc::ProgramIntention>(hub_.sim(), *request, [reply](Call call) {
     return [call = std::move(call), reply](const Status& s, IntentionId id) {
       call->finish(toGrpcStatus(s), [&] { reply->set_intention(raw(id)); });
@@ -285,28 +301,28 @@ grpc::ServerUnaryReactor* NpcService::ProgramIntention(
 grpc::ServerUnaryReactor* NpcService::CancelIntention(grpc::CallbackServerContext* context,
                                                       const v1::CancelIntentionRequest* request,
                                                       v1::CancelIntentionReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "CancelIntention")) return refused;
   return submitAdmin<npc::CancelIntention>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::AddInfluence(grpc::CallbackServerContext* context,
                                                    const v1::AddInfluenceRequest* request,
                                                    v1::AddInfluenceReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "AddInfluence")) return refused;
   return submitAdmin<npc::AddInfluence>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::RemoveInfluence(grpc::CallbackServerContext* context,
                                                       const v1::RemoveInfluenceRequest* request,
                                                       v1::RemoveInfluenceReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "RemoveInfluence")) return refused;
   return submitAdmin<npc::RemoveInfluence>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* context,
                                                const v1::GetStatsRequest* request,
                                                v1::Stats* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kObserver, "GetStats")) return refused;
   const DaemonStats d = stats_.load();
   reply->set_tick(d.sim.tick);
   reply->set_sim_time(d.sim.sim_time_s);
@@ -324,7 +340,8 @@ grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* cont
   reply->set_actions_emitted(d.sim.actions_emitted);
   reply->set_actions_completed(d.sim.actions_completed);
   reply->set_actions_failed(d.sim.actions_failed);
-  reply->set_errors(d.sim.errors);
+  reply->set_errors(hub_.errorCount(ClientHub::ErrorKind::kInput) +
+                    hub_.errorCount(ClientHub::ErrorKind::kRefused));
   reply->set_clients_dropped(hub_.droppedCount());
   reply->set_places_awake(d.sim.places_awake);
   reply->set_places_asleep(d.sim.places_asleep);

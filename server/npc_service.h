@@ -14,14 +14,20 @@
 // Calls that wait on a tick finish with CANCELLED if the client gives up first; a reply that
 // arrives after that is ignored. Core Status -> gRPC code goes through toGrpcStatus() only.
 //
-// Every call first passes the TokenGate; a refused call ends with UNAUTHENTICATED.
+// Every call is first identified and checked against its role (AccessControl): an unknown
+// caller gets UNAUTHENTICATED, a role too low PERMISSION_DENIED.
 //
-// Agents spawned here belong to nobody (ClientId::kUnowned): their actions go to every
-// client subscribed to their place, like the agents of a client that left.
+// Agents spawned by an admin belong to nobody (ClientId::kUnowned, shared): their actions go
+// to every client subscribed to their place. A game credential owns what it spawns, and
+// DespawnAgent from it removes only its own agents (PERMISSION_DENIED otherwise, decided by
+// the tick thread).
 #pragma once
 
 #include "npc/v1/npc.grpc.pb.h"
-#include "token_gate.h"
+#include <string_view>
+
+#include "access_control.h"
+#include "world/ids.h"
 
 namespace npc {
 
@@ -30,7 +36,7 @@ class StatsBoard;
 
 class NpcService final : public v1::NpcSim::CallbackService {
  public:
-  NpcService(ClientHub& hub, StatsBoard& stats, TokenGate gate = TokenGate(""));
+  NpcService(ClientHub& hub, StatsBoard& stats, AccessControl access = AccessControl());
 
   grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage>* Connect(
       grpc::CallbackServerContext* context) override;
@@ -93,9 +99,17 @@ class NpcService final : public v1::NpcSim::CallbackService {
                                             v1::RemoveInfluenceReply* reply) override;
 
  private:
+  // Null when the caller's role allows `call` (and *caller is set); otherwise a reactor
+  // already finished with UNAUTHENTICATED or PERMISSION_DENIED.
+  grpc::ServerUnaryReactor* refuse(grpc::CallbackServerContext* context, Role needed,
+                                   std::string_view call,
+                                   const ClientCredential** caller = nullptr) const;
+  // Whose commands a unary call sends: the daemon for admins, else the client identity.
+  ClientId originOf(const ClientCredential& caller);
+
   ClientHub& hub_;
   StatsBoard& stats_;
-  TokenGate gate_;
+  AccessControl access_;
 };
 
 }  // namespace npc

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <utility>
 
 #include "intent/intent_types.h"
@@ -105,8 +106,27 @@ std::string indexedWithId(std::string_view list, int index, std::string_view id_
   return label;
 }
 
-void append(std::vector<Command>& commands, CommandBody body) {
-  commands.emplace_back().body = std::move(body);
+// `item`: the index within its list, so the tick thread's errors can name it too.
+// Where each id of one list was first seen, to refuse repeats within one update.
+class FirstIndex {
+ public:
+  bool isFirst(uint64_t id, int index, std::string_view list, const std::string& label,
+               std::vector<std::string>& errors) {
+    const auto [it, inserted] = first_.emplace(id, index);
+    if (inserted) return true;
+    ItemErrors(label, errors).add("", "id repeated in this update (first at " +
+                                          indexed(list, it->second) + ")");
+    return false;
+  }
+
+ private:
+  std::unordered_map<uint64_t, int> first_;
+};
+
+void append(std::vector<Command>& commands, CommandBody body, int item = 0) {
+  Command& command = commands.emplace_back();
+  command.body = std::move(body);
+  command.item = static_cast<uint32_t>(item);
 }
 
 Vec3 toVec3(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }
@@ -225,7 +245,7 @@ void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
     }
     result.progress = r.progress();
     result.reason = r.reason();
-    append(commands, std::move(result));
+    append(commands, std::move(result), i);
   }
 }
 
@@ -307,7 +327,7 @@ void convertIntentionItems(const v1::WorldUpdate& u, const WorldBounds& bounds,
     action.action = g.action();
     action.delay_s = g.delay_s();
     action.coercive = g.coercive();
-    append(commands, std::move(action));
+    append(commands, std::move(action), i);
   }
 }
 
@@ -685,19 +705,23 @@ ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t 
   std::vector<Command>& commands = out.commands;
   commands.reserve(itemCount(u));
 
+  // An id twice in one list is ambiguous (which state wins?): the later item is refused.
+  FirstIndex first_upsert, first_removal;
   for (int i = 0; i < u.upserts_size(); ++i) {
     const v1::Entity& e = u.upserts(i);
-    if (!validateEntity(e, indexedWithId("upserts", i, "id", e.id()), true, out.errors, bounds)) {
-      continue;
-    }
-    append(commands, UpsertEntity{toEntityState(e, EntityKind::kObject)});
+    const std::string label = indexedWithId("upserts", i, "id", e.id());
+    if (!validateEntity(e, label, true, out.errors, bounds)) continue;
+    if (!first_upsert.isFirst(e.id(), i, "upserts", label, out.errors)) continue;
+    append(commands, UpsertEntity{toEntityState(e, EntityKind::kObject)}, i);
   }
   for (int i = 0; i < u.removals_size(); ++i) {
     if (u.removals(i) == 0) {
       ItemErrors(indexed("removals", i), out.errors).add("", "id must not be 0");
       continue;
     }
-    append(commands, RemoveEntity{static_cast<EntityId>(u.removals(i))});
+    const std::string label = indexedWithId("removals", i, "id", u.removals(i));
+    if (!first_removal.isFirst(u.removals(i), i, "removals", label, out.errors)) continue;
+    append(commands, RemoveEntity{static_cast<EntityId>(u.removals(i))}, i);
   }
   convertObstacles(u, bounds, out, commands);
   convertStimuli(u, bounds, out, commands);

@@ -11,9 +11,12 @@ namespace npc {
 // ------------------------------------------------------------------------------------------
 // Session
 
-Session::Session(ClientId id, size_t outbox_max_messages, uint64_t tick, double sim_time_s)
+Session::Session(ClientId id, size_t outbox_max_messages, uint64_t tick, double sim_time_s,
+                 bool named, bool read_only)
     : id_(id),
       outbox_max_(outbox_max_messages),
+      named_(named),
+      read_only_(read_only),
       tick_(tick),
       sim_time_s_(sim_time_s),
       subscription_(std::make_shared<const Subscription>()) {}
@@ -208,21 +211,32 @@ bool ConnectReactor::withinRateLimit() {
   return true;
 }
 
+void ConnectReactor::reportErrors(uint64_t seq, const std::vector<std::string>& errors) {
+  const Session::PushResult pushed = session_->pushErrors(seq, errors);
+  if (pushed == Session::PushResult::kQueued) {
+    hub_.countErrors(ClientHub::ErrorKind::kInput, errors.size());
+  } else if (pushed == Session::PushResult::kFull) {
+    hub_.dropSlowClient(session_);
+  }
+}
+
 void ConnectReactor::handleUpdate() {
   const uint64_t seq = update_.seq();
   if (!withinRateLimit()) {
-    const std::vector<std::string> refused{
-        "update " + std::to_string(seq) + " refused: more than " +
-        std::to_string(static_cast<int>(hub_.limits().max_updates_per_s)) +
-        " updates/s on this stream"};
-    if (session_->pushErrors(seq, refused) == Session::PushResult::kFull) {
-      hub_.dropSlowClient(session_);
-    }
+    reportErrors(seq, {"update " + std::to_string(seq) + " refused: more than " +
+                       std::to_string(static_cast<int>(hub_.limits().max_updates_per_s)) +
+                       " updates/s on this stream"});
     return;
   }
   ConvertedUpdate converted =
       convertUpdate(update_, session_->id(), hub_.limits().max_items_per_update,
                     hub_.sim().config().world.bounds);
+  if (session_->readOnly() && !converted.commands.empty()) {
+    // An observer watches: whatever else the update carried is refused as a whole.
+    converted.commands.clear();
+    converted.errors.push_back("update " + std::to_string(seq) +
+                               " refused: an observer's stream may only subscribe");
+  }
   bool accepted = true;
   if (!converted.commands.empty()) {
     const Session::SubmitResult r = session_->submit(hub_.sim(), converted.commands);
@@ -237,10 +251,7 @@ void ConnectReactor::handleUpdate() {
   if (accepted && converted.subscription) {
     session_->setSubscription(std::move(*converted.subscription));
   }
-  if (!converted.errors.empty() &&
-      session_->pushErrors(seq, converted.errors) == Session::PushResult::kFull) {
-    hub_.dropSlowClient(session_);
-  }
+  if (!converted.errors.empty()) reportErrors(seq, converted.errors);
 }
 
 void ConnectReactor::OnWriteDone(bool ok) {

@@ -53,11 +53,16 @@ class Session {
 
   // `tick` and `sim_time_s` stamp messages raised outside publish() (input errors) until
   // the first publish() brings newer values.
-  Session(ClientId id, size_t outbox_max_messages, uint64_t tick, double sim_time_s);
+  // `named`: the stream belongs to a configured client identity (see ClientHub::open);
+  // `read_only`: an observer's stream, whose updates may only subscribe.
+  Session(ClientId id, size_t outbox_max_messages, uint64_t tick, double sim_time_s,
+          bool named = false, bool read_only = false);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
   ClientId id() const { return id_; }
+  bool named() const { return named_; }
+  bool readOnly() const { return read_only_; }
 
   // Any thread. The current filter, never null; replaced whole by setSubscription().
   std::shared_ptr<const Subscription> subscription() const;
@@ -103,6 +108,8 @@ class Session {
 
   const ClientId id_;
   const size_t outbox_max_;
+  const bool named_;
+  const bool read_only_;
 
   mutable std::mutex mutex_;
   ConnectReactor* reactor_ = nullptr;     // null before attach() and after OnDone
@@ -137,6 +144,8 @@ class ConnectReactor final
   friend class Session;
 
   void handleUpdate();
+  // Sends one update's errors to this client, counted as input errors.
+  void reportErrors(uint64_t seq, const std::vector<std::string>& errors);
   // Token bucket of HubLimits::max_updates_per_s; reads are serial, so no lock is needed.
   bool withinRateLimit();
 

@@ -29,6 +29,8 @@ struct DaemonStats {
   uint64_t clients_dropped = 0;
   std::array<PhaseTiming, kTickPhaseCount> phases{};  // by TickPhase, as of load()
   uint64_t tick_stalls = 0;  // ticks the watchdog reported running past its limit
+  uint64_t errors_input = 0;    // error events sent to clients, ClientHub::ErrorKind::kInput
+  uint64_t errors_refused = 0;  // and ClientHub::ErrorKind::kRefused
 };
 
 class StatsBoard {

@@ -1,10 +1,7 @@
-// TokenGate: the bearer-token check every NpcSim call passes first. Clients send metadata
-// "authorization: Bearer <token>". An empty token disables the check (loopback only: the
-// daemon refuses to listen elsewhere without one, see Daemon::start).
-//
-// The check lives in the service rather than in an AuthMetadataProcessor because gRPC 1.51
-// runs processors only on secure credentials; this way plaintext loopback and TLS behave
-// the same. The standard health service is not gated, so probes need no secret.
+// TokenGate: the debug page's bearer-token check (`auth_token`). The gRPC API checks
+// credentials and roles in AccessControl (access_control.h); the page accepts the admin
+// token only. An empty token disables the check (loopback only: the daemon refuses to
+// serve the page elsewhere without one, see Daemon::start).
 #pragma once
 
 #include <string>

@@ -8,6 +8,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "daemon.h"
+#include "grpc_fixture.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "npc/v1/npc.grpc.pb.h"
 
@@ -16,14 +17,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-DaemonConfig quietConfig() {
-  DaemonConfig c;
-  c.listen = "127.0.0.1:0";
-  c.status_interval_s = 0;
-  c.log_level = "warn";
-  c.shutdown_grace_s = 1;
-  return c;
-}
+DaemonConfig quietConfig() { return npc::test::quietDaemonConfig(); }
 
 grpc::Status getStats(const std::shared_ptr<grpc::Channel>& channel, const std::string& token) {
   auto stub = v1::NpcSim::NewStub(channel);

@@ -1,3 +1,5 @@
+#include <cstdlib>
+
 #include <catch2/catch.hpp>
 
 #include "config.h"
@@ -171,5 +173,51 @@ TEST_CASE("The watchdog section sets the stall warning and the shutdown limit", 
                 "npcd.json: /watchdog/bark: unknown key",
                 "npcd.json: /watchdog/warn_budgets: must be within (0, 1000000]",
                 "npcd.json: /watchdog/shutdown_limit_s: must be within [0, 3600]"});
+  }
+}
+
+TEST_CASE("Client credentials name a client, a secret and a role", "[config][auth]") {
+  DaemonConfig c;
+  SECTION("Should read tokens, token_env, certificates, roles and the TLS client keys") {
+    ::setenv("NPCD_TEST_EU_TOKEN", "from-env", 1);
+    auto errors = parseErrors(R"({"tls_cert": "s.pem", "tls_key": "s.key",
+        "tls_client_ca": "ca.pem", "tls_client_auth": "require",
+        "handshake_timeout_s": 2, "max_connection_idle_s": 0, "keepalive_s": 30,
+        "max_memory_mb": 64,
+        "clients": [{"name": "eu", "token_env": "NPCD_TEST_EU_TOKEN", "role": "game"},
+                    {"name": "ops", "certificate": "ops.example", "role": "admin"},
+                    {"name": "dash", "token": "t-o", "role": "observer"}]})",
+                              c);
+    REQUIRE(errors.empty());
+    REQUIRE(c.clients.size() == 3);
+    CHECK(c.clients[0].name == "eu");
+    CHECK(c.clients[0].token == "from-env");
+    CHECK(c.clients[0].role == Role::kGame);
+    CHECK(c.clients[1].certificate == "ops.example");
+    CHECK(c.clients[1].role == Role::kAdmin);
+    CHECK(c.clients[2].role == Role::kObserver);
+    CHECK(c.tls_client_ca == "/etc/npcd/ca.pem");
+    CHECK(c.tls_client_auth == "require");
+    CHECK(c.handshake_timeout_s == 2);
+    CHECK(c.max_connection_idle_s == 0);
+    CHECK(c.max_memory_mb == 64);
+  }
+  SECTION("Should name the entry and field of each problem") {
+    ::unsetenv("NPCD_TEST_MISSING");
+    auto errors = parseErrors(R"({"tls_client_auth": "always",
+        "clients": [{"name": "a", "token": "x", "role": "boss"},
+                    {"name": "a", "token": "x", "role": "game"},
+                    {"name": "b", "role": "game"},
+                    {"name": "c", "token_env": "NPCD_TEST_MISSING", "role": "game"}]})",
+                              c);
+    CHECK(errors == std::vector<std::string>{
+                        "npcd.json: /clients/0/role: expected game, admin or observer",
+                        "npcd.json: /clients/1/name: \"a\" is used twice",
+                        "npcd.json: /clients/1/token: same token as client \"a\"",
+                        "npcd.json: /clients/2: needs token, token_env or certificate",
+                        "npcd.json: /clients/3/token_env: environment variable "
+                        "NPCD_TEST_MISSING is not set",
+                        "npcd.json: /tls_client_auth: expected none, request or require",
+                        "npcd.json: /tls_client_auth: needs tls_client_ca, tls_cert and tls_key"});
   }
 }

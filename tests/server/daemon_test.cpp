@@ -10,6 +10,7 @@
 #include "build_info.h"
 #include "daemon.h"
 #include "daemon_test_support.h"
+#include "grpc_fixture.h"
 #include "npc/v1/npc.grpc.pb.h"
 
 using namespace npc;
@@ -115,4 +116,35 @@ TEST_CASE("The daemon refuses to start on bad definitions, naming them", "[daemo
   std::vector<std::string> errors;
   REQUIRE_FALSE(daemon.start(errors));
   REQUIRE(errors == std::vector<std::string>{"/nonexistent/world.json: cannot open file"});
+}
+
+TEST_CASE("A second daemon on a port in use refuses to start", "[daemon]") {
+  Daemon first(npc::test::quietDaemonConfig());
+  std::vector<std::string> errors;
+  REQUIRE(first.start(errors));
+  DaemonConfig c = npc::test::quietDaemonConfig();
+  c.listen = "127.0.0.1:" + std::to_string(first.port());
+  Daemon second(c);
+  REQUIRE_FALSE(second.start(errors));
+  REQUIRE(errors == std::vector<std::string>{"cannot listen on " + c.listen +
+                                             ": address in use (another npcd?) or invalid"});
+  first.shutdown();
+}
+
+TEST_CASE("Connections that never send the HTTP/2 preface are closed", "[daemon][limits]") {
+  DaemonConfig c = npc::test::quietDaemonConfig();
+  c.handshake_timeout_s = 0.5;
+  Daemon daemon(c);
+  std::vector<std::string> errors;
+  REQUIRE(daemon.start(errors));
+  // The stated bound: handshake_timeout_s, plus slack for a loaded machine.
+  CHECK(npc::test::idleConnectionsClosed(daemon.port(), 200, 2000ms) == 200);
+
+  auto stub = npc::v1::NpcSim::NewStub(grpc::CreateChannel(
+      "127.0.0.1:" + std::to_string(daemon.port()), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+  npc::v1::Stats stats;
+  CHECK(stub->GetStats(&ctx, npc::v1::GetStatsRequest{}, &stats).ok());  // still serving
+  daemon.shutdown();
 }

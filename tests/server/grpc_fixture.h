@@ -4,6 +4,9 @@
 // has a deadline and every wait has a timeout, so a bug fails a test instead of hanging it.
 #pragma once
 
+#include <poll.h>
+#include <sys/socket.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -15,12 +18,15 @@
 #include <thread>
 #include <vector>
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <catch2/catch.hpp>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <nlohmann/json.hpp>
 
 #include "client_hub.h"
+#include "config.h"
 #include "npc/v1/npc.grpc.pb.h"
 #include "npc_service.h"
 #include "stats_board.h"
@@ -99,6 +105,8 @@ struct ServerSetup {
   InfluenceSet influences;  // registered before the first tick; must all register
   // GOAP domains (path, JSON text) for archetypes with a "planner"; must load.
   std::vector<std::pair<std::string, std::string>> planner_domains;
+  std::vector<ClientCredential> credentials;  // none: open, every caller an admin
+  int handshake_timeout_ms = 0;  // 0: gRPC's default (120 s)
 };
 
 // Everything the daemon wires together, minus config: sim + hub + service + server, and a
@@ -108,7 +116,7 @@ class TestServer {
   explicit TestServer(const ServerSetup& setup = {})
       : sim_(testSimConfig(), setup.archetypes),
         hub_(sim_, setup.limits),
-        service_(hub_, stats_),
+        service_(hub_, stats_, AccessControl(setup.credentials)),
         tick_sleep_(setup.tick_sleep) {
     REQUIRE(sim_.world().addPlace("square", Aabb{{-100.f, -100.f, -10.f}, {100.f, 100.f, 10.f}}));
     REQUIRE(sim_.setInfluences(setup.influences).empty());
@@ -132,6 +140,9 @@ class TestServer {
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
     builder.RegisterService(&service_);
     if (setup.max_receive_bytes > 0) builder.SetMaxReceiveMessageSize(setup.max_receive_bytes);
+    if (setup.handshake_timeout_ms > 0) {
+      builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS, setup.handshake_timeout_ms);
+    }
     server_ = builder.BuildAndStart();
     REQUIRE(server_);
     REQUIRE(port_ > 0);
@@ -150,6 +161,7 @@ class TestServer {
     return grpc::CreateChannel("127.0.0.1:" + std::to_string(port_),
                                grpc::InsecureChannelCredentials());
   }
+  int port() const { return port_; }
   ClientHub& hub() { return hub_; }
   Simulation& sim() { return sim_; }  // submit()/queuedCommands() only: thread-safe
   void pauseTicks(bool paused) { paused_ = paused; }
@@ -184,9 +196,12 @@ class TestServer {
 // waits on; with read=false nothing is read (a client that cannot keep up).
 class StreamClient {
  public:
-  explicit StreamClient(std::shared_ptr<grpc::Channel> channel, bool read = true)
+  // `token`: sent as "authorization: Bearer <token>" when not empty.
+  explicit StreamClient(std::shared_ptr<grpc::Channel> channel, bool read = true,
+                        const std::string& token = {})
       : stub_(v1::NpcSim::NewStub(std::move(channel))) {
     context_.set_deadline(std::chrono::system_clock::now() + kStreamDeadline);
+    if (!token.empty()) context_.AddMetadata("authorization", "Bearer " + token);
     stream_ = stub_->Connect(&context_);
     if (read) reader_ = std::thread([this] { readAll(); });
   }
@@ -341,8 +356,9 @@ inline bool hasEntityParam(const v1::Action& a, const std::string& name, uint64_
 
 // Sync unary calls with a deadline each.
 struct Admin {
-  explicit Admin(const std::shared_ptr<grpc::Channel>& channel)
-      : stub(v1::NpcSim::NewStub(channel)) {}
+  // `token`: sent as "authorization: Bearer <token>" with every call when not empty.
+  explicit Admin(const std::shared_ptr<grpc::Channel>& channel, std::string token = {})
+      : stub(v1::NpcSim::NewStub(channel)), token(std::move(token)) {}
 
   // Any unary RPC: admin.call(&v1::NpcSim::Stub::SetSensors, request, &reply).
   template <class Request, class Reply>
@@ -351,6 +367,7 @@ struct Admin {
                     const Request& request, Reply* reply) {
     grpc::ClientContext ctx;
     ctx.set_deadline(deadlineIn(5s));
+    if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
     return (stub.get()->*rpc)(&ctx, request, reply);
   }
   // The same when the reply does not matter.
@@ -400,6 +417,45 @@ struct Admin {
   }
 
   std::unique_ptr<v1::NpcSim::Stub> stub;
+  std::string token;
 };
+
+// A daemon config for in-process daemons: an empty world on an ephemeral loopback port, no
+// status line, warnings only, a short shutdown.
+inline DaemonConfig quietDaemonConfig() {
+  DaemonConfig c;
+  c.listen = "127.0.0.1:0";
+  c.status_interval_s = 0;
+  c.log_level = "warn";
+  c.shutdown_grace_s = 1;
+  return c;
+}
+
+// Opens `count` TCP connections to `port` that never send a byte (no HTTP/2 preface) and
+// returns how many the server closed within `within`.
+inline size_t idleConnectionsClosed(int port, size_t count, std::chrono::milliseconds within) {
+  boost::asio::io_context io;
+  const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address("127.0.0.1"),
+                                                static_cast<unsigned short>(port));
+  std::vector<boost::asio::ip::tcp::socket> idle;
+  for (size_t i = 0; i < count; ++i) idle.emplace_back(io).connect(endpoint);
+  const auto until = std::chrono::steady_clock::now() + within;
+  // A closed connection reads end-of-file (or a reset); one still open has nothing to read.
+  std::vector<pollfd> fds;
+  for (auto& s : idle) fds.push_back({s.native_handle(), POLLIN, 0});
+  size_t closed = 0;
+  while (closed < fds.size() && std::chrono::steady_clock::now() < until) {
+    ::poll(fds.data(), fds.size(), 20);
+    for (pollfd& fd : fds) {
+      if (fd.events == 0 || fd.revents == 0) continue;
+      char byte;
+      if (::recv(fd.fd, &byte, 1, MSG_DONTWAIT) <= 0) {
+        fd.events = 0;  // done with it
+        ++closed;
+      }
+    }
+  }
+  return closed;
+}
 
 }  // namespace npc::test

@@ -1,0 +1,293 @@
+// The bad-input catalogue (README.md "Security"): one row per category of hostile or broken
+// input over the gRPC API. Each row's outcome is the documented code and message naming the
+// item; after every row the daemon still ticks, and another client's agent and its running
+// action are untouched.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "grpc_fixture.h"
+
+using namespace npc;
+using namespace npc::test;
+
+namespace {
+
+constexpr uint64_t kVictimAgent = 100;
+
+ServerSetup catalogueSetup() {
+  ServerSetup setup;
+  setup.max_receive_bytes = 64 * 1024;
+  setup.handshake_timeout_ms = 300;
+  setup.credentials = {{"victim", "token-v", "", Role::kGame},
+                       {"intruder", "token-i", "", Role::kGame},
+                       {"dashboard", "token-o", "", Role::kObserver},
+                       {"ops", "token-x", "", Role::kAdmin}};
+  return setup;
+}
+
+std::string outcome(const grpc::Status& status) {
+  static const char* const kNames[] = {
+      "OK",        "CANCELLED",         "UNKNOWN",          "INVALID_ARGUMENT",
+      "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",   "PERMISSION_DENIED",
+      "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+      "UNIMPLEMENTED", "INTERNAL",      "UNAVAILABLE",      "DATA_LOSS",
+      "UNAUTHENTICATED"};
+  const int code = status.error_code();
+  const std::string name = code >= 0 && code <= 16 ? kNames[code] : std::to_string(code);
+  return name + ": " + status.error_message();
+}
+
+// The hostile side of the table: an intruder's stream and credentials, and the victim's
+// agent with the action it is performing.
+struct Catalogue {
+  TestServer server{catalogueSetup()};
+  Admin ops{server.channel(), "token-x"};
+  StreamClient victim{server.channel(), true, "token-v"};
+  StreamClient intruder{server.channel(), true, "token-i"};
+  uint64_t victim_intention = 0;
+  uint64_t seq = 1;
+
+  Catalogue() {
+    REQUIRE(victim.waitWelcome() != 0);
+    REQUIRE(intruder.waitWelcome() != 0);
+    v1::WorldUpdate update;
+    update.set_seq(seq++);
+    addEntity(update, kVictimAgent, v1::ENTITY_KIND_NPC, 0.f, 0.f, "villager");
+    REQUIRE(victim.send(update));
+    const auto action = victim.waitAction(
+        [](const v1::Action& a) { return a.agent() == kVictimAgent && a.intention() > 0; });
+    REQUIRE(action);
+    victim_intention = action->intention();
+  }
+
+  // Sends `update` from the intruder; its first error event's text, as "error: <text>".
+  std::string intrude(v1::WorldUpdate update) {
+    const uint64_t s = seq++;
+    update.set_seq(s);
+    if (!intruder.send(update)) return "send failed";
+    const auto error = intruder.waitEvent(
+        [&](const v1::Event& e) { return e.kind() == v1::EVENT_KIND_ERROR && e.seq() == s; });
+    return error ? "error: " + error->text() : "no error";
+  }
+
+  v1::ActionResult* result(v1::WorldUpdate& u, uint64_t agent, uint64_t intention) {
+    v1::ActionResult* r = u.add_results();
+    r->set_agent(agent);
+    r->set_intention(intention);
+    r->set_outcome(v1::ActionResult::OUTCOME_FAILED);
+    return r;
+  }
+
+  uint64_t tick() {
+    v1::Stats stats;
+    return ops.stats(&stats).ok() ? stats.tick() : 0;
+  }
+};
+
+struct Row {
+  std::string category;
+  std::function<std::string(Catalogue&)> act;
+  std::string expected;  // "error: <event text>" on the stream, or "<CODE>: <message>"
+};
+
+std::vector<Row> rows() {
+  return {
+      {"unknown id",
+       [](Catalogue& c) {
+         v1::WorldUpdate u;
+         c.result(u, 999, 5);
+         return c.intrude(u);
+       },
+       "error: action result: entity 999 is not an agent"},
+      {"stale id (a despawned agent)",
+       [](Catalogue& c) {
+         Admin intruder(c.server.channel(), "token-i");
+         v1::WorldUpdate spawn;
+         spawn.set_seq(c.seq++);
+         addEntity(spawn, 120, v1::ENTITY_KIND_NPC, 5.f, 5.f, "statue");
+         REQUIRE(c.intruder.send(spawn));
+         REQUIRE(eventually([&] { return intruder.get(120).ok(); }));
+         v1::WorldUpdate remove;
+         remove.set_seq(c.seq++);
+         remove.add_removals(120);
+         REQUIRE(c.intruder.send(remove));
+         REQUIRE(eventually([&] { return !intruder.get(120).ok(); }));
+         CHECK(outcome(intruder.get(120)) == "NOT_FOUND: entity 120: no such agent");
+         v1::WorldUpdate u;
+         c.result(u, 120, 7);
+         return c.intrude(u);
+       },
+       "error: action result: entity 120 is not an agent"},
+      {"result for an action never sent",
+       [](Catalogue& c) {
+         v1::WorldUpdate u;
+         c.result(u, kVictimAgent, 99999);
+         return c.intrude(u);
+       },
+       "error: results[0] (agent 100, intention 99999): intention was not sent to this client"},
+      {"result for an action sent to another client",
+       [](Catalogue& c) {
+         v1::WorldUpdate u;
+         c.result(u, kVictimAgent, c.victim_intention);
+         return c.intrude(u);
+       },
+       "error: results[0] (agent 100, intention {victim}): intention was not sent to this "
+       "client"},
+      {"update of an entity owned by another client",
+       [](Catalogue& c) {
+         v1::WorldUpdate u;
+         addEntity(u, kVictimAgent, v1::ENTITY_KIND_NPC, 50.f, 50.f);
+         return c.intrude(u);
+       },
+       "error: upserts[0] (id 100): owned by another client"},
+      {"removal of an entity owned by another client",
+       [](Catalogue& c) {
+         v1::WorldUpdate u;
+         u.add_removals(kVictimAgent);
+         return c.intrude(u);
+       },
+       "error: removals[0] (id 100): owned by another client"},
+      {"DespawnAgent of a foreign agent",
+       [](Catalogue& c) {
+         return outcome(Admin(c.server.channel(), "token-i").despawn(kVictimAgent));
+       },
+       "PERMISSION_DENIED: entity 100: owned by another client"},
+      {"unknown enum",
+       [](Catalogue& c) {
+         v1::WorldUpdate u;
+         addEntity(u, 130, static_cast<v1::EntityKind>(42), 1.f, 1.f);
+         return c.intrude(u);
+       },
+       "error: upserts[0] (id 130).kind: unknown value 42"},
+      {"duplicate ids in one update",
+       [](Catalogue& c) {
+         v1::WorldUpdate u;
+         addEntity(u, 131, v1::ENTITY_KIND_OBJECT, 1.f, 1.f);
+         addEntity(u, 131, v1::ENTITY_KIND_OBJECT, 2.f, 2.f);
+         return c.intrude(u);
+       },
+       "error: upserts[1] (id 131): id repeated in this update (first at upserts[0])"},
+      {"oversized string",
+       [](Catalogue& c) {
+         v1::WorldUpdate u;
+         addEntity(u, 132, v1::ENTITY_KIND_OBJECT, 1.f, 1.f)->set_species(std::string(300, 's'));
+         return c.intrude(u);
+       },
+       "error: upserts[0] (id 132).species: must be at most 256 bytes (got 300)"},
+      {"oversized message",
+       [](Catalogue& c) {
+         StreamClient big(c.server.channel(), true, "token-i");
+         REQUIRE(big.waitWelcome() != 0);
+         v1::WorldUpdate u;
+         addEntity(u, 133, v1::ENTITY_KIND_OBJECT, 1.f, 1.f)->set_species(std::string(100000, 's'));
+         big.send(u);
+         const auto done = big.waitDone();
+         return done ? outcome(*done).substr(0, 52) : "still open";
+       },
+       "RESOURCE_EXHAUSTED: Received message larger than max"},
+      {"a client that vanishes mid-stream",
+       [](Catalogue& c) {
+         auto gone = std::make_unique<StreamClient>(c.server.channel(), true, "token-i");
+         REQUIRE(gone->waitWelcome() != 0);
+         v1::WorldUpdate u;
+         u.set_seq(1);
+         addEntity(u, 134, v1::ENTITY_KIND_NPC, 3.f, 3.f, "statue");
+         gone->send(u);
+         REQUIRE(eventually([&] { return c.ops.owner(134) > 0; }));
+         gone->vanish();
+         gone.reset();
+         const bool left = eventually([&] { return c.server.hub().clientCount() == 2; });
+         return std::string(left ? "left" : "still counted") + "; its agent " +
+                (c.ops.get(134).ok() ? "kept" : "lost");
+       },
+       "left; its agent kept"},
+      {"many idle connections",
+       [](Catalogue& c) {
+         return std::to_string(idleConnectionsClosed(c.server.port(), 200, 2000ms)) +
+                " of 200 closed";
+       },
+       "200 of 200 closed"},
+      {"missing credential",
+       [](Catalogue& c) {
+         v1::Stats stats;
+         return outcome(Admin(c.server.channel()).stats(&stats));
+       },
+       "UNAUTHENTICATED: missing or invalid bearer token (metadata \"authorization: Bearer "
+       "<token>\") or client certificate"},
+      {"wrong-role credential",
+       [](Catalogue& c) {
+         return outcome(Admin(c.server.channel(), "token-o").spawn(135, "statue",
+                                                                   v1::ENTITY_KIND_NPC));
+       },
+       "PERMISSION_DENIED: SpawnAgent: role observer (client \"dashboard\") may not call it"},
+  };
+}
+
+std::string substitute(std::string text, const std::string& key, uint64_t value) {
+  const auto at = text.find(key);
+  if (at != std::string::npos) text.replace(at, key.size(), std::to_string(value));
+  return text;
+}
+
+size_t errorEvents(const StreamClient& client) {
+  size_t n = 0;
+  for (const auto& m : client.messages()) {
+    for (const auto& e : m.events()) n += e.kind() == v1::EVENT_KIND_ERROR;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("Bad input gets its documented answer and disturbs nobody else", "[catalogue]") {
+  Catalogue c;
+  const nlohmann::json before = c.ops.view(kVictimAgent);
+  REQUIRE_FALSE(before.is_null());
+
+  for (const Row& row : rows()) {
+    INFO(row.category);
+    const uint64_t tick = c.tick();
+    CHECK(row.act(c) == substitute(row.expected, "{victim}", c.victim_intention));
+    // The daemon keeps ticking.
+    CHECK(eventually([&] { return c.tick() > tick; }));
+    // The victim's agent is where it was, still its own, still on the same action.
+    const nlohmann::json after = c.ops.view(kVictimAgent);
+    REQUIRE_FALSE(after.is_null());
+    CHECK(after["position"] == before["position"]);
+    CHECK(after["owner"] == before["owner"]);
+    CHECK(after["intentions"]["queue"]["current"] == c.victim_intention);
+  }
+  // Its action was never failed by anybody else: the victim completes it now.
+  v1::WorldUpdate done;
+  done.set_seq(c.seq++);
+  v1::ActionResult* r = c.result(done, kVictimAgent, c.victim_intention);
+  r->set_outcome(v1::ActionResult::OUTCOME_COMPLETED);
+  REQUIRE(c.victim.send(done));
+  const auto completed = c.victim.waitEvent([&](const v1::Event& e) {
+    return e.kind() == v1::EVENT_KIND_INTENTION_COMPLETED && e.intention() == c.victim_intention;
+  });
+  CHECK(completed);
+  CHECK(errorEvents(c.victim) == 0);
+}
+
+TEST_CASE("The errors counter equals the error events clients received", "[catalogue]") {
+  Catalogue c;
+  StreamClient other(c.server.channel(), true, "token-i");
+  REQUIRE(other.waitWelcome() != 0);
+  for (const Row& row : rows()) {
+    if (row.expected.rfind("error: ", 0) == 0) row.act(c);  // refused items, both kinds
+  }
+  v1::WorldUpdate bad;  // one more input error, on another stream
+  bad.set_seq(77);
+  bad.add_removals(0);
+  REQUIRE(other.send(bad));
+  REQUIRE(other.waitError(77, "removals[0]: id must not be 0"));
+
+  const size_t received = errorEvents(c.intruder) + errorEvents(c.victim) + errorEvents(other);
+  CHECK(received >= 9);
+  v1::Stats stats;
+  CHECK(eventually([&] { return c.ops.stats(&stats).ok() && stats.errors() == received; }));
+  CHECK(stats.errors() == received);
+}
