@@ -17,6 +17,7 @@ PACKAGES=(
   prometheus-cpp-dev
   openssl
   python3-grpcio python3-protobuf
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()

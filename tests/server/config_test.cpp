@@ -102,3 +102,10 @@ TEST_CASE("Command-line flags override the config file", "[config]") {
     }
   }
 }
+
+// Regression: "tick_hz": 1e400 ended start-up with an uncaught exception instead of an error.
+TEST_CASE("Config numbers that overflow a double are a located error", "[config]") {
+  DaemonConfig c;
+  REQUIRE(parseErrors("{\n  \"tick_hz\": 1e400\n}", c) ==
+          std::vector<std::string>{"npcd.json:2:18: number overflow parsing '1e400'"});
+}

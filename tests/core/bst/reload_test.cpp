@@ -232,3 +232,39 @@ TEST_CASE("reload() needs a directory", "[bst][reload]") {
             std::vector<std::string>{"reload: no selection tree directory was loaded"});
   }
 }
+
+// Regression: one broken file made every tree of the set "not loaded" at start-up, and
+// errors named files without their directory.
+TEST_CASE("First load: a broken file is reported with its directory, the healthy trees load",
+          "[bst][reload]") {
+  TempDir dir;
+  std::string broken = machine("");
+  broken.replace(broken.find("condition=\"Alarm\""), 17, "condition=\"Alarm and Missing\"");
+  dir.write("Grunt.xml", kGruntV2);
+  dir.write("sub/Guard.xml", broken);
+  SelectionTreeLibrary library;
+  const BstLoadReport report = library.loadDirectory(dir.path.string());
+  const std::string name = dir.path.filename().string();
+  REQUIRE(report.errors == std::vector<std::string>{
+                               name + "/sub/Guard.xml:4: condition \"Alarm and Missing\": unknown "
+                                      "variable \"Missing\""});
+  REQUIRE(report.trees == 1);
+  BstAgentState grunt = agentOn(library, "Grunt");
+  REQUIRE(evaluateName(library, grunt) == "GruntIdle");
+  REQUIRE(library.findTree("Guard") == SelectionTreeId::kNone);
+
+  SECTION("Should load the repaired file on reload") {
+    dir.write("sub/Guard.xml", machine(""));
+    const BstLoadReport repaired = library.reload();
+    REQUIRE(repaired.text() == "");
+    REQUIRE(library.findTree("Guard") != SelectionTreeId::kNone);
+  }
+  SECTION("Should refuse a broken reload whole, the loaded trees staying") {
+    dir.write("Grunt.xml", "<SelectionTree name=\"Grunt\">");
+    const BstLoadReport refused = library.reload();
+    REQUIRE(refused.trees == 0);
+    REQUIRE(refused.errors.size() == 2);
+    REQUIRE_THAT(refused.errors[0], Catch::StartsWith(name + "/Grunt.xml:1: "));
+    REQUIRE(evaluateName(library, grunt) == "GruntIdle");
+  }
+}

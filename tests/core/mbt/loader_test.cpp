@@ -189,3 +189,40 @@ TEST_CASE("Reload swaps whole sets and never replaces a good one with a bad one"
   }
   fs::remove_all(dir);
 }
+
+// Regression: one broken file made every tree "not loaded" at start-up, and errors named
+// files without their directory.
+TEST_CASE("First load: a broken file is reported with its directory, the healthy trees load",
+          "[mbt][loader][reload]") {
+  const fs::path dir = fs::temp_directory_path() / "npcd_mbt_first_load" / "behavior_trees";
+  fs::remove_all(dir.parent_path());
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "Dog.xml", std::ios::binary) << tree("<Animate name=\"Wag\"/>");
+  std::ofstream(dir / "sub" / "Guard.xml", std::ios::binary) << tree("<Move speed=\"1\"/>");
+  MbtLibrary library;
+  const MbtLoadReport report = library.loadDirectory(dir.string());
+  REQUIRE(report.errors ==
+          std::vector<std::string>{"behavior_trees/sub/Guard.xml:3: <Move> needs attribute \"to\""});
+  REQUIRE(report.trees == 1);
+  REQUIRE(library.treeNames() == std::vector<std::string>{"Dog"});
+  TestHost host(library.names());
+  MbtInstance dog;
+  REQUIRE(library.bind(dog, "Dog", host.view.id, 1).isOk());
+  dog.tick(host);
+  REQUIRE(host.running("Animate") == 1);
+
+  SECTION("Should refuse a broken reload whole, the loaded tree staying") {
+    std::ofstream(dir / "Dog.xml", std::ios::binary) << "<BehaviorTree>";
+    const MbtLoadReport refused = library.reload();
+    REQUIRE(refused.trees == 0);
+    REQUIRE_THAT(refused.text(), Catch::StartsWith("behavior_trees/Dog.xml:1: "));
+    REQUIRE(library.treeNames() == std::vector<std::string>{"Dog"});
+  }
+  SECTION("Should load the repaired file on reload") {
+    std::ofstream(dir / "sub" / "Guard.xml", std::ios::binary)
+        << tree("<Move to=\"Target\" speed=\"1\"/>");
+    REQUIRE(library.reload().text() == "");
+    REQUIRE(library.treeNames() == std::vector<std::string>{"Dog", "Guard"});
+  }
+  fs::remove_all(dir.parent_path());
+}

@@ -70,3 +70,12 @@ TEST_CASE("World file syntax errors carry line and column", "[sim][world_file]")
   REQUIRE(errors.size() == 1);
   REQUIRE_THAT(errors[0], Catch::StartsWith("w.json:2:"));
 }
+
+// Regression: a number overflowing a double aborted the daemon with no location.
+TEST_CASE("World file numbers that overflow a double are a located error", "[sim][world_file]") {
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(parseWorldFile("w.json", "{\n \"places\": [\n  {\"name\": \"a\", \"min\": [1e400, 0, 0]}]\n}",
+                               file, errors));
+  REQUIRE(errors == std::vector<std::string>{"w.json:3:29: number overflow parsing '1e400'"});
+}
