@@ -188,9 +188,9 @@ BstLoadReport SelectionTreeLibrary::loadSources(const std::vector<BstSourceFile>
   report.errors = diagnostics.sortedErrors();
   report.warnings = diagnostics.sortedWarnings();
   // The previous set stays in place. On the first load there is none to keep: the trees
-  // without errors are swapped in (report.trees > 0 despite the errors), so one broken
-  // file does not stop every healthy tree.
-  if (!report.ok() && generation_ > 0) return report;
+  // without errors, if any, are swapped in (report.trees > 0 despite the errors), so one
+  // broken file does not stop every healthy tree.
+  if (!report.ok() && (generation_ > 0 || next.empty())) return report;
 
   remaps_.push_back(remapTo(next));
   trees_ = std::move(next);

@@ -144,9 +144,9 @@ MbtLoadReport MbtLibrary::loadSources(const std::vector<MbtSourceFile>& sources_
   report.errors = diagnostics.sortedErrors();
   report.warnings = diagnostics.sortedWarnings();
   // `next` is dropped and the current set stays. On the first load there is no set to
-  // keep: the trees without errors are swapped in (report.trees > 0 despite the errors), so
-  // one broken file does not stop every healthy tree.
-  if (!report.ok() && !first_load) return report;
+  // keep: the trees without errors, if any, are swapped in (report.trees > 0 despite the
+  // errors), so one broken file does not stop every healthy tree.
+  if (!report.ok() && (!first_load || next.empty())) return report;
 
   for (size_t index : reused) next.push_back(std::move(trees_[index]));
   for (auto& old : trees_) {

@@ -195,18 +195,19 @@ TEST_CASE("Trees load from a directory and reload on demand or when files change
     REQUIRE(library.behaviorName(s.previous) == "GruntAttack");
     REQUIRE(library.behaviorName(s.current) == "GruntAssault");
   }
-  SECTION("Should refuse a broken edit once, naming files relative to the directory") {
+  SECTION("Should refuse a broken edit once, naming files from the directory down") {
     std::string bad = kSeedCommon;
     const std::string line4 = "<Variable name=\"AwareOfEnemy\"/>";
     bad.replace(bad.find(line4), line4.size(), line4 + "<Variable name=\"awareofenemy\"/>");
     dir.write("References/Common.xml", bad);
     const std::optional<BstLoadReport> report = library.reloadIfChanged();
     REQUIRE(report.has_value());
+    const std::string d = dir.path.filename().string() + "/";
     REQUIRE(report->errors ==
-            std::vector<std::string>{"References/Common.xml:4: duplicate variable "
-                                     "\"awareofenemy\" (first declared at "
-                                     "References/Common.xml:4) (via Ref \"CommonVars\" at "
-                                     "Grunt.xml:3)"});
+            std::vector<std::string>{d + "References/Common.xml:4: duplicate variable "
+                                         "\"awareofenemy\" (first declared at " +
+                                     d + "References/Common.xml:4) (via Ref \"CommonVars\" at " +
+                                     d + "Grunt.xml:3)"});
     REQUIRE(library.generation() == 1);
     REQUIRE_FALSE(library.reloadIfChanged().has_value());
     REQUIRE(evaluateName(library, grunt) == "GruntAttack");
