@@ -42,9 +42,12 @@ printf '%-14s %10s %8s  %s\n' target runs exec/s result
 for t in "${targets[@]}"; do
   seed_dir="$out/seeds/$t"
   rm -rf "$seed_dir" && mkdir -p "$seed_dir" "$out/corpus/$t"
-  for s in $(seeds "$t"); do
-    if [ -d "$s" ]; then find "$s" -maxdepth 1 -type f -exec cp {} "$seed_dir/" \;
-    elif [ -f "$s" ]; then cp "$s" "$seed_dir/"; fi
+  n=0
+  for s in $(seeds "$t"); do  # numbered: the folders share names (Common.xml, Grunt.xml)
+    for f in $(find "$s" -maxdepth 1 -type f 2>/dev/null | sort); do
+      n=$((n + 1))
+      cp "$f" "$seed_dir/$n-$(basename "$f")"
+    done
   done
   log="$out/$t.log"
   status=0
