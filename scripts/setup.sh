@@ -19,6 +19,7 @@ PACKAGES=(
   python3-grpcio python3-protobuf
   file
   chromium
+  clang-14 libclang-rt-14-dev
 )
 # The debug page's browser test runs playwright-core under node (tests/browser/); a node
 # from elsewhere (with its own npm) is kept.

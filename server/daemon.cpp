@@ -164,10 +164,12 @@ bool Daemon::start(std::vector<std::string>& errors) {
   if (!config_.behavior_trees_dir.empty()) {
     const MbtLoadReport report = sim_->loadBehaviorTrees(config_.behavior_trees_dir);
     for (const std::string& w : report.warnings) spdlog::warn(logText(w));
-    if (!report.ok()) {
+    // At start-up the trees without errors load despite a broken file (report.trees > 0).
+    if (!report.ok() && report.trees == 0) {
       errors.insert(errors.end(), report.errors.begin(), report.errors.end());
       return false;
     }
+    for (const std::string& e : report.errors) spdlog::error(logText(e));  // the rest run
   }
   if (!config_.goap_dir.empty()) {
     const PlannerLoadReport report = sim_->loadPlannerDomains(config_.goap_dir, config_.goap_statistics_dir);
@@ -179,10 +181,12 @@ bool Daemon::start(std::vector<std::string>& errors) {
   if (!config_.selection_trees_dir.empty()) {
     const BstLoadReport report = sim_->loadSelectionTrees(config_.selection_trees_dir);
     for (const std::string& w : report.warnings) spdlog::warn(logText(w));
-    if (!report.ok()) {
+    // At start-up the trees without errors load despite a broken file (report.trees > 0).
+    if (!report.ok() && report.trees == 0) {
       errors.insert(errors.end(), report.errors.begin(), report.errors.end());
       return false;
     }
+    for (const std::string& e : report.errors) spdlog::error(logText(e));  // the rest run
   }
   if (!applyWorldFile(world, *sim_, errors)) return false;
   if (config_.simulated_players) demo_ = std::make_unique<DemoGame>(world.players);

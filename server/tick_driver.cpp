@@ -10,44 +10,55 @@ namespace npc {
 
 TickDriver::TickDriver(boost::asio::io_context& io, Simulation& sim, StatsBoard& board,
                        const TickDriverOptions& options, TickHooks hooks)
-    : sim_(sim),
+    : TickDriver(std::make_unique<AsioTickClock>(io), nullptr, sim, board, options,
+                 std::move(hooks)) {}
+
+TickDriver::TickDriver(TickClock& clock, Simulation& sim, StatsBoard& board,
+                       const TickDriverOptions& options, TickHooks hooks)
+    : TickDriver(nullptr, &clock, sim, board, options, std::move(hooks)) {}
+
+TickDriver::TickDriver(std::unique_ptr<TickClock> own_clock, TickClock* clock, Simulation& sim,
+                       StatsBoard& board, const TickDriverOptions& options, TickHooks hooks)
+    : own_clock_(std::move(own_clock)),
+      clock_(clock ? *clock : *own_clock_),
+      sim_(sim),
       board_(board),
       options_(options),
       hooks_(std::move(hooks)),
-      period_(std::chrono::duration_cast<Clock::duration>(
+      period_(std::chrono::duration_cast<Clock::Duration>(
           std::chrono::duration<double>(1.0 / options.tick_hz))),
       // Rates are measured every second even when no status line is printed.
-      status_period_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+      status_period_(std::chrono::duration_cast<Clock::Duration>(std::chrono::duration<double>(
           options.status_interval_s > 0 ? options.status_interval_s : 1.0))),
-      tick_timer_(io),
-      status_timer_(io) {}
+      tick_timer_(clock_.makeTimer()),
+      status_timer_(clock_.makeTimer()) {}
 
 void TickDriver::start() {
   running_ = true;
-  const auto now = Clock::now();
+  const auto now = clock_.now();
   rate_since_ = now;
-  tick_timer_.expires_at(now + period_);
-  tick_timer_.async_wait([this](const auto& ec) { onTick(ec); });
-  status_timer_.expires_at(now + status_period_);
-  status_timer_.async_wait([this](const auto& ec) { onStatus(ec); });
+  tick_due_ = now + period_;
+  tick_timer_->armAt(tick_due_, [this] { onTick(); });
+  status_due_ = now + status_period_;
+  status_timer_->armAt(status_due_, [this] { onStatus(); });
 }
 
 void TickDriver::stop() {
   running_ = false;
-  tick_timer_.cancel();
-  status_timer_.cancel();
+  tick_timer_->cancel();
+  status_timer_->cancel();
 }
 
-void TickDriver::onTick(const boost::system::error_code& ec) {
-  if (ec || !running_) return;
-  const auto begin = Clock::now();
+void TickDriver::onTick() {
+  if (!running_) return;
+  const auto begin = clock_.now();
   sim_.tick();
   // Whatever hands the output on (demo game, publishing to clients) is the emit phase.
   TickProfile& profile = sim_.profile();
   const uint64_t emit_begin = profile.now();
   if (hooks_.after_tick) hooks_.after_tick();
   profile.add(TickPhase::kEmit, profile.now() - emit_begin);
-  const auto end = Clock::now();
+  const auto end = clock_.now();
   const double tick_ms = std::chrono::duration<double, std::milli>(end - begin).count();
   stats_.record(tick_ms);
   board_.recordPhases(profile);
@@ -57,8 +68,8 @@ void TickDriver::onTick(const boost::system::error_code& ec) {
 }
 
 void TickDriver::scheduleNext() {
-  auto next = tick_timer_.expiry() + period_;
-  const auto now = Clock::now();
+  auto next = tick_due_ + period_;
+  const auto now = clock_.now();
   if (now > next) {
     ++stats_.overruns;
     if (now > next + period_) {
@@ -72,8 +83,8 @@ void TickDriver::scheduleNext() {
                            std::to_string(stats_.skipped) + " slots skipped so far)"));
     }
   }
-  tick_timer_.expires_at(next);
-  tick_timer_.async_wait([this](const auto& ec) { onTick(ec); });
+  tick_due_ = next;
+  tick_timer_->armAt(tick_due_, [this] { onTick(); });
 }
 
 void TickDriver::publishStats() {
@@ -89,9 +100,9 @@ void TickDriver::publishStats() {
   board_.store(s);
 }
 
-void TickDriver::onStatus(const boost::system::error_code& ec) {
-  if (ec || !running_) return;
-  const auto now = Clock::now();
+void TickDriver::onStatus() {
+  if (!running_) return;
+  const auto now = clock_.now();
   const double elapsed = std::chrono::duration<double>(now - rate_since_).count();
   const SimStats sim = sim_.stats();
   if (elapsed > 0) {
@@ -106,8 +117,8 @@ void TickDriver::onStatus(const boost::system::error_code& ec) {
   last_.ticks_per_second = ticks_per_second_;
   board_.store(last_);
   if (options_.status_interval_s > 0) spdlog::info(logText(statusLine()));
-  status_timer_.expires_at(status_timer_.expiry() + status_period_);
-  status_timer_.async_wait([this](const auto& e) { onStatus(e); });
+  status_due_ += status_period_;
+  status_timer_->armAt(status_due_, [this] { onStatus(); });
 }
 
 std::string TickDriver::statusLine() const {

@@ -7,6 +7,9 @@
 // overrun: the successor runs at once (one catch-up at most) and any further slots already
 // in the past are skipped and counted. Simulated time advances by exactly one dt per tick
 // run, so an overloaded daemon slows simulated time instead of bunching ticks.
+//
+// Time comes from a TickClock (tick_clock.h): the io_context's steady clock in the daemon, a
+// ManualTickClock in tests, which then run the schedule without sleeping.
 #pragma once
 
 #include <chrono>
@@ -14,11 +17,13 @@
 #include <functional>
 #include <string>
 
+#include <memory>
+
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "sim/simulation.h"
 #include "stats_board.h"
+#include "tick_clock.h"
 #include "tick_stats.h"
 
 namespace npc {
@@ -36,7 +41,11 @@ struct TickHooks {
 
 class TickDriver {
  public:
+  // Ticks on `io`'s thread by the steady clock.
   TickDriver(boost::asio::io_context& io, Simulation& sim, StatsBoard& board,
+             const TickDriverOptions& options, TickHooks hooks);
+  // Ticks by `clock` (which must outlive the driver), on whichever thread fires its timers.
+  TickDriver(TickClock& clock, Simulation& sim, StatsBoard& board,
              const TickDriverOptions& options, TickHooks hooks);
 
   // Arms the timers; ticks start one period from now. Call before or while io runs.
@@ -49,25 +58,31 @@ class TickDriver {
   std::string statusLine() const;
 
  private:
-  using Clock = std::chrono::steady_clock;
-  void onTick(const boost::system::error_code& ec);
-  void onStatus(const boost::system::error_code& ec);
+  using Clock = TickClock;
+  TickDriver(std::unique_ptr<TickClock> own_clock, TickClock* clock, Simulation& sim,
+             StatsBoard& board, const TickDriverOptions& options, TickHooks hooks);
+  void onTick();
+  void onStatus();
   void scheduleNext();
   void publishStats();
 
+  std::unique_ptr<TickClock> own_clock_;  // set by the io_context constructor only
+  TickClock& clock_;
   Simulation& sim_;
   StatsBoard& board_;
   TickDriverOptions options_;
   TickHooks hooks_;
-  Clock::duration period_;
-  Clock::duration status_period_;
-  boost::asio::steady_timer tick_timer_;
-  boost::asio::steady_timer status_timer_;
+  Clock::Duration period_;
+  Clock::Duration status_period_;
+  std::unique_ptr<TickClock::Timer> tick_timer_;
+  std::unique_ptr<TickClock::Timer> status_timer_;
+  Clock::TimePoint tick_due_{};    // deadline of the armed tick (the schedule's grid)
+  Clock::TimePoint status_due_{};
   TickStats stats_;
   bool running_ = false;
 
   // Rates over the last status interval.
-  Clock::time_point rate_since_;
+  Clock::TimePoint rate_since_{};
   uint64_t rate_ticks_ = 0;
   uint64_t rate_actions_ = 0;
   double ticks_per_second_ = 0.0;

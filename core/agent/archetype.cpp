@@ -3,9 +3,12 @@
 #include <cstdint>
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "base/definition_file_name.h"
 #include "base/json_reader.h"
 #include "perception/sounds.h"
 #include "world/limits.h"
@@ -268,9 +271,18 @@ bool ArchetypeSet::loadDirectory(const std::string& dir, std::vector<std::string
   std::sort(files.begin(), files.end());
   bool ok = true;
   for (const auto& file : files) {
-    JsonReader reader(file.string());
+    const std::string name = definitionFileName(dir, file.string());
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      errors.push_back(name + ": cannot open file");
+      ok = false;
+      continue;
+    }
+    JsonReader reader(name);
     json j;
-    if (reader.parseFile(j)) loadObject(j, reader);
+    if (reader.parse(text.str(), j)) loadObject(j, reader);
     if (!reader.ok()) {
       ok = false;
       errors.insert(errors.end(), reader.errors().begin(), reader.errors().end());

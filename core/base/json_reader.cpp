@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -39,21 +40,60 @@ std::pair<size_t, size_t> lineColumn(std::string_view text, size_t byte) {
 
 std::string_view typeName(const json& j) { return j.type_name(); }
 
+// Definition numbers end up in floats; converting a double beyond a float's range is
+// undefined behaviour, and no quantity in a definition file means that much.
+constexpr const char* kTooLarge = "is too large (beyond +-3.4e38)";
+bool fitsFloat(double v) {
+  return std::isfinite(v) && std::fabs(v) <= static_cast<double>(std::numeric_limits<float>::max());
+}
+
+// nlohmann's DOM builder, told not to throw, remembering where the parser gave up. Every
+// failure passes through parse_error with the byte offset, syntax errors and also numbers
+// that overflow a double ("1e400"), which json::parse would throw as out_of_range with no
+// position at all.
+class LocatingDomParser : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  explicit LocatingDomParser(json& out) : json_sax_dom_parser(out, false) {}
+  bool parse_error(std::size_t byte, const std::string& /*token*/,
+                   const nlohmann::detail::exception& e) {
+    failed_ = true;
+    byte_ = byte;
+    message_ = e.what();
+    return false;
+  }
+  bool failed() const { return failed_; }
+  size_t byte() const { return byte_; }
+  // Without nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " or
+  // "[json.exception.out_of_range.406] " prefix.
+  std::string message() const {
+    std::string what = message_;
+    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    if (what.rfind("parse error", 0) == 0) {
+      if (auto pos = what.find(": "); pos != std::string::npos) what = what.substr(pos + 2);
+    }
+    return what;
+  }
+
+ private:
+  bool failed_ = false;
+  size_t byte_ = 0;
+  std::string message_;
+};
+
 }  // namespace
 
 bool JsonReader::parse(std::string_view text, json& out) {
-  try {
-    out = json::parse(text.begin(), text.end());
-    return true;
-  } catch (const json::parse_error& e) {
-    auto [line, col] = lineColumn(text, e.byte);
-    std::string what = e.what();
-    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix.
-    if (auto pos = what.find(": "); pos != std::string::npos) what = what.substr(pos + 2);
+  json parsed;
+  LocatingDomParser sax(parsed);
+  json::sax_parse(text.begin(), text.end(), &sax);
+  if (sax.failed()) {
+    auto [line, col] = lineColumn(text, sax.byte());
     errors_.push_back(file_ + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " +
-                      what);
+                      sax.message());
     return false;
   }
+  out = std::move(parsed);
+  return true;
 }
 
 bool JsonReader::parseFile(json& out) {
@@ -128,7 +168,12 @@ std::optional<double> JsonReader::number(const json& obj, std::string_view path,
     error(joinPath(path, key), std::string("expected a number, got ") + std::string(typeName(*v)));
     return std::nullopt;
   }
-  return v->get<double>();
+  const double value = v->get<double>();
+  if (!fitsFloat(value)) {
+    error(joinPath(path, key), kTooLarge);
+    return std::nullopt;
+  }
+  return value;
 }
 
 std::optional<int64_t> JsonReader::integer(const json& obj, std::string_view path,
@@ -168,12 +213,15 @@ std::optional<Vec3> JsonReader::vec3Value(const json& v, std::string_view path) 
     error(path, "expected [x, y, z] of numbers");
     return std::nullopt;
   }
-  Vec3 out{v[0].get<float>(), v[1].get<float>(), v[2].get<float>()};
-  if (!isFinite(out)) {
-    error(path, "coordinates must be finite");
-    return std::nullopt;
+  for (size_t i = 0; i < 3; ++i) {
+    const double c = v[i].get<double>();
+    if (!fitsFloat(c)) {
+      error(path, std::isfinite(c) ? "coordinates are too large (beyond +-3.4e38)"
+                                   : "coordinates must be finite");
+      return std::nullopt;
+    }
   }
-  return out;
+  return Vec3{v[0].get<float>(), v[1].get<float>(), v[2].get<float>()};
 }
 
 std::string JsonReader::report() const {

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/definition_file_name.h"
+
 namespace npc {
 
 namespace fs = std::filesystem;
@@ -40,7 +42,7 @@ SourceDirRead readSourceDir(const std::string& dir, std::string_view extension) 
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    const std::string name = path.lexically_relative(dir).generic_string();
+    const std::string name = definitionFileName(dir, path.string());
     if (!in) {
       out.errors.push_back(name + ": cannot be read");
       continue;

@@ -178,14 +178,19 @@ BstLoadReport SelectionTreeLibrary::loadSources(const std::vector<BstSourceFile>
   std::vector<SelectionTree> next;
   next.reserve(sources_found.size());
   for (const TreeSource& source : sources_found) {
-    next.push_back(TreeBuilder(source, blocks, names_, options, diagnostics).build());
+    const size_t errors_before = diagnostics.errorCount();
+    SelectionTree tree = TreeBuilder(source, blocks, names_, options, diagnostics).build();
+    if (diagnostics.errorCount() == errors_before) next.push_back(std::move(tree));
   }
 
   BstLoadReport report;
   report.files = sources.size();
   report.errors = diagnostics.sortedErrors();
   report.warnings = diagnostics.sortedWarnings();
-  if (!report.ok()) return report;  // the previous set stays in place
+  // The previous set stays in place. On the first load there is none to keep: the trees
+  // without errors, if any, are swapped in (report.trees > 0 despite the errors), so one
+  // broken file does not stop every healthy tree.
+  if (!report.ok() && (generation_ > 0 || next.empty())) return report;
 
   remaps_.push_back(remapTo(next));
   trees_ = std::move(next);

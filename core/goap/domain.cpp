@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/definition_file_name.h"
 #include "goap/domain_loader.h"
 
 namespace npc::goap {
@@ -171,7 +172,7 @@ GoapLoadReport GoapLibrary::loadDirectory(const std::string& dir) {
     }
     std::stringstream buffer;
     buffer << in.rdbuf();
-    files.push_back({p, buffer.str()});
+    files.push_back({definitionFileName(dir, p), buffer.str()});
   }
   if (!report.ok()) return report;
   return loadFiles(files);

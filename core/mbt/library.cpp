@@ -106,6 +106,7 @@ MbtLoadReport MbtLibrary::loadSources(const std::vector<MbtSourceFile>& sources_
   std::vector<std::unique_ptr<XmlFile>> files;
   std::unordered_map<std::string, std::string> first_file;  // tree name → file
   std::vector<size_t> reused;  // indices into trees_ kept as they are
+  const bool first_load = generation_ == 0;
   for (const MbtSourceFile* source : sources) {
     const std::string name = treeNameOf(source->name);
     auto [it, inserted] = first_file.emplace(name, source->name);
@@ -133,14 +134,19 @@ MbtLoadReport MbtLibrary::loadSources(const std::vector<MbtSourceFile>& sources_
       diagnostics.error(source->name, line, std::move(error));
       continue;
     }
+    const size_t errors_before = diagnostics.errorCount();
     MbtTreeBuilder builder(*file, name, factory_, *signals_, *names_, scopes_, *lua_, config_,
                            diagnostics);
-    if (auto tree = builder.build()) next.push_back(std::move(tree));
+    auto tree = builder.build();
+    if (tree && diagnostics.errorCount() == errors_before) next.push_back(std::move(tree));
     files.push_back(std::move(file));
   }
   report.errors = diagnostics.sortedErrors();
   report.warnings = diagnostics.sortedWarnings();
-  if (!report.ok()) return report;  // `next` is dropped; the current set stays
+  // `next` is dropped and the current set stays. On the first load there is no set to
+  // keep: the trees without errors, if any, are swapped in (report.trees > 0 despite the
+  // errors), so one broken file does not stop every healthy tree.
+  if (!report.ok() && (!first_load || next.empty())) return report;
 
   for (size_t index : reused) next.push_back(std::move(trees_[index]));
   for (auto& old : trees_) {

@@ -221,3 +221,10 @@ TEST_CASE("Client credentials name a client, a secret and a role", "[config][aut
                         "npcd.json: /tls_client_auth: needs tls_client_ca, tls_cert and tls_key"});
   }
 }
+
+// Regression: "tick_hz": 1e400 ended start-up with an uncaught exception instead of an error.
+TEST_CASE("Config numbers that overflow a double are a located error", "[config]") {
+  DaemonConfig c;
+  REQUIRE(parseErrors("{\n  \"tick_hz\": 1e400\n}", c) ==
+          std::vector<std::string>{"npcd.json:2:18: number overflow parsing '1e400'"});
+}

@@ -1,10 +1,13 @@
 // The real CryEngine 3.4 selection tree files in ../shared/corpus/bst (see SOURCES.md there):
-// which load, which fail, and why. Skipped with a warning when the corpus is not checked out.
+// which load, which fail, and why. Reported SKIPPED when the corpus is not checked out
+// (shared_corpus.h).
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <catch2/catch.hpp>
+
+#include "shared_corpus.h"
 
 #include "bst_test_support.h"
 
@@ -16,11 +19,7 @@ namespace {
 
 const fs::path kCorpus = fs::path(NPCD_SHARED_DIR) / "corpus" / "bst";
 
-bool corpusPresent() {
-  if (fs::is_directory(kCorpus)) return true;
-  WARN("corpus not found at " << kCorpus.string() << "; skipping");
-  return false;
-}
+bool corpusPresent() { return sharedCorpusPresent(kCorpus); }
 
 BstSourceFile corpusFile(const std::string& name) {
   std::ifstream in(kCorpus / name, std::ios::binary);

@@ -195,18 +195,19 @@ TEST_CASE("Trees load from a directory and reload on demand or when files change
     REQUIRE(library.behaviorName(s.previous) == "GruntAttack");
     REQUIRE(library.behaviorName(s.current) == "GruntAssault");
   }
-  SECTION("Should refuse a broken edit once, naming files relative to the directory") {
+  SECTION("Should refuse a broken edit once, naming files from the directory down") {
     std::string bad = kSeedCommon;
     const std::string line4 = "<Variable name=\"AwareOfEnemy\"/>";
     bad.replace(bad.find(line4), line4.size(), line4 + "<Variable name=\"awareofenemy\"/>");
     dir.write("References/Common.xml", bad);
     const std::optional<BstLoadReport> report = library.reloadIfChanged();
     REQUIRE(report.has_value());
+    const std::string d = dir.path.filename().string() + "/";
     REQUIRE(report->errors ==
-            std::vector<std::string>{"References/Common.xml:4: duplicate variable "
-                                     "\"awareofenemy\" (first declared at "
-                                     "References/Common.xml:4) (via Ref \"CommonVars\" at "
-                                     "Grunt.xml:3)"});
+            std::vector<std::string>{d + "References/Common.xml:4: duplicate variable "
+                                         "\"awareofenemy\" (first declared at " +
+                                     d + "References/Common.xml:4) (via Ref \"CommonVars\" at " +
+                                     d + "Grunt.xml:3)"});
     REQUIRE(library.generation() == 1);
     REQUIRE_FALSE(library.reloadIfChanged().has_value());
     REQUIRE(evaluateName(library, grunt) == "GruntAttack");
@@ -230,5 +231,41 @@ TEST_CASE("reload() needs a directory", "[bst][reload]") {
   SECTION("Should say so") {
     REQUIRE(library.reload().errors ==
             std::vector<std::string>{"reload: no selection tree directory was loaded"});
+  }
+}
+
+// Regression: one broken file made every tree of the set "not loaded" at start-up, and
+// errors named files without their directory.
+TEST_CASE("First load: a broken file is reported with its directory, the healthy trees load",
+          "[bst][reload]") {
+  TempDir dir;
+  std::string broken = machine("");
+  broken.replace(broken.find("condition=\"Alarm\""), 17, "condition=\"Alarm and Missing\"");
+  dir.write("Grunt.xml", kGruntV2);
+  dir.write("sub/Guard.xml", broken);
+  SelectionTreeLibrary library;
+  const BstLoadReport report = library.loadDirectory(dir.path.string());
+  const std::string name = dir.path.filename().string();
+  REQUIRE(report.errors == std::vector<std::string>{
+                               name + "/sub/Guard.xml:4: condition \"Alarm and Missing\": unknown "
+                                      "variable \"Missing\""});
+  REQUIRE(report.trees == 1);
+  BstAgentState grunt = agentOn(library, "Grunt");
+  REQUIRE(evaluateName(library, grunt) == "GruntIdle");
+  REQUIRE(library.findTree("Guard") == SelectionTreeId::kNone);
+
+  SECTION("Should load the repaired file on reload") {
+    dir.write("sub/Guard.xml", machine(""));
+    const BstLoadReport repaired = library.reload();
+    REQUIRE(repaired.text() == "");
+    REQUIRE(library.findTree("Guard") != SelectionTreeId::kNone);
+  }
+  SECTION("Should refuse a broken reload whole, the loaded trees staying") {
+    dir.write("Grunt.xml", "<SelectionTree name=\"Grunt\">");
+    const BstLoadReport refused = library.reload();
+    REQUIRE(refused.trees == 0);
+    REQUIRE(refused.errors.size() == 2);
+    REQUIRE_THAT(refused.errors[0], Catch::StartsWith(name + "/Grunt.xml:1: "));
+    REQUIRE(evaluateName(library, grunt) == "GruntIdle");
   }
 }

@@ -1,6 +1,8 @@
 // Domain loading (core/goap/domain_loader.h): the schema, resolution to ids, templates and
 // fragments, and located diagnostics ("file: /json/path: message").
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include <catch2/catch.hpp>
 
@@ -238,4 +240,17 @@ TEST_CASE("The shipped domains load", "[goap][loader]") {
   INFO(b.text());
   CHECK(b.ok());
   CHECK(data.size() == 5);  // B0 (2 files), B1, B2, the villager's day
+}
+
+// Regression: errors named the file by the path the daemon was given, not from the
+// definitions directory down.
+TEST_CASE("Domain files in errors are named from their definitions directory", "[goap][loader]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "npcd_goap_names" / "goap";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "broken.json", std::ios::binary) << "{\n  \"domain\": 1e400\n}";
+  GoapLibrary lib;
+  const GoapLoadReport r = lib.loadDirectory(dir.string());
+  REQUIRE(r.errors == std::vector<std::string>{"goap/broken.json:2:17: number overflow parsing '1e400'"});
+  std::filesystem::remove_all(dir.parent_path());
 }

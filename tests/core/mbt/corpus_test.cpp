@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "shared_corpus.h"
+
 #include "mbt/load_context.h"
 #include "mbt_test_support.h"
 
@@ -20,11 +22,7 @@ namespace {
 
 const fs::path kCorpus = fs::path(NPCD_SHARED_DIR) / "corpus" / "mbt";
 
-bool corpusPresent() {
-  if (fs::is_directory(kCorpus)) return true;
-  WARN("corpus not found at " << kCorpus.string() << "; skipping");
-  return false;
-}
+bool corpusPresent() { return sharedCorpusPresent(kCorpus); }
 
 MbtSourceFile corpusFile(const std::string& name) {
   std::ifstream in(kCorpus / name, std::ios::binary);

@@ -86,13 +86,13 @@ TEST_CASE("Load errors name the file, line and node, and are all reported",
     REQUIRE(load("<BehaviorTree>\n<Root>") ==
             "Grunt.xml:2: XML error: Start-end tags mismatch\n");
   }
-  SECTION("Should gather errors of every file, sorted, before refusing the set") {
+  SECTION("Should gather errors of every file, sorted; a first load keeps the healthy file") {
     const MbtLoadReport report = library.loadSources(
         {{"B.xml", tree("<Wait/>")}, {"A.xml", tree("<Fail>\n<Halt/>\n</Fail>")}, {"C.xml", tree("<Halt/>")}});
     REQUIRE(report.errors == std::vector<std::string>{
                                  "A.xml:3: <Fail> takes no child nodes",
                                  "B.xml:3: <Wait> needs attribute \"duration\""});
-    REQUIRE(library.treeCount() == 0);
+    REQUIRE(library.treeNames() == std::vector<std::string>{"C"});
   }
   SECTION("Should warn about unknown attributes and sections, with their lines") {
     const MbtLoadReport report = library.loadSources({{"Grunt.xml", R"(<BehaviorTree>
@@ -143,7 +143,7 @@ TEST_CASE("Reload swaps whole sets and never replaces a good one with a bad one"
   SECTION("Should keep the loaded set when the new one has an error") {
     write("Guard.xml", tree("<Wait/>"));
     const MbtLoadReport report = library.reload();
-    REQUIRE(report.text() == "Guard.xml:3: <Wait> needs attribute \"duration\"\n");
+    REQUIRE(report.text() == "npcd_mbt_reload_test/Guard.xml:3: <Wait> needs attribute \"duration\"\n");
     REQUIRE(library.generation() == 1);
     REQUIRE(library.findTree("Guard") == old_guard);
     REQUIRE(guard.tick(host) == MbtStatus::kRunning);
@@ -188,4 +188,41 @@ TEST_CASE("Reload swaps whole sets and never replaces a good one with a bad one"
     REQUIRE(report.reused == 0);
   }
   fs::remove_all(dir);
+}
+
+// Regression: one broken file made every tree "not loaded" at start-up, and errors named
+// files without their directory.
+TEST_CASE("First load: a broken file is reported with its directory, the healthy trees load",
+          "[mbt][loader][reload]") {
+  const fs::path dir = fs::temp_directory_path() / "npcd_mbt_first_load" / "behavior_trees";
+  fs::remove_all(dir.parent_path());
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "Dog.xml", std::ios::binary) << tree("<Animate name=\"Wag\"/>");
+  std::ofstream(dir / "sub" / "Guard.xml", std::ios::binary) << tree("<Move speed=\"1\"/>");
+  MbtLibrary library;
+  const MbtLoadReport report = library.loadDirectory(dir.string());
+  REQUIRE(report.errors ==
+          std::vector<std::string>{"behavior_trees/sub/Guard.xml:3: <Move> needs attribute \"to\""});
+  REQUIRE(report.trees == 1);
+  REQUIRE(library.treeNames() == std::vector<std::string>{"Dog"});
+  TestHost host(library.names());
+  MbtInstance dog;
+  REQUIRE(library.bind(dog, "Dog", host.view.id, 1).isOk());
+  dog.tick(host);
+  REQUIRE(host.running("Animate") == 1);
+
+  SECTION("Should refuse a broken reload whole, the loaded tree staying") {
+    std::ofstream(dir / "Dog.xml", std::ios::binary) << "<BehaviorTree>";
+    const MbtLoadReport refused = library.reload();
+    REQUIRE(refused.trees == 0);
+    REQUIRE_THAT(refused.text(), Catch::StartsWith("behavior_trees/Dog.xml:1: "));
+    REQUIRE(library.treeNames() == std::vector<std::string>{"Dog"});
+  }
+  SECTION("Should load the repaired file on reload") {
+    std::ofstream(dir / "sub" / "Guard.xml", std::ios::binary)
+        << tree("<Move to=\"Target\" speed=\"1\"/>");
+    REQUIRE(library.reload().text() == "");
+    REQUIRE(library.treeNames() == std::vector<std::string>{"Dog", "Guard"});
+  }
+  fs::remove_all(dir.parent_path());
 }

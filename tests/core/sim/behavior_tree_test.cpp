@@ -24,20 +24,35 @@ constexpr const char* kPatrol = R"(<BehaviorTree>
   </Root>
 </BehaviorTree>)";
 
+// An archetype with no senses whose one behavior runs `tree` (named like the tree).
+Archetype treeRunner(const std::string& name, const std::string& tree) {
+  Archetype type;
+  type.name = name;
+  type.species = "human";
+  type.sensors.vision = false;
+  type.sensors.hearing = false;
+  BehaviorDef behavior;
+  behavior.name = tree;
+  behavior.tree = tree;
+  type.behaviors.push_back(behavior);
+  type.behavior = tree;
+  return type;
+}
+
 ArchetypeSet archetypes() {
   ArchetypeSet set;
-  Archetype sentry;
-  sentry.name = "sentry";
-  sentry.species = "human";
-  sentry.sensors.vision = false;
-  sentry.sensors.hearing = false;
-  BehaviorDef patrol;
-  patrol.name = "Patrol";
-  patrol.tree = "Patrol";
-  sentry.behaviors.push_back(patrol);
-  sentry.behavior = "Patrol";
-  set.add(sentry);
+  set.add(treeRunner("sentry", "Patrol"));
   return set;
+}
+
+// Agent 7, a sentry of client 1.
+UpsertEntity sentry() {
+  EntityState s;
+  s.id = EntityId{7};
+  s.kind = EntityKind::kNpc;
+  s.archetype = "sentry";
+  s.position = Vec3{3, 4, 0};
+  return UpsertEntity{s};
 }
 
 struct Fixture {
@@ -49,12 +64,7 @@ struct Fixture {
     const MbtLoadReport r = sim.loadBehaviorTrees({{"Patrol.xml", kPatrol}});
     INFO(r.text());
     REQUIRE(r.ok());
-    EntityState s;
-    s.id = EntityId{7};
-    s.kind = EntityKind::kNpc;
-    s.archetype = "sentry";
-    s.position = Vec3{3, 4, 0};
-    sim.submit({ClientId{1}, 0, UpsertEntity{s}});
+    sim.submit({ClientId{1}, 0, sentry()});
   }
   void tick() {
     sim.tick();
@@ -289,4 +299,24 @@ TEST_CASE("Behavior trees set selection variables", "[sim][mbt]") {
                       "Alert.xml:5: <SetBehaviorVariable> [agent 7]: the agent's selection tree "
                       "declares no variable NoSuchVariable") != f.logs.end());
   }
+}
+
+// Regression: one broken tree file made the healthy trees' archetypes report "tree ... is
+// not loaded" and nothing ran.
+TEST_CASE("A broken tree file on the first load leaves the healthy trees running", "[sim][mbt]") {
+  ArchetypeSet set = archetypes();
+  set.add(treeRunner("guard", "Fight"));
+  Simulation sim{SimConfig{}, std::move(set)};
+  const MbtLoadReport report =
+      sim.loadBehaviorTrees({{"behavior_trees/Patrol.xml", kPatrol},
+                             {"behavior_trees/Fight.xml",
+                              "<BehaviorTree>\n<Root>\n<Move speed=\"1\"/>\n</Root>\n</BehaviorTree>"}});
+  REQUIRE(report.trees == 1);
+  REQUIRE(report.errors.size() == 2);
+  REQUIRE(report.errors[0] == "behavior_trees/Fight.xml:3: <Move> needs attribute \"to\"");
+  REQUIRE(report.errors[1] == "archetype \"guard\": behavior \"Fight\": tree \"Fight\" is not loaded");
+  sim.submit({ClientId{1}, 0, sentry()});
+  sim.tick();
+  REQUIRE(sim.output().actions.size() == 1);
+  REQUIRE(sim.names().name(sim.output().actions[0].name) == "Move");
 }

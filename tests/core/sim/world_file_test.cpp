@@ -125,3 +125,12 @@ TEST_CASE("World files keep every position, size and speed within bounds",
     REQUIRE_FALSE(parseWorldFile("w.json", ok, file, none));
   }
 }
+
+// Regression: a number overflowing a double aborted the daemon with no location.
+TEST_CASE("World file numbers that overflow a double are a located error", "[sim][world_file]") {
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(parseWorldFile("w.json", "{\n \"places\": [\n  {\"name\": \"a\", \"min\": [1e400, 0, 0]}]\n}",
+                               file, errors));
+  REQUIRE(errors == std::vector<std::string>{"w.json:3:29: number overflow parsing '1e400'"});
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Sanitizer runs of the test suite (clang-14):
+#   asan  ASan + UBSan (asserts on) over the whole ctest suite, in build-sanitize/
+#         (scripts/sanitize-build.sh; the fuzz targets share that build)
+#   tsan  TSan over the threaded tests: server_tests (gRPC streams, admin calls, the tick
+#         driver, reload under load, the daemon), in build-tsan/
+#   all   both (the default)
+#   ci    the reduced set CI runs: asan over core_tests and server_tests (the simulation,
+#         the demo, the gRPC server end to end), reusing the build the fuzz smoke made.
+#         The whole asan suite and tsan do not fit CI's 90 minutes on 2 cores beside the
+#         Release build, its suite and the fuzz smoke: each is another full build (tsan) or
+#         about three times the Release suite's run (asan); run `scripts/sanitize.sh all`
+#         before a release and after changes to threads.
+# Any sanitizer report fails the test that triggered it (halt_on_error, no recovery).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+mode="${1:-all}"
+jobs="${NPCD_JOBS:-$(nproc)}"  # ctest's parallel tests
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}"
+
+asan() {
+  local build="${NPCD_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+  "$root/scripts/sanitize-build.sh" "$@"
+  (cd "$build" && ctest -j "$jobs" --timeout 900 --output-on-failure \
+    ${ASAN_CTEST_REGEX:+-R "$ASAN_CTEST_REGEX"})
+}
+
+tsan() {
+  local build="${NPCD_TSAN_BUILD_DIR:-$root/build-tsan}"
+  NPCD_BUILD_DIR="$build" NPCD_BUILD_TYPE=Debug CC=clang-14 CXX=clang++-14 \
+    NPCD_CMAKE_ARGS="-DCMAKE_CXX_FLAGS=-O1 -g -fno-omit-frame-pointer -fsanitize=thread
+-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread
+-DNPCD_BUILD_BENCH=OFF" "$root/scripts/build.sh" server_tests
+  "$build/tests/server_tests"
+}
+
+case "$mode" in
+  asan) asan ;;
+  tsan) tsan ;;
+  all) asan && tsan ;;
+  ci)
+    # Their ctest names are their TEST_CASE names: run the two binaries whole.
+    build="${NPCD_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
+    "$root/scripts/sanitize-build.sh" core_tests server_tests
+    "$build/tests/core_tests"
+    "$build/tests/server_tests"
+    ;;
+  *) echo "usage: $0 [asan|tsan|all|ci]" >&2; exit 2 ;;
+esac
