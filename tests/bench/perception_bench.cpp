@@ -185,4 +185,55 @@ void BM_ObstacleRebuild(benchmark::State& state) {
 }
 BENCHMARK(BM_ObstacleRebuild)->Unit(benchmark::kMillisecond);
 
+// Loud sounds (issue: a finite but absurd radius froze the tick): 10,000 hearing agents on
+// 1 km², no obstacles, ten sounds per update of radius 20,000 m (range 0) or 1e30 m
+// (range 1). Each sound reaches every agent; the grid query behind it costs one pass over
+// the entities whatever the radius, so update_ms is the cost of hearing, not of the area.
+void BM_LoudSounds(benchmark::State& state) {
+  const float radius = state.range(0) == 0 ? 20000.f : 1e30f;
+  World world;
+  const uint16_t guard = world.species().intern("guard");
+  constexpr int kAgents = 10000;
+  std::vector<PerceptionState> states(kAgents);
+  std::vector<Perceiver> perceivers;
+  SensorConfig sensors;
+  sensors.vision = false;
+  Rng rng(77);
+  for (int i = 0; i < kAgents; ++i) {
+    const EntityId id{static_cast<uint64_t>(i + 1)};
+    Entity& e = *world.entities().get(world.entities().insert(id));
+    e.kind = EntityKind::kNpc;
+    e.species = guard;
+    e.position = {rng.range(-kHalf, kHalf), rng.range(-kHalf, kHalf), 0};
+    initPerceptionState(states[static_cast<size_t>(i)], sensors, id, 7);
+  }
+  for (int i = 0; i < kAgents; ++i) {
+    perceivers.push_back({world.entities().find(EntityId{static_cast<uint64_t>(i + 1)}),
+                          &states[static_cast<size_t>(i)]});
+  }
+  world.markMoved();
+  world.refreshSpatialIndex();
+  PerceptionSystem system(PerceptionConfig{}, world.species());
+  SignalQueue out(1 << 20);
+  uint64_t tick = 0;
+  double cpu_s = 0.0;
+  uint64_t heard = 0;
+  for (auto _ : state) {
+    for (int k = 0; k < 10; ++k) {
+      system.addSound({Vec3{rng.range(-kHalf, kHalf), rng.range(-kHalf, kHalf), 0}, radius,
+                       SoundKind::kGunshot, EntityId::kNone, -1.f});
+    }
+    ++tick;
+    out.clear();
+    const double t0 = threadCpuSeconds();
+    system.update(world, perceivers, tick, static_cast<double>(tick) * 0.1, out);
+    cpu_s += threadCpuSeconds() - t0;
+    heard += system.lastTick().sounds_heard;
+  }
+  const double iters = static_cast<double>(state.iterations());
+  state.counters["update_ms"] = cpu_s * 1e3 / iters;
+  state.counters["heard_per_update"] = static_cast<double>(heard) / iters;
+}
+BENCHMARK(BM_LoudSounds)->ArgName("radius_1e30")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 }  // namespace

@@ -93,7 +93,7 @@ ArchetypeSet plannerArchetypes() {
   ArchetypeSet set;
   JsonReader reader("bench");
   nlohmann::json j = nlohmann::json::parse(R"({ "pyromaniac": {
-    "species": "human", "behavior": "GuardIdle", "action_timeout_s": 1e9,
+    "species": "human", "behavior": "GuardIdle", "action_timeout_s": 86400,
     "perception": { "vision": false, "hearing": false },
     "behaviors": { "GuardIdle": { "mode": "plan" } },
     "planner": { "domain": "guard", "targets": { "post": "home" }, "blackboard": { "bored": true },

@@ -108,3 +108,16 @@ TEST_CASE("Config: reading JSON", "[perception][config]") {
             "with 0 <= min <= max");
   }
 }
+
+TEST_CASE("Config: an archetype's sight range and hearing scale are bounded",
+          "[perception][config][bounds]") {
+  JsonReader r("archetypes/guard.json");
+  SensorConfig s;
+  readSensorConfig(parse(R"({ "sight_range_m": 1e30, "hearing_scale": 1e40 })"), "/guard/perception",
+                   r, s);
+  REQUIRE(r.report() ==
+          "archetypes/guard.json: /guard/perception/sight_range_m: must be at most 1000 m (got "
+          "1e+30)\n"
+          "archetypes/guard.json: /guard/perception/hearing_scale: must be at most 10 (got inf)");
+  REQUIRE(s.sight_range_m == 1000.f);  // the load is refused; what was read stays bounded
+}
