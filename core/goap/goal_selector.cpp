@@ -23,14 +23,26 @@ bool goalSatisfied(const GoalDef& goal, const GoapState& facts) {
 }
 
 namespace {
-bool blocked(const GoalSelectorState& s, GoalId g, double now_s) {
-  for (size_t i = 0; i < s.blocked.size(); ++i)
-    if (s.blocked[i] == g && now_s < s.blocked_until[i]) return true;
+bool blocked(const GoalSelectorState& s, GoalId g, const GoapState& facts, double now_s) {
+  for (size_t i = 0; i < s.blocked.size(); ++i) {
+    if (s.blocked[i] != g) continue;
+    const GoapState& mask = s.blocked_mask[i];
+    bool remembered = false, unchanged = true;
+    for (int w = 0; w < kStateWords; ++w) {
+      remembered = remembered || mask.w[w] != 0;
+      unchanged = unchanged && (facts.w[w] & mask.w[w]) == s.blocked_values[i].w[w];
+    }
+    if (!remembered) return now_s < s.blocked_until[i];
+    // Another goal running counts as "running", not the blocked one itself.
+    const bool other_running = s.current != GoalId::kNone && s.current != g;
+    return unchanged && (now_s < s.blocked_until[i] || other_running);
+  }
   return false;
 }
 }  // namespace
 
-void blockGoal(GoalSelectorState& s, GoalId goal, double until_s) {
+void blockGoal(GoalSelectorState& s, GoalId goal, double until_s, const GoapState* read_mask,
+               const GoapState* facts) {
   size_t at = 0;
   for (size_t i = 0; i < s.blocked.size(); ++i) {
     if (s.blocked[i] == goal) {
@@ -41,6 +53,9 @@ void blockGoal(GoalSelectorState& s, GoalId goal, double until_s) {
   }
   s.blocked[at] = goal;
   s.blocked_until[at] = until_s;
+  s.blocked_mask[at] = read_mask && facts ? *read_mask : GoapState{};
+  for (int w = 0; w < kStateWords; ++w)
+    s.blocked_values[at].w[w] = facts ? facts->w[w] & s.blocked_mask[at].w[w] : 0;
 }
 
 GoalChoice selectGoal(const GoapDomain& d, BucketId bucket, const GoapState& facts,
@@ -52,7 +67,7 @@ GoalChoice selectGoal(const GoapDomain& d, BucketId bucket, const GoapState& fac
   bool current_ok = false;
   for (GoalId g : b.goals) {
     const GoalDef& gd = d.goal(g);
-    if (blocked(state, g, now_s) || goalSatisfied(gd, facts) ||
+    if (blocked(state, g, facts, now_s) || goalSatisfied(gd, facts) ||
         !goalRelevant(gd, facts, agent, group))
       continue;
     if (g == state.current) current_ok = true;
@@ -76,7 +91,7 @@ GoalChoice selectGoal(const GoapDomain& d, BucketId bucket, const GoapState& fac
   for (GoalId g : b.goals) {
     if (g == chosen || out.alternative_count >= kMaxGoalsPerRequest) continue;
     const GoalDef& gd = d.goal(g);
-    if (gd.priority == p && !blocked(state, g, now_s) && !goalSatisfied(gd, facts) &&
+    if (gd.priority == p && !blocked(state, g, facts, now_s) && !goalSatisfied(gd, facts) &&
         goalRelevant(gd, facts, agent, group))
       out.alternatives[out.alternative_count++] = g;
   }

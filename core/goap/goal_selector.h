@@ -16,7 +16,13 @@
 // Nothing relevant: goal = kNone; the caller runs the bucket's fallback so the agent never
 // stalls silently.
 //
-// State: GoalSelectorState, 48 bytes per agent, no heap.
+// Blocking remembers why: a goal blocked with the facts its "no plan" read (the search's
+// read mask and their values) is retried as soon as one of those facts changes, even before
+// retry_s; and while they are unchanged it stays blocked past retry_s as long as another
+// goal is running, so a blocked higher goal does not interrupt feasible work every retry_s.
+// (Smart objects and targets are not facts: with nothing running, retry_s still retries.)
+//
+// State: GoalSelectorState, ≈ 310 bytes per agent, no heap.
 #pragma once
 
 #include <array>
@@ -30,6 +36,8 @@ struct GoalSelectorState {
   GoalId current = GoalId::kNone;
   std::array<GoalId, 4> blocked{GoalId::kNone, GoalId::kNone, GoalId::kNone, GoalId::kNone};
   std::array<double, 4> blocked_until{};
+  std::array<GoapState, 4> blocked_mask{};    // facts the failed search read (empty: none)
+  std::array<GoapState, 4> blocked_values{};  // their values then
 };
 
 struct GoalChoice {
@@ -51,8 +59,10 @@ GoalChoice selectGoal(const GoapDomain& domain, BucketId bucket, const GoapState
                       GoalSelectorState& state);
 
 // The goal failed to plan: skip it until now_s + retry_s (the oldest block is replaced when
-// four are already blocked).
-void blockGoal(GoalSelectorState& state, GoalId goal, double until_s);
+// four are already blocked). With `read_mask`/`facts`: the fields the failed search read and
+// the facts it started from (see above).
+void blockGoal(GoalSelectorState& state, GoalId goal, double until_s,
+               const GoapState* read_mask = nullptr, const GoapState* facts = nullptr);
 // The running goal ended (reached or abandoned): the next selection starts fresh.
 inline void endGoal(GoalSelectorState& state) { state.current = GoalId::kNone; }
 

@@ -102,7 +102,12 @@ void PlanRunner::onPlanReady(const PlanResult& result, double now_s) {
   }
   // No plan for these goals now: try the others (or the fallback) and come back later.
   const double retry = domain_ ? domain_->goalSelection().retry_s : 2.0;
-  for (GoalId g : goals()) blockGoal(selector_, g, now_s + retry);
+  // Remembering the facts the search read: retried when one changes, and not while another
+  // goal's plan runs with them unchanged (goal_selector.h).
+  const PlanSignature& why = result.signature;
+  for (GoalId g : goals())
+    blockGoal(selector_, g, now_s + retry, why.valid ? &why.read_mask : nullptr,
+              why.valid ? &why.read_values : nullptr);
   endGoal(selector_);
 }
 

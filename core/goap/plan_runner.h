@@ -21,7 +21,7 @@
 // not change returns the previous result without searching (PlanRequest::previous).
 // Partial plans (a limit hit) are executed, then the agent replans from where it got.
 //
-// Memory: ≈2.6 KB per agent (the PlanResult is inline), no heap.
+// Memory: ≈2.9 KB per agent (the PlanResult and the goal blocking memory are inline), no heap.
 #pragma once
 
 #include <cstdint>

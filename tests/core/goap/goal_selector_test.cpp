@@ -101,6 +101,40 @@ TEST_CASE("Goals are chosen by priority among relevant ones, with hysteresis",
     endGoal(st);
     CHECK(select(5.0).goal == d.findGoal("warm_up"));
   }
+  SECTION("Should keep a goal blocked on unchanged facts while a lower goal runs") {
+    d.set(facts, "enemy_seen", "true");
+    CHECK(select(0.0).goal == d.findGoal("hide"));
+    GoapState read_mask;  // the failed search read "safe" only
+    const FactField safe = d.fact(d.findFact("safe")).field;
+    read_mask.w[safe.word] = safe.mask();
+    blockGoal(st, d.findGoal("hide"), 5.0, &read_mask, &facts);
+    endGoal(st);
+    GoalChoice c = select(1.0);
+    CHECK(c.goal == d.findGoal("warm_up"));  // the lower goal starts...
+    for (double t : {5.0, 20.0, 100.0}) {    // ...and hide (10) does not interrupt it
+      c = select(t);
+      CHECK(c.goal == d.findGoal("warm_up"));
+      CHECK_FALSE(c.interrupt);
+    }
+    d.set(facts, "warm", "true");  // warm_up completes
+    endGoal(st);
+    CHECK(select(100.0).goal == d.findGoal("hide"));  // nothing runs: retried
+  }
+  SECTION("Should retry a blocked goal as soon as a fact its search read changes") {
+    CHECK(select(0.0).goal == d.findGoal("warm_up"));
+    GoapState read_mask;  // the failed search read "fed" only
+    const FactField fed = d.fact(d.findFact("fed")).field;
+    read_mask.w[fed.word] = fed.mask();
+    blockGoal(st, d.findGoal("warm_up"), 5.0, &read_mask, &facts);
+    endGoal(st);
+    CHECK(select(1.0).goal == d.findGoal("patrol"));
+    endGoal(st);
+    d.set(facts, "safe", "true");  // not read: still blocked before retry_s
+    CHECK(select(2.0).goal == d.findGoal("patrol"));
+    endGoal(st);
+    d.set(facts, "fed", "true");  // read: retried before retry_s
+    CHECK(select(2.0).goal == d.findGoal("warm_up"));
+  }
   SECTION("Should return no goal when nothing is wanted") {
     for (const char* f : {"fed", "patrolled", "safe", "warm"}) d.set(facts, f, "true");
     const GoalChoice c = select();
