@@ -1,8 +1,9 @@
 // End-to-end tests of the admin RPCs that reach perception and selection trees (SendSignal,
-// SetBehaviorVariable, SetSensors, RegisterVisibilityType, SetAttributePrincipal,
-// GetStealthMeter, ReloadDefinitions) over real gRPC on 127.0.0.1 (fixture: grpc_fixture.h).
-// Malformed requests are refused before anything is queued; the rest is answered by the tick
-// thread with the core's message, mapped to a gRPC code by toGrpcStatus().
+// SetBehaviorVariable, SetSensors, SetPerceptionTuning, RegisterVisibilityType,
+// SetAttributePrincipal, GetStealthMeter, ReloadDefinitions) over real gRPC on 127.0.0.1
+// (fixture: grpc_fixture.h). Malformed requests are refused before anything is queued; the
+// rest is answered by the tick thread with the core's message, mapped to a gRPC code by
+// toGrpcStatus().
 #include <unistd.h>
 
 #include <filesystem>
@@ -268,6 +269,25 @@ TEST_CASE("RegisterVisibilityType registers and removes object types", "[grpc][a
     grpc::Status s = admin.call(&Stub::RegisterVisibilityType, r);
     CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
     CHECK(s.error_message() == "multiplier: must be finite and > 0");
+  }
+}
+
+TEST_CASE("SetPerceptionTuning changes perception tuning live", "[grpc][admin]") {
+  TestServer server;
+  Admin admin(server.channel());
+  v1::SetPerceptionTuningRequest r;
+
+  SECTION("Should accept new values and keep the fields left unset") {
+    r.set_som_speed(4.f);
+    r.set_suspicious_threshold(3.f);
+    CHECK(admin.call(&Stub::SetPerceptionTuning, r).ok());
+  }
+  SECTION("Should refuse a value out of range, naming the field") {
+    r.set_som_speed(2.f);
+    r.set_decay_per_update(-0.5f);
+    grpc::Status s = admin.call(&Stub::SetPerceptionTuning, r);
+    CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(s.error_message() == "perception tuning: decay_per_update must be finite and >= 0");
   }
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/simulation.h"
+#include "sim_fixture.h"
 
 using namespace npc;
 
@@ -238,12 +239,7 @@ struct Listener {
     listen.replace(listen.find("signal_x"), 8, std::to_string(static_cast<int>(sound_x)));
     REQUIRE(sim.loadBehaviorTrees({{"Listen.xml", listen}, {"Alert.xml", kAlertTree}}).ok());
     REQUIRE(sim.loadSelectionTrees({{"Ears.xml", kEarsTree}}).ok());
-    EntityState s;
-    s.id = EntityId{7};
-    s.kind = EntityKind::kNpc;
-    s.archetype = "listener";
-    s.position = Vec3{0, 0, 0};
-    sim.submit({ClientId{1}, 0, UpsertEntity{s}});
+    sim.submit(test::upsert(7, EntityKind::kNpc, {0, 0, 0}, "listener", ClientId{1}));
     tick(2);
     SoundEvent sound;
     sound.source = EntityId{42};
