@@ -274,8 +274,7 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
 
 std::string usage() {
   return "usage: npcd [--config FILE] [--listen ADDR] [--metrics-listen ADDR] [--log-level LEVEL]\n"
-         "            [--debug-listen ADDR] [--help] [--version]
-"
+         "            [--debug-listen ADDR] [--help] [--version]\n"
          "  --config FILE      daemon config (JSON); keys in README.md. Default: built-in\n"
          "                     defaults, an empty world, listening on 127.0.0.1:50051\n"
          "  --listen ADDR      gRPC address, overrides the config's \"listen\" (host:port)\n"

@@ -235,7 +235,7 @@ grpc::ServerUnaryReactor* NpcService::SetSensors(grpc::CallbackServerContext* co
 grpc::ServerUnaryReactor* NpcService::SetPerceptionTuning(
     grpc::CallbackServerContext* context, const v1::SetPerceptionTuningRequest* request,
     v1::SetPerceptionTuningReply* reply) {
-  if (!gate_.allows(*context)) return refuse(context);
+  if (auto* refused = refuse(context, Role::kAdmin, "SetPerceptionTuning")) return refused;
   return submitAdmin<npc::SetPerceptionTuning>(hub_.sim(), *request, statusReply);
 }
 

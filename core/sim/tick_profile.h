@@ -20,12 +20,12 @@
 namespace npc {
 
 // Monotonic clock in nanoseconds.
-using TickClock = uint64_t (*)();
+using PhaseClock = uint64_t (*)();
 uint64_t steadyClockNs();
 
 class TickProfile {
  public:
-  explicit TickProfile(TickClock clock = &steadyClockNs) : clock_(clock) {}
+  explicit TickProfile(PhaseClock clock = &steadyClockNs) : clock_(clock) {}
 
   // Tick thread, in this order once per tick: beginTick, enter (any phases, each at most
   // once), endTick. Entering a phase closes the one before it.
@@ -49,9 +49,9 @@ class TickProfile {
   uint64_t ticks() const { return ticks_; }
 
   const TickProgress& progress() const { return progress_; }
-  TickClock clock() const { return clock_; }
+  PhaseClock clock() const { return clock_; }
   uint64_t now() const { return clock_(); }
-  void setClock(TickClock clock) { clock_ = clock; }
+  void setClock(PhaseClock clock) { clock_ = clock; }
 
   // Fault injection for tests of the watchdog and of a bounded shutdown: `hook` runs on the
   // tick thread whenever a phase's loop reaches `agent` (it may block). kNone removes it.
@@ -60,7 +60,7 @@ class TickProfile {
  private:
   void close(uint64_t now);
 
-  TickClock clock_;
+  PhaseClock clock_;
   TickProgress progress_;
   std::array<uint64_t, kTickPhaseCount> last_ns_{};
   std::array<uint64_t, kTickPhaseCount> total_ns_{};
