@@ -17,13 +17,14 @@ PACKAGES=(
   prometheus-cpp-dev
   openssl
   python3-grpcio python3-protobuf
-  file
-  chromium
-  clang-14 libclang-rt-14-dev
 )
-# The debug page's browser test runs playwright-core under node (tests/browser/); a node
-# from elsewhere (with its own npm) is kept.
-if ! command -v npm > /dev/null; then PACKAGES+=(nodejs npm); fi
+# Tools only the tests use: `file` (the .deb test), chromium (the debug page's browser
+# test), clang-14 with its sanitizer and libFuzzer runtime (scripts/fuzz.sh, sanitize.sh).
+# The image's build stage copies only this script, so it skips them.
+root_dir="$(cd "$(dirname "$0")/.." && pwd)"
+if [ -d "$root_dir/tests" ]; then
+  PACKAGES+=(file chromium clang-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -35,7 +36,7 @@ done
 # Node.js and npm for the Node client (proto/clients/node), when it is there (the image's
 # build stage copies only this script): Debian's, unless a node with npm is installed
 # already (a newer nodejs package bundles npm and conflicts with Debian's).
-node_client="$(cd "$(dirname "$0")/.." && pwd)/proto/clients/node"
+node_client="$root_dir/proto/clients/node"
 if [ -d "$node_client" ] && ! command -v npm > /dev/null; then
   PACKAGES+=(nodejs npm)
   missing+=(nodejs npm)
