@@ -2,19 +2,11 @@
 
 #include <grpcpp/security/auth_context.h>
 
+#include "token_gate.h"
+
 namespace npc {
 
 namespace {
-
-// Compares in time independent of where the strings differ, so response timing does not
-// reveal how much of a guessed token was right.
-bool sameSecret(std::string_view a, std::string_view b) {
-  unsigned char diff = a.size() == b.size() ? 0 : 1;
-  for (size_t i = 0; i < a.size(); ++i) {
-    diff |= static_cast<unsigned char>(a[i] ^ (i < b.size() ? b[i] : 0));
-  }
-  return diff == 0;
-}
 
 std::optional<std::string_view> bearerToken(const grpc::ServerContextBase& context) {
   const auto& metadata = context.client_metadata();

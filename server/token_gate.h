@@ -11,6 +11,10 @@
 
 namespace npc {
 
+// Compares in time independent of where the strings differ, so response timing does not
+// reveal how much of a guessed token was right. Shared with AccessControl.
+bool sameSecret(std::string_view a, std::string_view b);
+
 class TokenGate {
  public:
   explicit TokenGate(std::string token) : token_(std::move(token)) {}
