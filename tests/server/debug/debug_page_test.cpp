@@ -94,7 +94,8 @@ TEST_CASE("The debug page serves the page and the demo world's data", "[daemon][
   }
   SECTION("Should record events and filter them by agent") {
     REQUIRE(waitFor([&] { return get(port, "/api/events?agent=1001").json()["events"].size() > 0; }));
-    for (const auto& e : get(port, "/api/events?agent=1001").json()["events"]) {
+    const nlohmann::json events = get(port, "/api/events?agent=1001").json();
+    for (const auto& e : events["events"]) {
       REQUIRE((e["agent"] == 1001 || e["subject"] == 1001));
     }
     REQUIRE(get(port, "/api/events?limit=3").json()["events"].size() == 3);
