@@ -64,8 +64,8 @@ void ObstacleIndex::rebuild(std::span<const Obstacle> obstacles) {
     max_x = std::max(max_x, o.box.max.x);
     max_y = std::max(max_y, o.box.max.y);
   }
-  stamps_.assign(boxes_.size(), 0);
-  ray_ = 0;
+  own_stamps_.stamps.assign(boxes_.size(), 0);
+  own_stamps_.ray = 0;
   if (boxes_.empty()) {
     nx_ = ny_ = 0;
     cell_start_.assign(1, 0);
@@ -113,12 +113,16 @@ void ObstacleIndex::rebuild(std::span<const Obstacle> obstacles) {
   }
 }
 
-uint32_t ObstacleIndex::nextStamp() const {
-  if (++ray_ == 0) {  // wrapped: old stamps could collide with new rays
-    std::fill(stamps_.begin(), stamps_.end(), 0u);
-    ray_ = 1;
+uint32_t ObstacleIndex::nextStamp(RayStamps& scratch) const {
+  if (scratch.stamps.size() != boxes_.size()) {
+    scratch.stamps.assign(boxes_.size(), 0u);
+    scratch.ray = 0;
   }
-  return ray_;
+  if (++scratch.ray == 0) {  // wrapped: old stamps could collide with new rays
+    std::fill(scratch.stamps.begin(), scratch.stamps.end(), 0u);
+    scratch.ray = 1;
+  }
+  return scratch.ray;
 }
 
 template <class Visit>
@@ -177,14 +181,19 @@ void ObstacleIndex::walk(Vec3 from, Vec3 to, Visit&& visit) const {
 }
 
 SightLine ObstacleIndex::lineOfSight(Vec3 from, Vec3 to) const {
+  return lineOfSight(from, to, own_stamps_);
+}
+
+SightLine ObstacleIndex::lineOfSight(Vec3 from, Vec3 to, RayStamps& scratch) const {
   SightLine result;
-  const uint32_t stamp = nextStamp();
+  const uint32_t stamp = nextStamp(scratch);
+  std::vector<uint32_t>& stamps = scratch.stamps;
   const Segment seg(from, to);
   walk(from, to, [&](uint32_t cell, float) {
     for (uint32_t i = cell_start_[cell]; i < cell_start_[cell + 1]; ++i) {
       const uint32_t b = items_[i];
-      if (stamps_[b] == stamp) continue;
-      stamps_[b] = stamp;
+      if (stamps[b] == stamp) continue;
+      stamps[b] = stamp;
       const Box& box = boxes_[b];
       float t;
       if (!seg.enters(box.box, t)) continue;
@@ -201,13 +210,14 @@ SightLine ObstacleIndex::lineOfSight(Vec3 from, Vec3 to) const {
 
 std::optional<RayHit> ObstacleIndex::raycast(Vec3 from, Vec3 to) const {
   std::optional<RayHit> best;
-  const uint32_t stamp = nextStamp();
+  const uint32_t stamp = nextStamp(own_stamps_);
+  std::vector<uint32_t>& stamps = own_stamps_.stamps;
   const Segment seg(from, to);
   walk(from, to, [&](uint32_t cell, float t_exit) {
     for (uint32_t i = cell_start_[cell]; i < cell_start_[cell + 1]; ++i) {
       const uint32_t b = items_[i];
-      if (stamps_[b] == stamp) continue;
-      stamps_[b] = stamp;
+      if (stamps[b] == stamp) continue;
+      stamps[b] = stamp;
       const Box& box = boxes_[b];
       float t;
       if (!seg.enters(box.box, t)) continue;

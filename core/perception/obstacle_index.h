@@ -48,6 +48,15 @@ class ObstacleIndex {
   // any soft obstacle is crossed; otherwise clear. A segment starting or ending inside a box
   // crosses it.
   SightLine lineOfSight(Vec3 from, Vec3 to) const;
+  // Which boxes one ray already tested (a box spans several cells). The plain queries use
+  // the index's own, so they are for one thread at a time; a thread of its own passes its
+  // own RayStamps (sized on first use and after the obstacles changed) and may then query
+  // concurrently with others. The answer never depends on the stamps.
+  struct RayStamps {
+    std::vector<uint32_t> stamps;  // per box: the last ray that tested it
+    uint32_t ray = 0;
+  };
+  SightLine lineOfSight(Vec3 from, Vec3 to, RayStamps& scratch) const;
 
   // Nearest obstacle the segment enters, as World::raycast but through the grid.
   std::optional<RayHit> raycast(Vec3 from, Vec3 to) const;
@@ -68,7 +77,7 @@ class ObstacleIndex {
   // parameter at which it leaves that cell; stops when visit returns false.
   template <class Visit>
   void walk(Vec3 from, Vec3 to, Visit&& visit) const;
-  uint32_t nextStamp() const;
+  uint32_t nextStamp(RayStamps& scratch) const;
 
   float base_cell_;
   uint32_t max_cells_;
@@ -79,8 +88,7 @@ class ObstacleIndex {
   std::vector<Box> boxes_;
   std::vector<uint32_t> cell_start_;  // cell c holds items_[start[c], start[c + 1])
   std::vector<uint32_t> items_;       // indices into boxes_
-  mutable std::vector<uint32_t> stamps_;  // per box: the last ray that tested it
-  mutable uint32_t ray_ = 0;
+  mutable RayStamps own_stamps_;
 };
 
 }  // namespace npc

@@ -19,46 +19,34 @@ void PerceptionSystem::deliverSignals(const World& world, std::span<const Percei
                                       SignalQueue& out) {
   const EntityTable& entities = world.entities();
   for (const SignalRequest& req : pending_signals_) {
-    receivers_.clear();
+    // Receivers in ascending perceiver index, whatever the scope.
+    std::span<const uint32_t> receivers;
     switch (req.scope) {
       case SignalScope::kAgent: {
+        receivers_.clear();
         const EntityHandle h = entities.find(req.target);
         if (entities.get(h) && perceiver_of_row_[entities.rowOf(h)] != kNoPerceiver) {
           receivers_.push_back(perceiver_of_row_[entities.rowOf(h)]);
         }
+        receivers = receivers_;
         break;
       }
-      case SignalScope::kGroup:
-        if (req.group == 0) break;
-        for (uint32_t i = 0; i < perceivers.size(); ++i) {
-          if (perceivers[i].state && perceivers[i].state->group == req.group) {
-            receivers_.push_back(i);
-          }
-        }
-        break;
-      case SignalScope::kSpecies:
-        for (uint32_t i = 0; i < perceivers.size(); ++i) {
-          const Entity* e = entities.get(perceivers[i].entity);
-          if (e && e->species == req.species) receivers_.push_back(i);
-        }
-        break;
-      case SignalScope::kPlace:
-        for (uint32_t i = 0; i < perceivers.size(); ++i) {
-          const Entity* e = entities.get(perceivers[i].entity);
-          if (e && req.place != PlaceIndex::kNone && e->place == req.place) receivers_.push_back(i);
-        }
-        break;
+      case SignalScope::kGroup: receivers = by_key_.inGroup(req.group); break;
+      case SignalScope::kSpecies: receivers = by_key_.ofSpecies(req.species); break;
+      case SignalScope::kPlace: receivers = by_key_.inPlace(req.place); break;
       case SignalScope::kRadius:
         // The world's neighbour grid, then only the rows that are perceivers.
+        receivers_.clear();
         world.forEachInRadius(req.position, req.radius_m, [&](uint32_t row) {
           if (row < perceiver_of_row_.size() && perceiver_of_row_[row] != kNoPerceiver) {
             receivers_.push_back(perceiver_of_row_[row]);
           }
         });
         std::sort(receivers_.begin(), receivers_.end());
+        receivers = receivers_;
         break;
     }
-    for (uint32_t i : receivers_) {
+    for (uint32_t i : receivers) {
       const PerceptionState* st = perceivers[i].state;
       const Entity* e = entities.get(perceivers[i].entity);
       if (!st || !e || !st->sensors.signals) continue;

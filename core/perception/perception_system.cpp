@@ -110,6 +110,7 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
 
   // Who is a perceiver, by entity row; which species perceive; how far anyone hears.
   perceiver_of_row_.assign(entities.size(), kNoPerceiver);
+  by_key_.clear();
   single_species_ = true;
   bool first = true;
   max_hearing_scale_ = 0.f;
@@ -117,6 +118,7 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
     const Entity* e = entities.get(perceivers[i].entity);
     if (!e || !perceivers[i].state) continue;
     perceiver_of_row_[entities.rowOf(perceivers[i].entity)] = i;
+    by_key_.add(i, perceivers[i].state->group, e->species, e->place);
     if (first) only_species_ = e->species;
     single_species_ = single_species_ && e->species == only_species_;
     first = false;
@@ -124,6 +126,7 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
     if (s.hearing) max_hearing_scale_ = std::max(max_hearing_scale_, s.hearing_scale);
   }
 
+  by_key_.build();
   deliverSignals(world, perceivers, out);
   deliverSounds(world, perceivers, now_s, out);
   rebuildTargets(world);

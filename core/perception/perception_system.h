@@ -40,6 +40,7 @@
 
 #include "perception/obstacle_index.h"
 #include "perception/perception_config.h"
+#include "perception/perceiver_index.h"
 #include "perception/perception_state.h"
 #include "perception/signals.h"
 #include "perception/sounds.h"
@@ -169,6 +170,7 @@ class PerceptionSystem {
   std::vector<Vec3> target_eyes_;
   std::vector<uint32_t> candidates_;
   std::vector<uint32_t> perceiver_of_row_;  // entity row → index in perceivers, or kNoPerceiver
+  PerceiverIndex by_key_;                   // perceivers by group, species and place
   std::vector<uint32_t> receivers_;
   std::array<Evidence, kMaxTracks> evidence_{};
   float max_hearing_scale_ = 0.f;
