@@ -116,8 +116,16 @@ class Blackboard {
   // Bumps whenever a value changes (not when the same value is written again).
   uint32_t version() const { return version_; }
 
- private:
+  // Raw access for snapshots (state/goap_codec): a key's type and its three value words,
+  // written back unchanged by restoreRaw. Meaningful only under the same domain schema.
   using Slot = std::array<uint32_t, 3>;
+  BlackboardType rawType(BlackboardKeyId id) const { return types_[idx(id)]; }
+  const Slot& rawSlot(BlackboardKeyId id) const { return slots_[idx(id)]; }
+  void restoreRaw(BlackboardKeyId id, BlackboardType type, const Slot& value) {
+    write(id, type, value);
+  }
+
+ private:
   void write(BlackboardKeyId id, BlackboardType type, const Slot& value);
 
   std::array<Slot, kMaxBlackboardKeys> slots_{};

@@ -39,6 +39,9 @@ class PacingMemory {
   bool lastUsed(PacingTagId tag, double& out_s) const;
   void clear() { count_ = 0; }
   int size() const { return count_; }
+  // Snapshots: the i-th record (i < size()); record() in this order rebuilds the memory.
+  PacingTagId tagAt(int i) const { return entries_[static_cast<size_t>(i)].tag; }
+  double timeAt(int i) const { return entries_[static_cast<size_t>(i)].time_s; }
 
  private:
   struct Entry {

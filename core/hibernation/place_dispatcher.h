@@ -55,6 +55,13 @@ class PlaceDispatcher {
   size_t count(PlaceState state) const;
   size_t size() const { return places_.size(); }
   double lastActivity(PlaceIndex place) const { return places_[raw(place)].last_activity_s; }
+  // Scheduled wake time (+inf: none).
+  double wakeAt(PlaceIndex place) const { return places_[raw(place)].wake_at_s; }
+  // Snapshot restore: a place's whole state as it was captured (resize() first).
+  void restore(PlaceIndex place, PlaceState state, double last_activity_s, double asleep_since_s,
+               double wake_at_s) {
+    places_[raw(place)] = {state, last_activity_s, asleep_since_s, wake_at_s};
+  }
 
  private:
   struct Status {

@@ -33,6 +33,7 @@ std::string_view toString(IntentionReason reason) {
     case IntentionReason::kPreempted: return "preempted";
     case IntentionReason::kActionUnavailable: return "action_unavailable";
     case IntentionReason::kGameInterrupted: return "game_interrupted";
+    case IntentionReason::kRestored: return "restored";
   }
   return "?";
 }
@@ -66,6 +67,8 @@ std::string explain(const IntentionEvent& e, const NameTable& names) {
     case IntentionReason::kActionUnavailable:
       return "the influence providing " + action + " was removed";
     case IntentionReason::kGameInterrupted: return "interrupted by the game";
+    case IntentionReason::kRestored:
+      return "the daemon restarted from a snapshot taken while it ran";
   }
   return {};
 }

@@ -34,6 +34,7 @@ enum class IntentionReason : uint8_t {
   kPreempted,           // Interrupted: a coercive game-scheduled action became due
   kActionUnavailable,   // Interrupted: the influence providing it was removed
   kGameInterrupted,     // Interrupted: ActionTree::setInterrupted
+  kRestored,            // Interrupted: it was running when the snapshot restored was taken
 };
 
 std::string_view toString(IntentionEventKind kind);

@@ -107,6 +107,16 @@ void MbtInstance::bindTo(MbtLibrary& library, const MbtTree& tree, EntityId agen
   }
 }
 
+void MbtInstance::restoreRuntime(const VariableSet& variables, const MbtTimestamp* stamps,
+                                 size_t count, bool stopped) {
+  if (!tree_) return;
+  variables_ = variables;
+  changed_ = true;
+  const size_t n = std::min(count, tree_->timestamps().size());
+  for (size_t i = 0; i < n; ++i) timestamps_[i] = stamps[i];
+  stopped_ = stopped;
+}
+
 void MbtInstance::freeBlocks() {
   if (block_) library_->allocator().deallocate(block_, block_bytes_);
   if (history_) library_->allocator().deallocate(history_, kHistoryBytes);

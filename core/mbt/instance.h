@@ -80,6 +80,11 @@ class MbtInstance {
   // The root finished and the tree says kStop: tick() does nothing until restart().
   bool stopped() const { return stopped_; }
   void restart() { stopped_ = false; }
+  // Snapshot restore, on a freshly bound instance before its first tick: the variables,
+  // the timestamps (by index, at most the tree's count) and whether the root had stopped.
+  // Running nodes are not restored: the tree starts again at its root.
+  void restoreRuntime(const VariableSet& variables, const MbtTimestamp* stamps, size_t count,
+                      bool stopped);
 
   // --- per tick -------------------------------------------------------------------------
   void handleEvent(SignalId event, MbtHost& host);

@@ -219,6 +219,7 @@ class Simulation {
   void treeEvent(Agent& agent, const Signal& signal);  // with its data (MbtEvent)
   friend class SimMbtHost;
   friend class SimInventories;  // ActionContext::inventories (sim_intentions.cpp)
+  friend class SimStateAccess;  // snapshots read and rebuild the runtime state
   // Ownership (sim_ownership.cpp, README.md "Ownership"). `list`/`item` name the item of
   // the sender's update in the error ("upserts[1] (id 17): owned by another client");
   // a null list names the entity alone (unary calls).

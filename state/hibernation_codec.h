@@ -1,0 +1,25 @@
+// Hibernation codec: inventories, running long actions, the places' dispatcher state and
+// the agents asleep in sleeping places, to npc.state.v1.HibernationState and its parts.
+#pragma once
+
+#include "npc/state/v1/hibernation.pb.h"
+#include "sim/sim_state_access.h"
+
+namespace npc {
+
+namespace pb = ::npc::state::v1;
+
+void encodeInventory(const Inventory& inventory, const LongActionLibrary& library,
+                     pb::InventoryState& out);
+Inventory decodeInventory(const pb::InventoryState& in, SimStateAccess& access);
+
+void encodeLongAction(const LongActionRun& run, bool for_hibernation,
+                      const LongActionLibrary& library, pb::LongActionState& out);
+// An unknown action name gives no running action (the definitions hash rules that out).
+LongActionRun decodeLongAction(const pb::LongActionState& in, const LongActionLibrary& library);
+
+// Places and sleepers; the sleepers' archetype names must be known (else `error` says which).
+void encodeHibernation(const SimStateAccess& access, pb::HibernationState& out);
+bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, std::string& error);
+
+}  // namespace npc

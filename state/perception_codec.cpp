@@ -1,0 +1,111 @@
+#include "perception_codec.h"
+
+#include <algorithm>
+
+#include "world_codec.h"
+
+namespace npc {
+
+void encodePerception(const PerceptionState& s, pb::PerceptionState& out) {
+  pb::SensorState& sensors = *out.mutable_sensors();
+  sensors.set_vision(s.sensors.vision);
+  sensors.set_hearing(s.sensors.hearing);
+  sensors.set_signals(s.sensors.signals);
+  sensors.set_sight_range_m(s.sensors.sight_range_m);
+  sensors.set_fov_deg(s.sensors.fov_deg);
+  sensors.set_hearing_scale(s.sensors.hearing_scale);
+  sensors.set_soft_cover_min_s(s.sensors.soft_cover_min_s);
+  sensors.set_soft_cover_max_s(s.sensors.soft_cover_max_s);
+  out.set_group(s.group);
+  out.set_soft_cover_persist_s(s.soft_cover_persist_s);
+  out.set_next_full_update_tick(s.next_full_update_tick);
+  out.set_last_full_update_s(s.last_full_update_s);
+  out.set_last_bullet_rain_s(s.last_bullet_rain_s);
+  out.set_full_updates(s.full_updates);
+  for (const TargetTrack& t : s.activeTracks()) {
+    pb::TrackState& o = *out.add_tracks();
+    o.set_target(raw(t.target));
+    encodeVec3(t.position, *o.mutable_position());
+    o.set_coefficient(t.coefficient);
+    o.set_threat(t.threat);
+    o.set_distance_m(t.distance_m);
+    o.set_visible_since_s(t.visible_since_s);
+    o.set_last_seen_s(t.last_seen_s);
+    o.set_timer_s(t.timer_s);
+    o.set_state(static_cast<uint32_t>(t.state));
+    o.set_flags(t.flags);
+  }
+  for (const SoundTarget& t : s.activeSounds()) {
+    pb::SoundTargetState& o = *out.add_sounds();
+    o.set_source(raw(t.source));
+    encodeVec3(t.position, *o.mutable_position());
+    o.set_threat(t.threat);
+    o.set_heard_s(t.heard_s);
+    o.set_expires_s(t.expires_s);
+    o.set_kind(static_cast<uint32_t>(t.kind));
+  }
+  pb::AttentionState& a = *out.mutable_attention();
+  a.set_cls(static_cast<uint32_t>(s.attention.cls));
+  a.set_target(raw(s.attention.target));
+  encodeVec3(s.attention.position, *a.mutable_position());
+  a.set_threat(s.attention.threat);
+  out.set_tracks_dropped(s.tracks_dropped);
+  out.set_sound_targets_dropped(s.sound_targets_dropped);
+  out.set_candidates_truncated(s.candidates_truncated);
+}
+
+void decodePerception(const pb::PerceptionState& in, PerceptionState& s) {
+  s = PerceptionState{};
+  const pb::SensorState& sensors = in.sensors();
+  s.sensors.vision = sensors.vision();
+  s.sensors.hearing = sensors.hearing();
+  s.sensors.signals = sensors.signals();
+  s.sensors.sight_range_m = sensors.sight_range_m();
+  s.sensors.fov_deg = sensors.fov_deg();
+  s.sensors.hearing_scale = sensors.hearing_scale();
+  s.sensors.soft_cover_min_s = sensors.soft_cover_min_s();
+  s.sensors.soft_cover_max_s = sensors.soft_cover_max_s();
+  s.group = static_cast<uint16_t>(in.group());
+  s.soft_cover_persist_s = in.soft_cover_persist_s();
+  s.next_full_update_tick = in.next_full_update_tick();
+  s.last_full_update_s = in.last_full_update_s();
+  s.last_bullet_rain_s = in.last_bullet_rain_s();
+  s.full_updates = in.full_updates();
+  const size_t tracks = std::min<size_t>(static_cast<size_t>(in.tracks_size()), kMaxTracks);
+  for (size_t i = 0; i < tracks; ++i) {
+    const pb::TrackState& o = in.tracks(static_cast<int>(i));
+    TargetTrack& t = s.tracks[i];
+    t.target = EntityId{o.target()};
+    t.position = decodeVec3(o.position());
+    t.coefficient = o.coefficient();
+    t.threat = o.threat();
+    t.distance_m = o.distance_m();
+    t.visible_since_s = o.visible_since_s();
+    t.last_seen_s = o.last_seen_s();
+    t.timer_s = o.timer_s();
+    t.state = static_cast<TrackState>(o.state());
+    t.flags = static_cast<uint8_t>(o.flags());
+  }
+  s.track_count = static_cast<uint8_t>(tracks);
+  const size_t sounds = std::min<size_t>(static_cast<size_t>(in.sounds_size()), kMaxSoundTargets);
+  for (size_t i = 0; i < sounds; ++i) {
+    const pb::SoundTargetState& o = in.sounds(static_cast<int>(i));
+    SoundTarget& t = s.sounds[i];
+    t.source = EntityId{o.source()};
+    t.position = decodeVec3(o.position());
+    t.threat = o.threat();
+    t.heard_s = o.heard_s();
+    t.expires_s = o.expires_s();
+    t.kind = static_cast<SoundKind>(o.kind());
+  }
+  s.sound_count = static_cast<uint8_t>(sounds);
+  s.attention.cls = static_cast<AttentionClass>(in.attention().cls());
+  s.attention.target = EntityId{in.attention().target()};
+  s.attention.position = decodeVec3(in.attention().position());
+  s.attention.threat = in.attention().threat();
+  s.tracks_dropped = in.tracks_dropped();
+  s.sound_targets_dropped = in.sound_targets_dropped();
+  s.candidates_truncated = in.candidates_truncated();
+}
+
+}  // namespace npc

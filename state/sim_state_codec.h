@@ -1,0 +1,23 @@
+// The whole simulation's runtime state as one npc.state.v1.SimState: each module's codec
+// writes its part (world_codec, perception_codec, bst_codec, mbt_codec, goap_codec,
+// intent_codec, hibernation_codec). Capture runs on the tick thread between ticks (a copy
+// into messages, no encoding); restore runs before the first tick on a simulation loaded
+// with the same definitions (sim/sim_state_access.h says what comes back and what not).
+#pragma once
+
+#include <string>
+
+#include "npc/state/v1/snapshot.pb.h"
+
+namespace npc {
+
+class Simulation;
+namespace pb = ::npc::state::v1;
+
+void captureSimState(Simulation& sim, pb::SimState& out);
+// Replaces the simulation's agents, entities, places' state and counters with `state`.
+// False with `error` when the state names what these definitions lack (an archetype);
+// the simulation must not be used then.
+bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& error);
+
+}  // namespace npc

@@ -1,0 +1,78 @@
+#include "world_codec.h"
+
+#include "base/dense_table.h"
+#include "world/world.h"
+
+namespace npc {
+
+void encodeVec3(Vec3 v, pb::Vec3& out) {
+  out.set_x(v.x);
+  out.set_y(v.y);
+  out.set_z(v.z);
+}
+
+Vec3 decodeVec3(const pb::Vec3& v) { return {v.x(), v.y(), v.z()}; }
+
+void encodeEntity(const Entity& e, const NameTable& species, pb::EntityState& out) {
+  out.set_id(raw(e.id));
+  out.set_kind(static_cast<uint32_t>(e.kind));
+  if (e.species != NameTable::kNone) out.set_species(species.name(e.species));
+  out.set_place(raw(e.place));
+  out.set_active(e.active);
+  out.set_place_from_client(e.place_from_client);
+  out.set_owner(static_cast<uint32_t>(e.owner));
+  encodeVec3(e.position, *out.mutable_position());
+  encodeVec3(e.forward, *out.mutable_forward());
+  encodeVec3(e.velocity, *out.mutable_velocity());
+  out.set_eye_height_m(e.eye_height_m);
+  out.set_takeable(e.takeable);
+  out.set_expires_s(e.expires_s);
+}
+
+Entity decodeEntity(const pb::EntityState& in, SimStateAccess& access) {
+  Entity e;
+  e.id = EntityId{in.id()};
+  e.kind = static_cast<EntityKind>(in.kind());
+  e.species = in.species().empty() ? NameTable::kNone : access.internSpecies(in.species());
+  e.place = static_cast<PlaceIndex>(in.place());
+  e.active = in.active();
+  e.place_from_client = in.place_from_client();
+  e.owner = static_cast<ClientId>(in.owner());
+  e.position = decodeVec3(in.position());
+  e.forward = decodeVec3(in.forward());
+  e.velocity = decodeVec3(in.velocity());
+  e.eye_height_m = in.eye_height_m();
+  e.takeable = in.takeable();
+  e.expires_s = in.expires_s();
+  return e;
+}
+
+void encodeWorld(const SimStateAccess& access, pb::WorldState& out) {
+  const World& world = access.world();
+  for (const Entity& e : world.entities().rows()) {
+    if (e.kind == EntityKind::kNpc) continue;  // agents carry their body (AgentState)
+    encodeEntity(e, world.species(), *out.add_entities());
+  }
+  for (const Obstacle& o : world.obstacles()) {
+    pb::ObstacleState& s = *out.add_obstacles();
+    s.set_id(raw(o.id));
+    encodeVec3(o.box.min, *s.mutable_min());
+    encodeVec3(o.box.max, *s.mutable_max());
+    s.set_cover(static_cast<uint32_t>(o.cover));
+  }
+  out.set_next_dropped_object(access.nextDroppedObject());
+}
+
+void restoreWorld(const pb::WorldState& in, SimStateAccess& access) {
+  for (const pb::EntityState& e : in.entities()) access.addEntity(decodeEntity(e, access));
+  for (const pb::ObstacleState& s : in.obstacles()) {
+    Obstacle o;
+    o.id = ObstacleId{s.id()};
+    o.box.min = decodeVec3(s.min());
+    o.box.max = decodeVec3(s.max());
+    o.cover = static_cast<Cover>(s.cover());
+    access.addObstacle(o);
+  }
+}
+
+}  // namespace npc

@@ -1,0 +1,22 @@
+// World model codec: entities and obstacles to npc.state.v1.WorldState and back.
+#pragma once
+
+#include "npc/state/v1/world.pb.h"
+#include "sim/sim_state_access.h"
+
+namespace npc {
+
+namespace pb = ::npc::state::v1;
+
+void encodeVec3(Vec3 v, pb::Vec3& out);
+Vec3 decodeVec3(const pb::Vec3& v);
+
+void encodeEntity(const Entity& e, const NameTable& species, pb::EntityState& out);
+// Species names are interned again through `access`.
+Entity decodeEntity(const pb::EntityState& in, SimStateAccess& access);
+
+// The world's entities that are not agents, the obstacles and the dropped-object counter.
+void encodeWorld(const SimStateAccess& access, pb::WorldState& out);
+void restoreWorld(const pb::WorldState& in, SimStateAccess& access);
+
+}  // namespace npc

@@ -1,0 +1,225 @@
+// Snapshot codecs on the demo world: the state captured after a few hundred ticks, encoded,
+// decoded and restored into a fresh daemon with the same definitions, is captured again
+// equal, module by module (what a restore deliberately does not keep is said in
+// sim/sim_state_access.h and checked here too).
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <google/protobuf/util/message_differencer.h>
+
+#include "demo_state_world.h"
+#include "sim_state_codec.h"
+
+using namespace npc;
+namespace pb = ::npc::state::v1;
+
+namespace {
+
+constexpr uint64_t kRaoul = 1601, kBaker = 1101, kPyromaniac = 1501;
+
+// Differences between two messages, as text ("" when equal).
+std::string diff(const google::protobuf::Message& a, const google::protobuf::Message& b) {
+  std::string report;
+  google::protobuf::util::MessageDifferencer d;
+  d.ReportDifferencesToString(&report);
+  d.Compare(a, b);
+  return report;
+}
+
+const pb::AgentState* agentIn(const pb::SimState& s, uint64_t id) {
+  for (const pb::AgentState& a : s.agents()) {
+    if (a.id() == id) return &a;
+  }
+  return nullptr;
+}
+
+int32_t countOf(const pb::InventoryState& inventory, const std::string& item) {
+  for (const pb::ItemCount& c : inventory.items()) {
+    if (c.item() == item) return c.count();
+  }
+  return 0;
+}
+
+// The demo run for 90 s, captured; the capture through bytes into a fresh demo world,
+// captured again. Built once: every TEST_CASE compares one module.
+struct RoundTrip {
+  pb::SimState before;
+  pb::SimState after;
+  std::string restore_error;
+  bool restored = false;
+  std::unique_ptr<test::DemoStateWorld> second;
+
+  RoundTrip() {
+    test::DemoStateWorld first;
+    first.run(900);
+    captureSimState(*first.sim, before);
+    pb::SimState decoded;
+    REQUIRE(decoded.ParseFromString(before.SerializeAsString()));
+    second = std::make_unique<test::DemoStateWorld>();
+    second->run(3);  // a different state to be replaced
+    restored = restoreSimState(decoded, *second->sim, restore_error);
+    captureSimState(*second->sim, after);
+  }
+  static RoundTrip& get() {
+    static RoundTrip trip;
+    return trip;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("restore of a captured demo state succeeds", "[state]") {
+  RoundTrip& t = RoundTrip::get();
+  INFO(t.restore_error);
+  REQUIRE(t.restored);
+  CHECK(t.after.tick() == 900);
+  CHECK(t.second->sim->tickCount() == 900);
+  CHECK(t.after.next_intention_id() == t.before.next_intention_id());
+}
+
+TEST_CASE("world codec round-trips entities and obstacles", "[state][world]") {
+  RoundTrip& t = RoundTrip::get();
+  REQUIRE(t.before.world().entities_size() > 0);
+  REQUIRE(t.before.world().obstacles_size() > 0);
+  CHECK(diff(t.before.world(), t.after.world()) == "");
+  REQUIRE(t.before.agents_size() == t.after.agents_size());
+  for (int i = 0; i < t.before.agents_size(); ++i) {
+    INFO("agent " << t.before.agents(i).id());
+    CHECK(diff(t.before.agents(i).body(), t.after.agents(i).body()) == "");
+    CHECK(t.before.agents(i).rng_state() == t.after.agents(i).rng_state());
+  }
+}
+
+TEST_CASE("perception codec round-trips tracks, sounds and attention", "[state][perception]") {
+  RoundTrip& t = RoundTrip::get();
+  int tracks = 0;
+  for (int i = 0; i < t.before.agents_size(); ++i) {
+    INFO("agent " << t.before.agents(i).id());
+    tracks += t.before.agents(i).perception().tracks_size();
+    CHECK(diff(t.before.agents(i).perception(), t.after.agents(i).perception()) == "");
+  }
+  CHECK(tracks > 0);  // someone saw someone in 90 s of the demo
+}
+
+TEST_CASE("selection tree codec round-trips variables and the current behavior", "[state][bst]") {
+  RoundTrip& t = RoundTrip::get();
+  for (int i = 0; i < t.before.agents_size(); ++i) {
+    INFO("agent " << t.before.agents(i).id());
+    CHECK(diff(t.before.agents(i).bst(), t.after.agents(i).bst()) == "");
+  }
+}
+
+TEST_CASE("behavior tree codec round-trips variables, timestamps and the stopped flag",
+          "[state][mbt]") {
+  RoundTrip& t = RoundTrip::get();
+  const pb::AgentState* raoul = agentIn(t.before, kRaoul);
+  REQUIRE(raoul);
+  CHECK(raoul->mbt().tree() == "RaoulDay");
+  for (int i = 0; i < t.before.agents_size(); ++i) {
+    INFO("agent " << t.before.agents(i).id());
+    CHECK(diff(t.before.agents(i).mbt(), t.after.agents(i).mbt()) == "");
+  }
+}
+
+TEST_CASE("planner codec round-trips facts, blackboard and pacing", "[state][goap]") {
+  RoundTrip& t = RoundTrip::get();
+  const pb::AgentState* pyromaniac = agentIn(t.before, kPyromaniac);
+  REQUIRE(pyromaniac);
+  REQUIRE(pyromaniac->plans());
+  CHECK(pyromaniac->goap().facts_size() > 0);
+  for (int i = 0; i < t.before.agents_size(); ++i) {
+    INFO("agent " << t.before.agents(i).id());
+    CHECK(t.before.agents(i).plans() == t.after.agents(i).plans());
+    CHECK(diff(t.before.agents(i).goap(), t.after.agents(i).goap()) == "");
+  }
+  CHECK(t.before.sleeping_planners_size() == t.after.sleeping_planners_size());
+}
+
+TEST_CASE("intention codec keeps influences and counters; running intentions end", "[state][intent]") {
+  RoundTrip& t = RoundTrip::get();
+  int running = 0;
+  for (int i = 0; i < t.before.agents_size(); ++i) {
+    const pb::IntentState& a = t.before.agents(i).intent();
+    const pb::IntentState& b = t.after.agents(i).intent();
+    INFO("agent " << t.before.agents(i).id());
+    pb::IntentState expected = a;
+    expected.clear_queue();
+    CHECK(diff(expected, b) == "");
+    running += a.queue_size();
+    CHECK(b.queue_size() == 0);  // restored agents start with no intention
+  }
+  CHECK(running > 0);
+}
+
+TEST_CASE("hibernation codec round-trips inventories, long actions, places and sleepers",
+          "[state][hibernation]") {
+  RoundTrip& t = RoundTrip::get();
+  const pb::AgentState* raoul = agentIn(t.before, kRaoul);
+  REQUIRE(raoul);
+  CHECK(countOf(raoul->inventory(), "flowers") == 1);
+  CHECK(diff(t.before.hibernation(), t.after.hibernation()) == "");
+  for (int i = 0; i < t.before.agents_size(); ++i) {
+    INFO("agent " << t.before.agents(i).id());
+    CHECK(diff(t.before.agents(i).inventory(), t.after.agents(i).inventory()) == "");
+    CHECK(diff(t.before.agents(i).work(), t.after.agents(i).work()) == "");
+  }
+  bool baker_asleep = false;
+  for (const pb::DormantAgentState& d : t.before.hibernation().dormant()) {
+    if (d.body().id() == kBaker) baker_asleep = d.work().action() == "ContinuousBaking";
+  }
+  CHECK(baker_asleep);  // no player in the bakery for 20 s: it sleeps, baking
+}
+
+TEST_CASE("the whole state round-trips except the intention queues", "[state]") {
+  RoundTrip& t = RoundTrip::get();
+  pb::SimState before = t.before;
+  for (pb::AgentState& a : *before.mutable_agents()) a.mutable_intent()->clear_queue();
+  CHECK(diff(before, t.after) == "");
+}
+
+TEST_CASE("intentions running at the snapshot are reported interrupted on the first tick",
+          "[state][intent]") {
+  test::DemoStateWorld first;
+  first.run(600);
+  pb::SimState state;
+  captureSimState(*first.sim, state);
+  std::vector<std::pair<uint64_t, uint64_t>> running;  // (agent, intention)
+  for (const pb::AgentState& a : state.agents()) {
+    for (const pb::IntentionState& i : a.intent().queue()) {
+      if (i.started()) running.emplace_back(a.id(), i.id());
+    }
+  }
+  REQUIRE(!running.empty());
+  test::DemoStateWorld second;
+  std::string error;
+  REQUIRE(restoreSimState(state, *second.sim, error));
+  second.sim->tick();
+  for (const auto& [agent, intention] : running) {
+    INFO("agent " << agent << " intention " << intention);
+    bool reported = false;
+    for (const EventOut& e : second.sim->output().events) {
+      if (e.kind != EventKind::kIntentionInterrupted || raw(e.agent) != agent ||
+          raw(e.intention) != intention) {
+        continue;
+      }
+      reported = true;
+      CHECK_THAT(e.text, Catch::Matches("agent [0-9]+: intention [0-9]+ \".*\" interrupted: "
+                                        "the daemon restarted from a snapshot taken while it ran at [0-9]+%"));
+    }
+    CHECK(reported);
+  }
+}
+
+TEST_CASE("a state naming an archetype these definitions lack is refused", "[state]") {
+  test::DemoStateWorld first;
+  first.run(10);
+  pb::SimState state;
+  captureSimState(*first.sim, state);
+  REQUIRE(state.agents_size() > 0);
+  const uint64_t id = state.agents(0).id();
+  state.mutable_agents(0)->set_archetype("dragon");
+  test::DemoStateWorld second;
+  std::string error;
+  CHECK_FALSE(restoreSimState(state, *second.sim, error));
+  CHECK(error == "agent " + std::to_string(id) + ": archetype \"dragon\" is unknown");
+}
