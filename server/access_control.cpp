@@ -2,8 +2,6 @@
 
 #include <grpcpp/security/auth_context.h>
 
-#include "token_gate.h"
-
 namespace npc {
 
 namespace {
@@ -32,6 +30,14 @@ bool certificateNames(const grpc::ServerContextBase& context, std::string_view n
 
 }  // namespace
 
+bool sameSecret(std::string_view a, std::string_view b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < a.size(); ++i) {
+    diff |= static_cast<unsigned char>(a[i] ^ (i < b.size() ? b[i] : 0));
+  }
+  return diff == 0;
+}
+
 std::string_view toString(Role role) {
   switch (role) {
     case Role::kObserver: return "observer";
@@ -51,15 +57,20 @@ std::optional<Role> parseRole(std::string_view text) {
 AccessControl::AccessControl(std::vector<ClientCredential> credentials)
     : credentials_(std::move(credentials)) {}
 
+const ClientCredential* AccessControl::identifyToken(std::string_view token) const {
+  if (open()) return &anonymous_admin_;
+  // Every credential is compared, so timing does not reveal which one came close.
+  const ClientCredential* match = nullptr;
+  for (const ClientCredential& c : credentials_) {
+    if (!c.token.empty() && sameSecret(token, c.token) && match == nullptr) match = &c;
+  }
+  return match;
+}
+
 const ClientCredential* AccessControl::identify(const grpc::ServerContextBase& context) const {
   if (open()) return &anonymous_admin_;
   if (const auto token = bearerToken(context)) {
-    // Every credential is compared, so timing does not reveal which one came close.
-    const ClientCredential* match = nullptr;
-    for (const ClientCredential& c : credentials_) {
-      if (!c.token.empty() && sameSecret(*token, c.token) && match == nullptr) match = &c;
-    }
-    if (match) return match;
+    if (const ClientCredential* match = identifyToken(*token)) return match;
   }
   for (const ClientCredential& c : credentials_) {
     if (!c.certificate.empty() && certificateNames(context, c.certificate)) return &c;

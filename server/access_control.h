@@ -7,10 +7,12 @@
 // every caller is an anonymous admin.
 //
 // Roles, each including the one before:
-//   observer  GetAgent, GetStats, GetPlanTrace, GetStealthMeter, and Connect read-only (its
-//             updates may only subscribe)
+//   observer  GetAgent, GetStats, GetPlanTrace (without switching tracing), GetStealthMeter,
+//             Connect read-only (its updates may only subscribe), and the debug page
 //   game      Connect, SpawnAgent and DespawnAgent of the agents it owns
-//   admin     every call; what it spawns is shared, what it changes needs no ownership
+//   admin     every call, and switching plan tracing (GetPlanTrace's trace, the debug
+//             page's trace=on|off); what it spawns is shared, what it changes needs no
+//             ownership
 // A named credential is a client identity: its streams and calls share one ClientId, so a
 // game server that reconnects with the same credential gets its entities back. The legacy
 // `auth_token` is an anonymous admin: each of its streams is a client of its own.
@@ -32,6 +34,10 @@ namespace npc {
 
 enum class Role : uint8_t { kObserver, kGame, kAdmin };
 
+// Compares in time independent of where the strings differ, so response timing does not
+// reveal how much of a guessed secret was right.
+bool sameSecret(std::string_view a, std::string_view b);
+
 std::string_view toString(Role role);
 std::optional<Role> parseRole(std::string_view text);
 
@@ -51,6 +57,9 @@ class AccessControl {
 
   // The caller's credential, or null when it presented none that matches (thread-safe).
   const ClientCredential* identify(const grpc::ServerContextBase& context) const;
+  // The same for other transports (the debug page's HTTP): the credential whose token is
+  // `token` (the part after "Bearer "), or null; the anonymous admin when open().
+  const ClientCredential* identifyToken(std::string_view token) const;
 
   // UNAUTHENTICATED: no matching token or certificate.
   static const grpc::Status& unauthenticated();

@@ -63,9 +63,19 @@ ClientId ClientHub::identityClient(const std::string& name) {
   return identity ? identity->id : ClientId::kUnowned;
 }
 
-std::shared_ptr<Session> ClientHub::open(const std::string& name, bool read_only) {
+std::shared_ptr<Session> ClientHub::open(const std::string& name, bool read_only,
+                                         grpc::Status& refusal) {
   std::lock_guard lock(mutex_);
-  if (draining_) return nullptr;
+  if (draining_) {
+    refusal = grpc::Status(grpc::StatusCode::UNAVAILABLE, "npcd is shutting down");
+    return nullptr;
+  }
+  if (sessions_.size() >= limits_.max_clients) {
+    refusal = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                           "npcd already has " + std::to_string(sessions_.size()) +
+                               " Connect streams open (max_clients); retry later");
+    return nullptr;
+  }
   ClientId id = ClientId::kUnowned;
   if (name.empty()) {
     id = allocateLocked();
@@ -76,7 +86,11 @@ std::shared_ptr<Session> ClientHub::open(const std::string& name, bool read_only
     }
     identity->seen = true;
   }
-  if (id == ClientId::kUnowned) return nullptr;
+  if (id == ClientId::kUnowned) {
+    refusal = grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                           "npcd has no client ids left; restart it");
+    return nullptr;
+  }
   const uint64_t tick = last_tick_.load();
   const double sim_time_s = last_sim_time_s_.load();
   auto session = std::make_shared<Session>(id, limits_.outbox_max_messages, tick, sim_time_s,

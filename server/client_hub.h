@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <grpcpp/support/status.h>
+
 #include "npc/v1/npc.pb.h"
 #include "sim/simulation.h"
 
@@ -26,6 +28,7 @@ struct HubLimits {
   size_t max_items_per_update = 10000; // items in one WorldUpdate beyond this are refused
   size_t max_inbox_commands = 65536;   // back-pressure: reads pause while the sim queue is fuller
   double max_updates_per_s = 0.0;      // per stream, burst of one second's worth; 0 = no limit
+  size_t max_clients = 1000;           // Connect streams open at once; beyond it open() refuses
 };
 
 class ClientHub {
@@ -33,13 +36,16 @@ class ClientHub {
   ClientHub(Simulation& sim, const HubLimits& limits);
   ~ClientHub();
 
-  // gRPC threads: a new stream. Returns null once drain() has begun. `identity` "" is an
+  // gRPC threads: a new stream. Returns null with `refusal` set when it cannot open:
+  // UNAVAILABLE once drain() has begun, RESOURCE_EXHAUSTED with max_clients streams open
+  // (or client ids exhausted); the refusal says which. `identity` "" is an
   // anonymous client (a new ClientId, its entities shared once it leaves); a named one gets
   // the identity's ClientId, shared by all its open streams: the first stream to open after
   // the identity was away gets its entities back (ClientBack), the last one to close leaves
   // them owned while away (ClientGone, keeps_ownership). `read_only`: observer streams,
   // whose updates may only subscribe.
-  std::shared_ptr<Session> open(const std::string& identity = {}, bool read_only = false);
+  std::shared_ptr<Session> open(const std::string& identity, bool read_only,
+                                grpc::Status& refusal);
   // gRPC threads: the stream is gone (finished, cancelled or vanished). Idempotent.
   void close(const std::shared_ptr<Session>& session);
   // Any thread: the stable ClientId of a named identity (allocated on first use).

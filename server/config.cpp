@@ -36,7 +36,10 @@ void validate(DaemonConfig& c, JsonReader& r) {
   if (c.max_message_bytes < 1024) r.error("/max_message_bytes", "must be >= 1024");
   if (c.outbox_max_messages < 1) r.error("/outbox_max_messages", "must be >= 1");
   if (c.max_items_per_update < 1) r.error("/max_items_per_update", "must be >= 1");
-  if (!(c.grid_cell_m > 0.0)) r.error("/grid_cell_m", "must be > 0");
+  if (!(c.grid_cell_m >= kMinGridCellM && c.grid_cell_m <= kMaxGridCellM)) {
+    r.error("/grid_cell_m", "must be within [" + formatNumber(kMinGridCellM) + ", " +
+                                formatNumber(kMaxGridCellM) + "] m");
+  }
   if (c.shutdown_grace_s < 0.0) r.error("/shutdown_grace_s", "must be >= 0");
   if (c.definitions_poll_s < 0.0) r.error("/definitions_poll_s", "must be >= 0");
   if (c.max_updates_per_s < 0.0) r.error("/max_updates_per_s", "must be >= 0");
@@ -145,7 +148,8 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "max_updates_per_s", "perception", "long_actions", "influences", "hibernation",
                 "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen",
                 "world_bounds_m", "watchdog", "tls_client_ca", "tls_client_auth", "clients",
-                "handshake_timeout_s", "max_connection_idle_s", "keepalive_s", "max_memory_mb"});
+                "handshake_timeout_s", "max_connection_idle_s", "keepalive_s", "max_memory_mb",
+                "max_clients"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -172,6 +176,13 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     if (auto v = r.number(j, "", "max_connection_idle_s", false)) c.max_connection_idle_s = *v;
     if (auto v = r.number(j, "", "keepalive_s", false)) c.keepalive_s = *v;
     readUnsigned(r, j, "max_memory_mb", c.max_memory_mb);
+    if (auto v = r.integer(j, "", "max_clients", false)) {
+      if (*v < 1 || *v > kMaxClientsLimit) {
+        r.error("/max_clients", "must be within [1, " + std::to_string(kMaxClientsLimit) + "]");
+      } else {
+        c.max_clients = static_cast<uint32_t>(*v);
+      }
+    }
     if (j.contains("perception")) readPerceptionConfig(j["perception"], "/perception", r, c.perception);
     if (auto v = r.string(j, "", "long_actions", false)) c.long_actions = resolvePath(base_dir, *v);
     if (auto v = r.string(j, "", "influences", false)) c.influences = resolvePath(base_dir, *v);

@@ -22,6 +22,8 @@ struct WatchdogConfig {
   double shutdown_limit_s = 5.0;  // [Limit: >= 0]
 };
 
+inline constexpr int64_t kMaxClientsLimit = 1000000;
+
 struct DaemonConfig {
   std::string listen = "127.0.0.1:50051";
   double tick_hz = 10.0;               // simulation ticks per second
@@ -54,11 +56,15 @@ struct DaemonConfig {
   // TLS/HTTP/2 handshake (client preface + SETTINGS) within handshake_timeout_s is closed;
   // one with no call in flight for max_connection_idle_s gets GOAWAY; keepalive pings every
   // keepalive_s find dead peers; max_memory_mb caps what gRPC may allocate for all
-  // connections and calls (gRPC 1.51 has no connection-count cap: the memory quota is it).
+  // connections and calls. gRPC 1.51 has no connection-count cap: the handshake and idle
+  // timeouts, the memory quota and max_clients (Connect streams) bound what clients hold.
   double handshake_timeout_s = 10.0;
   double max_connection_idle_s = 300.0;  // 0 = never
   double keepalive_s = 60.0;
   uint32_t max_memory_mb = 1024;
+  // Connect streams open at once, all clients together; one more is refused with
+  // RESOURCE_EXHAUSTED while the open ones carry on. [Limit: 1..kMaxClientsLimit]
+  uint32_t max_clients = 1000;
   double max_updates_per_s = 0.0;      // per Connect stream; 0 = unlimited
   double definitions_poll_s = 0.0;     // reload changed selection trees this often; 0 = off
   PerceptionConfig perception;         // global perception tuning ("perception" object)

@@ -111,10 +111,11 @@ bool Daemon::start(std::vector<std::string>& errors) {
                      " beyond loopback needs auth_token (config) or NPCD_AUTH_TOKEN (env)");
     return false;
   }
-  if (!config_.debug_listen.empty() && config_.auth_token.empty() &&
+  if (!config_.debug_listen.empty() && config_.auth_token.empty() && config_.clients.empty() &&
       !isLoopback(config_.debug_listen)) {
     errors.push_back("debug_listen " + config_.debug_listen +
-                     " beyond loopback needs auth_token (config) or NPCD_AUTH_TOKEN (env)");
+                     " beyond loopback needs auth_token (config), NPCD_AUTH_TOKEN (env) or "
+                     "clients");
     return false;
   }
   const auto creds = credentials(config_, errors);
@@ -201,7 +202,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   }
 
   if (!config_.debug_listen.empty()) {
-    debug_ = std::make_unique<DebugPage>(*sim_, stats_, config_.auth_token);
+    debug_ = std::make_unique<DebugPage>(*sim_, stats_, accessControl(config_));
     std::string error;
     if (!debug_->start(config_.debug_listen, error)) {
       errors.push_back(error);
@@ -213,6 +214,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   limits.outbox_max_messages = config_.outbox_max_messages;
   limits.max_items_per_update = config_.max_items_per_update;
   limits.max_updates_per_s = config_.max_updates_per_s;
+  limits.max_clients = config_.max_clients;
   hub_ = std::make_unique<ClientHub>(*sim_, limits);
   service_ = std::make_unique<NpcService>(*hub_, stats_, accessControl(config_));
 

@@ -156,8 +156,11 @@ grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage>* NpcService::Connect
     grpc::CallbackServerContext* context) {
   const ClientCredential* caller = access_.identify(*context);
   if (!caller) return new RefusedStream(AccessControl::unauthenticated());
-  return new ConnectReactor(hub_, hub_.open(caller->name, caller->role == Role::kObserver),
-                            context);
+  grpc::Status refusal;
+  std::shared_ptr<Session> session =
+      hub_.open(caller->name, caller->role == Role::kObserver, refusal);
+  if (!session) return new RefusedStream(refusal);
+  return new ConnectReactor(hub_, std::move(session), context);
 }
 
 grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* context,
@@ -221,7 +224,12 @@ grpc::ServerUnaryReactor* NpcService::SetPlannerValue(grpc::CallbackServerContex
 grpc::ServerUnaryReactor* NpcService::GetPlanTrace(grpc::CallbackServerContext* context,
                                                    const v1::GetPlanTraceRequest* request,
                                                    v1::GetPlanTraceReply* reply) {
-  if (auto* refused = refuse(context, Role::kObserver, "GetPlanTrace")) return refused;
+  // Reading is for every role; switching tracing changes what the planner records: admin.
+  const Role needed = request->has_trace() ? Role::kAdmin : Role::kObserver;
+  if (auto* refused = refuse(context, needed, request->has_trace() ? "GetPlanTrace with trace"
+                                                                   : "GetPlanTrace")) {
+    return refused;
+  }
   return submitAdmin<npc::GetPlanTrace>(hub_.sim(), *request, jsonReply(reply));
 }
 

@@ -15,7 +15,8 @@
 // arrives after that is ignored. Core Status -> gRPC code goes through toGrpcStatus() only.
 //
 // Every call is first identified and checked against its role (AccessControl): an unknown
-// caller gets UNAUTHENTICATED, a role too low PERMISSION_DENIED.
+// caller gets UNAUTHENTICATED, a role too low PERMISSION_DENIED. GetPlanTrace reads for any
+// role but switches tracing (its `trace` field) for admins only.
 //
 // Agents spawned by an admin belong to nobody (ClientId::kUnowned, shared): their actions go
 // to every client subscribed to their place. A game credential owns what it spawns, and

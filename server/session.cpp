@@ -177,10 +177,6 @@ void Session::finishIfFlushedLocked() {
 ConnectReactor::ConnectReactor(ClientHub& hub, std::shared_ptr<Session> session,
                                grpc::CallbackServerContext* context)
     : hub_(hub), session_(std::move(session)), context_(context) {
-  if (!session_) {
-    Finish(grpc::Status(grpc::StatusCode::UNAVAILABLE, "npcd is shutting down"));
-    return;
-  }
   session_->attach(this);
 }
 

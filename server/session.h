@@ -130,8 +130,7 @@ class Session {
 class ConnectReactor final
     : public grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage> {
  public:
-  // A null session means the hub refuses new streams (draining): the stream finishes at
-  // once with UNAVAILABLE.
+  // `session` is an open one (ClientHub::open succeeded).
   ConnectReactor(ClientHub& hub, std::shared_ptr<Session> session,
                  grpc::CallbackServerContext* context);
 

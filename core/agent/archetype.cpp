@@ -299,6 +299,7 @@ void readStimulus(const json& j, const std::string& path, JsonReader& r, ActionS
   if (auto v = r.number(j, path, "sound_m", false)) {
     out.sound_radius_m = static_cast<float>(*v);
     if (!(*v > 0)) r.error(joinPath(path, "sound_m"), "must be > 0");
+    checkAtMost(r, path, "sound_m", *v, kMaxSoundRadiusM, "m");
   }
   if (auto v = r.string(j, path, "sound", false)) {
     out.sound_kind = *v;
@@ -311,6 +312,7 @@ void readStimulus(const json& j, const std::string& path, JsonReader& r, ActionS
   if (auto v = r.number(j, path, "signal_m", false)) {
     out.signal_radius_m = static_cast<float>(*v);
     if (!(*v > 0)) r.error(joinPath(path, "signal_m"), "must be > 0");
+    checkAtMost(r, path, "signal_m", *v, kMaxSignalRadiusM, "m");
   }
   if (!out.any()) r.error(path, "emits nothing: give sound_m or signal");
 }

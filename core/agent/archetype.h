@@ -140,10 +140,10 @@ enum class DaemonActionKind : uint8_t {
 //   "Open": { "emits": { "sound_m": 12, "sound": "generic", "signal": "OnDoorOpened",
 //                         "signal_m": 10 } }
 struct ActionStimulus {
-  float sound_radius_m = 0.f;       // 0: silent
+  float sound_radius_m = 0.f;       // 0: silent [Limit: <= kMaxSoundRadiusM]
   std::string sound_kind;           // "" = generic (core/perception/sounds.h kinds)
   std::string signal;               // "" = none
-  float signal_radius_m = 10.f;     // [Limit: > 0]
+  float signal_radius_m = 10.f;     // [Limit: > 0, <= kMaxSignalRadiusM]
   bool any() const { return sound_radius_m > 0.f || !signal.empty(); }
 };
 

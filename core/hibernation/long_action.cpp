@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "world/limits.h"
 
 namespace npc {
 
@@ -19,9 +20,13 @@ bool readAmounts(const json& j, const std::string& path, JsonReader& r, NameTabl
                  std::vector<ItemAmount>& out) {
   if (!r.isObject(j, path)) return false;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    if (!it.value().is_number_integer() || it.value().get<int64_t>() <= 0 ||
-        it.value().get<int64_t>() > std::numeric_limits<int32_t>::max()) {
+    if (!it.value().is_number_integer() || it.value().get<int64_t>() <= 0) {
       r.error(joinPath(path, it.key()), "expected a positive integer");
+      continue;
+    }
+    if (it.value().get<int64_t>() > kMaxItemCount) {
+      r.error(joinPath(path, it.key()), "must be at most " + std::to_string(kMaxItemCount) +
+                                            " (got " + it.value().dump() + ")");
       continue;
     }
     out.push_back({items.intern(it.key()), it.value().get<int32_t>()});
@@ -105,7 +110,16 @@ void LongActionLibrary::loadObject(const json& object, JsonReader& r) {
     def.name = it.key();
     if (auto v = r.number(j, path, "turn_s", true)) {
       def.turn_s = *v;
-      if (!(*v > 0)) r.error(joinPath(path, "turn_s"), "must be > 0");
+      if (!(*v > 0)) {
+        r.error(joinPath(path, "turn_s"), "must be > 0");
+      } else if (*v < kMinLongActionTurnS) {
+        // Shorter turns would let a long sleep count past what turns_done holds.
+        r.error(joinPath(path, "turn_s"), "must be at least " +
+                                              formatNumber(kMinLongActionTurnS) + " s (got " +
+                                              formatNumber(*v) + ")");
+      } else if (std::string problem = aboveMaximum(*v, kMaxDelayS, "s"); !problem.empty()) {
+        r.error(joinPath(path, "turn_s"), problem);
+      }
     }
     if (j.contains("caps")) readAmounts(j["caps"], joinPath(path, "caps"), r, items_, def.caps);
     const std::string recipes_path = joinPath(path, "recipes");
@@ -121,7 +135,12 @@ void LongActionLibrary::loadObject(const json& object, JsonReader& r) {
         Recipe recipe;
         if (auto v = r.integer(rj, rp, "every_turns", false)) {
           if (*v < 1) r.error(joinPath(rp, "every_turns"), "must be >= 1");
-          recipe.every_turns = static_cast<uint32_t>(std::max<int64_t>(1, *v));
+          if (*v > kMaxEveryTurns) {
+            r.error(joinPath(rp, "every_turns"), "must be at most " +
+                                                     std::to_string(kMaxEveryTurns) + " (got " +
+                                                     std::to_string(*v) + ")");
+          }
+          recipe.every_turns = static_cast<uint32_t>(std::clamp<int64_t>(*v, 1, kMaxEveryTurns));
         }
         if (rj.contains("consumes")) readAmounts(rj["consumes"], joinPath(rp, "consumes"), r, items_, recipe.consumes);
         if (!rj.contains("produces")) {

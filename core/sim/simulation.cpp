@@ -281,7 +281,9 @@ void Simulation::apply(Command& command) {
             s = programIntention(c, id);
           } else {
             s = checkOwner(c.agent, origin, "game_actions", command.item);
-            if (s.isOk()) s = gameAction(c, id);
+            if (s.isOk()) {
+              s = locateArgumentError(gameAction(c, id), "game_actions", command.item, c.agent);
+            }
           }
           if (c.reply) {
             c.reply(s, id);

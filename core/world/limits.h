@@ -45,6 +45,29 @@ inline constexpr double kMaxSignalValue = 1e9;         // |Signal.value|
 inline constexpr int64_t kMaxItemCount = 1000000;      // Drop / Give count, inventories
 inline constexpr uint32_t kMaxGroupId = 65535;         // Signal.group (0 = none)
 
+// --- perception tuning (the global "perception" block: daemon config, world file) -----------
+inline constexpr double kMaxPerceptionFactor = 100.0;  // som_speed
+inline constexpr double kMaxCoefficientStep = 10.0;   // near_boost, decay_per_update (the
+                                                      // coefficient runs 0..10)
+inline constexpr double kMinGridCellM = 0.5;          // obstacle_cell_m, target_cell_m,
+inline constexpr double kMaxGridCellM = 1000.0;       // config grid_cell_m
+inline constexpr int64_t kMaxUpdatePeriodTicks = 1000;   // full_update_period_ticks
+inline constexpr int64_t kMaxRaysPerTick = 10000000;     // max_rays_per_tick (0 = unlimited)
+inline constexpr int64_t kMaxPerceptionCandidates = 4096;  // max_candidates (allocated once)
+inline constexpr int64_t kMaxPendingPerTick = 1000000;  // max_pending_sounds / _signals
+                                                        // (reserved once)
+// Distances of the block use the bounds above: near_range_m <= kMaxSightRangeM; footstep
+// radii, bullet_rain_radius_m and sound_merge_radius_m <= kMaxSoundRadiusM; eye heights
+// <= kMaxEyeHeightM; speeds <= kMaxEntitySpeedMps; times (memory, sound lifetimes,
+// cooldowns) <= kMaxDelayS; visibility multipliers <= kMaxVisibilityMultiplier.
+
+// --- long actions (the long actions file) ---------------------------------------------------
+inline constexpr double kMinLongActionTurnS = 0.1;  // turn_s: a year asleep stays < 2^32 turns
+inline constexpr int64_t kMaxEveryTurns = 1000000;  // a recipe's every_turns
+// consumes / produces / caps amounts: 1..kMaxItemCount; turn_s <= kMaxDelayS.
+// Influences and actions (influences file, archetypes): emits sound_m <= kMaxSoundRadiusM,
+// signal_m <= kMaxSignalRadiusM, timeout_s <= kMaxTimeoutS.
+
 // --- the world ------------------------------------------------------------------------------
 inline constexpr double kMaxWorldHalfExtentM = 1e7;  // config world_bounds_m (10,000 km)
 

@@ -90,18 +90,24 @@ void submitOr503(Simulation& sim, Command command, const HttpResponder& respond)
 }  // namespace
 
 DebugApi::DebugApi(Simulation& sim, const StatsBoard& stats, const EventRecorder& events,
-                   const HealthHistory& health, TokenGate gate)
-    : sim_(sim), stats_(stats), events_(events), health_(health), gate_(std::move(gate)) {}
+                   const HealthHistory& health, AccessControl access)
+    : sim_(sim), stats_(stats), events_(events), health_(health), access_(std::move(access)) {}
+
+const ClientCredential* DebugApi::caller(const HttpRequest& request) const {
+  constexpr std::string_view kBearer = "Bearer ";
+  const std::string_view header = request.authorization;
+  if (header.substr(0, kBearer.size()) == kBearer) {
+    if (const ClientCredential* c = access_.identifyToken(header.substr(kBearer.size()))) return c;
+  }
+  auto token = request.query.find("token");
+  return access_.identifyToken(token == request.query.end() ? std::string_view() : token->second);
+}
 
 void DebugApi::handle(const HttpRequest& request, HttpResponder respond) const {
-  if (gate_.enabled()) {
-    auto token = request.query.find("token");
-    const bool allowed = gate_.allowsBearer(request.authorization) ||
-                         (token != request.query.end() && gate_.allowsToken(token->second));
-    if (!allowed) {
-      return respond(jsonError(401, "missing or invalid bearer token (header \"Authorization: "
-                                    "Bearer <token>\" or parameter token=<token>)"));
-    }
+  const ClientCredential* who = caller(request);
+  if (who == nullptr) {
+    return respond(jsonError(401, "missing or invalid bearer token (header \"Authorization: "
+                                  "Bearer <token>\" or parameter token=<token>)"));
   }
   if (request.method != "GET" && request.method != "HEAD") {
     return respond(jsonError(405, request.method + " " + request.path + ": only GET is served"));
@@ -109,7 +115,7 @@ void DebugApi::handle(const HttpRequest& request, HttpResponder respond) const {
   const std::string& path = request.path;
   if (path == "/api/world") return world(request, std::move(respond));
   if (path == "/api/agent") return agent(request, std::move(respond));
-  if (path == "/api/plan") return plan(request, std::move(respond));
+  if (path == "/api/plan") return plan(request, *who, std::move(respond));
   if (path == "/api/stealth") return stealth(request, std::move(respond));
   if (path == "/api/stats") return respond(stats());
   if (path == "/api/health") return respond({200, "application/json", health_.json().dump()});
@@ -155,11 +161,16 @@ void DebugApi::agent(const HttpRequest& request, HttpResponder respond) const {
   submitOr503(sim_, Command{ClientId::kDaemon, 0, std::move(command)}, respond);
 }
 
-void DebugApi::plan(const HttpRequest& request, HttpResponder respond) const {
+void DebugApi::plan(const HttpRequest& request, const ClientCredential& caller,
+                    HttpResponder respond) const {
   std::string error;
   const auto id = requiredIdParam(request, "id", "an agent id", error);
   GetPlanTrace command;
   if (auto it = request.query.find("trace"); it != request.query.end()) {
+    if (caller.role < Role::kAdmin) {
+      return respond(
+          jsonError(403, AccessControl::denied(caller, "/api/plan with trace").error_message()));
+    }
     if (it->second == "on") {
       command.trace = true;
     } else if (it->second == "off") {

@@ -13,14 +13,16 @@
 // Simulation data goes through the admin RPCs' path: a command queued with submit() and
 // answered by the tick thread, so HTTP threads never touch the simulation.
 //
-// With a token configured every route needs it, as "Authorization: Bearer <token>" or as
-// the URL parameter token=<token> (a browser opening the page); otherwise 401.
+// With credentials configured (auth_token, clients) every route needs a token of one of
+// them, as "Authorization: Bearer <token>" or as the URL parameter token=<token> (a browser
+// opening the page); otherwise 401. Any role may read; switching plan tracing
+// (/api/plan's trace=on|off) needs admin, otherwise 403 (AccessControl's roles).
 // Errors are JSON {"error": "..."} with 400 (bad parameter, naming it), 401, 404 (unknown
 // agent, player or route), 409 (no planner...), 503 (command queue full).
 #pragma once
 
+#include "access_control.h"
 #include "debug/http_server.h"
-#include "token_gate.h"
 
 namespace npc {
 
@@ -32,7 +34,7 @@ class StatsBoard;
 class DebugApi {
  public:
   DebugApi(Simulation& sim, const StatsBoard& stats, const EventRecorder& events,
-           const HealthHistory& health, TokenGate gate);
+           const HealthHistory& health, AccessControl access);
 
   // HttpHandler: any HTTP thread.
   void handle(const HttpRequest& request, HttpResponder respond) const;
@@ -40,16 +42,19 @@ class DebugApi {
  private:
   void world(const HttpRequest& request, HttpResponder respond) const;
   void agent(const HttpRequest& request, HttpResponder respond) const;
-  void plan(const HttpRequest& request, HttpResponder respond) const;
+  void plan(const HttpRequest& request, const ClientCredential& caller,
+            HttpResponder respond) const;
   void stealth(const HttpRequest& request, HttpResponder respond) const;
   HttpResponse stats() const;
+  // Who sent `request` (its bearer header or token parameter), or null.
+  const ClientCredential* caller(const HttpRequest& request) const;
   HttpResponse events(const HttpRequest& request) const;
 
   Simulation& sim_;
   const StatsBoard& stats_;
   const EventRecorder& events_;
   const HealthHistory& health_;
-  TokenGate gate_;
+  AccessControl access_;
 };
 
 }  // namespace npc

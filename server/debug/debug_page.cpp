@@ -2,8 +2,8 @@
 
 namespace npc {
 
-DebugPage::DebugPage(Simulation& sim, const StatsBoard& stats, const std::string& auth_token)
-    : api_(sim, stats, events_, health_, TokenGate(auth_token)),
+DebugPage::DebugPage(Simulation& sim, const StatsBoard& stats, AccessControl access)
+    : api_(sim, stats, events_, health_, std::move(access)),
       http_([this](const HttpRequest& request, HttpResponder respond) {
         api_.handle(request, std::move(respond));
       }) {}

@@ -1,8 +1,9 @@
 // DebugPage: the daemon's debug page (config "debug_listen"): an HTTP server on its own
 // thread serving the page built into the binary and the JSON it draws (DebugApi), the
 // event recorder and the health history it keeps for it. Off unless debug_listen is set;
-// Daemon::start refuses an address beyond loopback without an auth token, and with a token
-// every request must carry it. See server/debug/README.md.
+// Daemon::start refuses an address beyond loopback without credentials, and with them every
+// request must carry a token of one (AccessControl: any role reads, admin switches plan
+// tracing). See server/debug/README.md.
 #pragma once
 
 #include <memory>
@@ -17,7 +18,7 @@ namespace npc {
 
 class DebugPage {
  public:
-  DebugPage(Simulation& sim, const StatsBoard& stats, const std::string& auth_token);
+  DebugPage(Simulation& sim, const StatsBoard& stats, AccessControl access);
   ~DebugPage();  // stop()
 
   // Binds `listen` and starts serving; false with a message naming the address.

@@ -64,6 +64,22 @@ TEST_CASE("A call is identified by its credential and allowed by its role", "[au
     CHECK(spawn.error_message() ==
           "SpawnAgent: role observer (client \"dashboard\") may not call it");
   }
+  SECTION("Should let an observer read a plan trace but not switch tracing") {
+    v1::GetPlanTraceRequest read;
+    read.set_agent(1);
+    CHECK(observer.call(&v1::NpcSim::Stub::GetPlanTrace, read).error_code() ==
+          grpc::StatusCode::NOT_FOUND);  // allowed: the tick thread looked for agent 1
+    v1::GetPlanTraceRequest toggle = read;
+    toggle.set_trace(true);
+    const grpc::Status refused = observer.call(&v1::NpcSim::Stub::GetPlanTrace, toggle);
+    CHECK(refused.error_code() == grpc::StatusCode::PERMISSION_DENIED);
+    CHECK(refused.error_message() ==
+          "GetPlanTrace with trace: role observer (client \"dashboard\") may not call it");
+    CHECK(game_a.call(&v1::NpcSim::Stub::GetPlanTrace, toggle).error_code() ==
+          grpc::StatusCode::PERMISSION_DENIED);
+    CHECK(ops.call(&v1::NpcSim::Stub::GetPlanTrace, toggle).error_code() ==
+          grpc::StatusCode::NOT_FOUND);
+  }
   SECTION("Should let a game spawn and despawn its own agents, not call admin RPCs") {
     REQUIRE(game_a.spawn(11, "statue", v1::ENTITY_KIND_NPC).ok());
     const int64_t a = game_a.owner(11);

@@ -183,7 +183,7 @@ TEST_CASE("Client credentials name a client, a secret and a role", "[config][aut
     auto errors = parseErrors(R"({"tls_cert": "s.pem", "tls_key": "s.key",
         "tls_client_ca": "ca.pem", "tls_client_auth": "require",
         "handshake_timeout_s": 2, "max_connection_idle_s": 0, "keepalive_s": 30,
-        "max_memory_mb": 64,
+        "max_memory_mb": 64, "max_clients": 12,
         "clients": [{"name": "eu", "token_env": "NPCD_TEST_EU_TOKEN", "role": "game"},
                     {"name": "ops", "certificate": "ops.example", "role": "admin"},
                     {"name": "dash", "token": "t-o", "role": "observer"}]})",
@@ -201,6 +201,13 @@ TEST_CASE("Client credentials name a client, a secret and a role", "[config][aut
     CHECK(c.handshake_timeout_s == 2);
     CHECK(c.max_connection_idle_s == 0);
     CHECK(c.max_memory_mb == 64);
+    CHECK(c.max_clients == 12);
+  }
+  SECTION("Should bound max_clients") {
+    CHECK(parseErrors(R"({"max_clients": 0})", c) ==
+          std::vector<std::string>{"npcd.json: /max_clients: must be within [1, 1000000]"});
+    CHECK(parseErrors(R"({"max_clients": 4294967297})", c) ==
+          std::vector<std::string>{"npcd.json: /max_clients: must be within [1, 1000000]"});
   }
   SECTION("Should name the entry and field of each problem") {
     ::unsetenv("NPCD_TEST_MISSING");

@@ -270,12 +270,20 @@ TEST_CASE("Game and external actions arrive on the stream", "[grpc][intent]") {
     v1::GameAction* unknown = update.add_game_actions();
     unknown->set_agent(kRaoul);
     unknown->set_action("Explode");
+    v1::GameAction* negative = update.add_game_actions();  // checked by the tick thread
+    negative->set_agent(kRaoul);
+    negative->set_action("Wait");
+    v1::Param* minutes = negative->add_params();
+    minutes->set_number(-5);
+    minutes->set_unit("min");
     REQUIRE(f.client.send(update));
     CHECK(f.client.waitError(52, "external_actions[0] (agent 2001).action: must be set unless "
                                  "coercive"));
     CHECK(f.client.waitError(52, "game_actions[0] (agent 2001).delay_s: must be finite and >= 0"));
     CHECK(f.client.waitError(52, "game_actions[0] (agent 2001).params[0].number: must be finite"));
     CHECK(f.client.waitError(52, "entity 2001: game action \"Explode\" is not registered"));
+    CHECK(f.client.waitError(52, "game_actions[2] (agent 2001).params[0].number: must be within "
+                                 "0..604800 s (got -5 min)"));
     CHECK(f.admin.view(kRaoul)["intentions"]["queue"]["current"] == wait);
   }
 }

@@ -113,6 +113,25 @@ TEST_CASE("Long action definitions report located errors", "[hibernation][long_a
                     });
 }
 
+// Regression: a turn of 1e-300 s made the turn count of any sleep overflow (undefined
+// behaviour converting it), and amounts up to 2^31 overflowed a settlement's sums.
+TEST_CASE("Long action numbers are bounded", "[hibernation][long_action][bounds]") {
+  std::vector<std::string> errors;
+  library(R"({ "A": { "turn_s": 1e-300, "caps": { "x": 5000000 },
+                      "recipes": [ { "every_turns": 4294967297, "produces": { "x": 2000000000 } } ] },
+               "B": { "turn_s": 1e30, "recipes": [ { "produces": { "y": 1 } } ] } })",
+          &errors);
+  REQUIRE(errors == std::vector<std::string>{
+                        "long_actions.json: /A/turn_s: must be at least 0.1 s (got 1e-300)",
+                        "long_actions.json: /A/caps/x: must be at most 1000000 (got 5000000)",
+                        "long_actions.json: /A/recipes/0/every_turns: must be at most 1000000 "
+                        "(got 4294967297)",
+                        "long_actions.json: /A/recipes/0/produces/x: must be at most 1000000 "
+                        "(got 2000000000)",
+                        "long_actions.json: /B/turn_s: must be at most 604800 s (got 1e+30)",
+                    });
+}
+
 TEST_CASE("Inventory keeps fixed slots and never goes negative", "[hibernation][inventory]") {
   Inventory inv;
   for (uint16_t i = 0; i < Inventory::kSlots; ++i) REQUIRE(inv.add(i, 1));

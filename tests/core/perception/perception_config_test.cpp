@@ -123,3 +123,40 @@ TEST_CASE("Config: an archetype's sight range and hearing scale are bounded",
           "1e+30)");
   REQUIRE(s.sight_range_m == 1000.f);  // the load is refused; what was read stays bounded
 }
+
+// Regression: the global block took any positive number. "max_candidates": 4294967295 or
+// "max_pending_sounds": 1e9 made the first tick allocate gigabytes (it aborted the daemon),
+// a 1e-30 m grid cell or a 1e30 m footstep made queries huge.
+TEST_CASE("Config: every number of the global block is bounded", "[perception][config][bounds]") {
+  JsonReader r("config/npcd.json");
+  PerceptionConfig c;
+  readPerceptionConfig(parse(R"({
+    "som_speed": 1e30, "full_update_period_ticks": 1000000, "max_candidates": 4294967295,
+    "max_pending_sounds": 1000000000, "target_cell_m": 1e-30,
+    "memory": { "max_s": 1e30 }, "sounds": { "gunshot": { "lifetime_s": 1e30 } },
+    "bullet_rain_radius_m": 1e30, "footsteps": { "stand_base_m": 1e30 },
+    "visibility_types": { "grenade": { "multiplier": 1e30 } }
+  })"), "/perception", r, c);
+  REQUIRE(r.report() ==
+          "config/npcd.json: /perception/som_speed: must be at most 100 (got 1e+30)\n"
+          "config/npcd.json: /perception/full_update_period_ticks: must be at most 1000 (got "
+          "1000000)\n"
+          "config/npcd.json: /perception/max_candidates: must be at most 4096 (got 4294967295)\n"
+          "config/npcd.json: /perception/max_pending_sounds: must be at most 1000000 (got "
+          "1000000000)\n"
+          "config/npcd.json: /perception/target_cell_m: must be within [0.5, 1000]\n"
+          "config/npcd.json: /perception/memory/max_s: must be at most 604800 s (got 1e+30)\n"
+          "config/npcd.json: /perception/sounds/gunshot/lifetime_s: must be at most 604800 s "
+          "(got 1e+30)\n"
+          "config/npcd.json: /perception/bullet_rain_radius_m: must be at most 2000 m (got "
+          "1e+30)\n"
+          "config/npcd.json: /perception/footsteps/stand_base_m: must be at most 2000 m (got "
+          "1e+30)\n"
+          "config/npcd.json: /perception/visibility_types/grenade/multiplier: must be at most "
+          "100 (got 1e+30)");
+  // The load is refused; what was read stays bounded and no capacity took a refused value.
+  CHECK(c.som_speed == 100.f);
+  CHECK(c.max_candidates == PerceptionConfig().max_candidates);
+  CHECK(c.max_pending_sounds == PerceptionConfig().max_pending_sounds);
+  CHECK(c.target_cell_m == PerceptionConfig().target_cell_m);
+}

@@ -716,6 +716,20 @@ TEST_CASE("Actions and influences in data are checked with file and JSON path", 
     REQUIRE(errors == std::vector<std::string>{
                           "influence \"raoul\": the name is already used by an archetype or an "
                           "influence"});
+  }  // Regression: what an action emits was only checked for > 0: a 1e30 m sound per action.
+  SECTION("Should bound the radii of what an influence's actions emit") {
+    JsonReader reader("actions/influences.json");
+    nlohmann::json j;
+    REQUIRE(reader.parse(R"({ "spell:thunder": { "actions": { "Thunder": { "emits": {
+                                "sound_m": 1e30, "signal": "OnThunder", "signal_m": 1e30 } } } } })",
+                         j));
+    InfluenceSet set;
+    set.loadObject(j, reader);
+    REQUIRE(reader.report() ==
+            "actions/influences.json: /spell:thunder/actions/Thunder/emits/sound_m: must be at "
+            "most 2000 m (got 1e+30)\n"
+            "actions/influences.json: /spell:thunder/actions/Thunder/emits/signal_m: must be at "
+            "most 10000 m (got 1e+30)");
   }
 }
 

@@ -158,6 +158,40 @@ TEST_CASE("The debug page needs the bearer token when auth is on", "[daemon][deb
   daemon.shutdown();
 }
 
+TEST_CASE("The debug page takes the clients' tokens with their roles", "[daemon][debug][auth]") {
+  DaemonConfig c = demoConfig();
+  c.clients = {{"dashboard", "token-o", "", Role::kObserver},
+               {"eu-1", "token-g", "", Role::kGame},
+               {"ops", "token-x", "", Role::kAdmin}};
+  Daemon daemon(c);
+  std::vector<std::string> errors;
+  REQUIRE(daemon.start(errors));
+  const int port = daemon.debugPort();
+  REQUIRE(waitFor([&] { return daemon.stats().load().sim.tick >= 5; }));
+  SECTION("Should let every role read, as a header or a URL parameter") {
+    CHECK(get(port, "/api/stats", "Authorization: Bearer token-o\r\n").status == 200);
+    CHECK(get(port, "/?token=token-o").status == 200);
+    CHECK(get(port, "/api/plan?id=1501&token=token-g").status == 200);
+    CHECK(get(port, "/api/world", "Authorization: Bearer token-x\r\n").status == 200);
+    CHECK(get(port, "/api/stats").status == 401);
+    CHECK(get(port, "/api/stats?token=token-z").status == 401);
+  }
+  SECTION("Should let only an admin switch plan tracing") {
+    const Response observer = get(port, "/api/plan?id=1501&trace=on&token=token-o");
+    CHECK(observer.status == 403);
+    CHECK(observer.json()["error"] ==
+          "/api/plan with trace: role observer (client \"dashboard\") may not call it");
+    const Response game = get(port, "/api/plan?id=1501&trace=off&token=token-g");
+    CHECK(game.status == 403);
+    CHECK(game.json()["error"] ==
+          "/api/plan with trace: role game (client \"eu-1\") may not call it");
+    const Response admin = get(port, "/api/plan?id=1501&trace=on&token=token-x");
+    CHECK(admin.status == 200);
+    CHECK(admin.json()["traced"] == true);
+  }
+  daemon.shutdown();
+}
+
 TEST_CASE("The debug page stays on loopback unless auth is on", "[daemon][debug][auth]") {
   DaemonConfig c = demoConfig();
   c.debug_listen = "0.0.0.0:0";
@@ -166,8 +200,18 @@ TEST_CASE("The debug page stays on loopback unless auth is on", "[daemon][debug]
     std::vector<std::string> errors;
     REQUIRE_FALSE(daemon.start(errors));
     REQUIRE(errors == std::vector<std::string>{
-                          "debug_listen 0.0.0.0:0 beyond loopback needs auth_token (config) or "
-                          "NPCD_AUTH_TOKEN (env)"});
+                          "debug_listen 0.0.0.0:0 beyond loopback needs auth_token (config), "
+                          "NPCD_AUTH_TOKEN (env) or clients"});
+  }
+  SECTION("Should start beyond loopback with client credentials alone") {
+    DaemonConfig with_clients = c;
+    with_clients.listen = "127.0.0.1:0";
+    with_clients.clients = {{"ops", "token-x", "", Role::kAdmin}};
+    Daemon daemon(with_clients);
+    std::vector<std::string> errors;
+    REQUIRE(daemon.start(errors));
+    CHECK(get(daemon.debugPort(), "/api/stats", "Authorization: Bearer token-x\r\n").status == 200);
+    daemon.shutdown();
   }
   SECTION("Should be off by default") {
     DaemonConfig off = demoConfig();
