@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -87,6 +88,10 @@ std::string LevelGeometry::parseObj(std::string_view name, std::string_view text
 }
 
 std::string LevelGeometry::loadObj(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return path + ": cannot read";
+  if (std::filesystem::file_size(path, ec) > kMaxFileBytes)
+    return path + ": more than " + std::to_string(kMaxFileBytes) + " bytes";
   std::ifstream in(path, std::ios::binary);
   if (!in) return path + ": cannot read";
   std::ostringstream text;

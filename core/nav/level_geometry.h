@@ -20,6 +20,7 @@ class LevelGeometry {
  public:
   static constexpr size_t kMaxVertices = 4'000'000;
   static constexpr size_t kMaxTriangles = 8'000'000;
+  static constexpr uintmax_t kMaxFileBytes = uintmax_t{1} << 30;  // regular files only
 
   // Parses OBJ text; `name` is used in messages. Returns "" or the first error.
   std::string parseObj(std::string_view name, std::string_view text);

@@ -203,6 +203,11 @@ std::string NavMeshBuilder::build(const LevelGeometry& geometry, std::span<const
            " tiles, more than max_tiles " + std::to_string(config_.max_tiles) +
            " (raise cell_size_m or tile_size_cells)";
 
+  const double cells = static_cast<double>(tw) * th * config_.tile_size_cells * config_.tile_size_cells;
+  if (cells > kMaxBuildCells)
+    return "navmesh: the geometry needs " + std::to_string(static_cast<long long>(cells)) +
+           " cells, more than " + std::to_string(static_cast<long long>(kMaxBuildCells)) +
+           " (raise cell_size_m)";
   dtNavMeshParams params{};
   rcVcopy(params.orig, bmin);
   params.tileWidth = tile_m;

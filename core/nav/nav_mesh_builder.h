@@ -7,7 +7,8 @@
 // polygons (up to 6 vertices), detail mesh, then Detour tile data. Tiles without walkable
 // area are skipped. Building is done once at start-up (or on reload), never in the tick.
 //
-// Limits: at most config.max_tiles tiles over the geometry's bounds; a tile with 65535
+// Limits: at most config.max_tiles tiles and kMaxBuildCells ground cells (≈ 1 minute of
+// build on one core) over the geometry's bounds; a tile with 65535
 // vertices or more is refused (Detour's 16-bit indices: lower tile_size_cells).
 // Errors name what failed: "navmesh: tile (3, 4): rcBuildRegions failed".
 #pragma once
@@ -30,6 +31,8 @@ struct NavBuildStats {
   int polygons = 0;
   size_t data_bytes = 0;         // Detour tile data kept by the mesh
 };
+
+inline constexpr double kMaxBuildCells = 1 << 28;
 
 class NavMeshBuilder {
  public:

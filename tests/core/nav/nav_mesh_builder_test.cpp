@@ -80,6 +80,16 @@ TEST_CASE("NavMeshBuilder refuses geometry it cannot make a mesh of") {
           "navmesh: the geometry needs 4 x 3 tiles, more than max_tiles 4 (raise cell_size_m or "
           "tile_size_cells)");
   }
+  SECTION("Should refuse a build of more ground cells than kMaxBuildCells") {
+    NavBuildConfig c;
+    c.cell_size_m = 2.f;
+    c.tile_size_cells = 1024;  // 2 km tiles: 49 x 49 of them over 100 km
+    LevelGeometry geometry;
+    REQUIRE(geometry.parseObj("huge.obj", "v 0 0 0\nv 100000 0 0\nv 100000 0 -100000\nf 1 2 3\n") == "");
+    NavMesh mesh;
+    CHECK(NavMeshBuilder(c).build(geometry, {}, mesh) ==
+          "navmesh: the geometry needs 2517630976 cells, more than 268435456 (raise cell_size_m)");
+  }
   SECTION("Should say when nothing is walkable (a vertical wall only)") {
     LevelGeometry geometry;
     REQUIRE(geometry.parseObj("wall.obj", "v 0 0 0\nv 10 0 0\nv 10 3 0\nv 0 3 0\nf 1 2 3 4\n") == "");
