@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 shared=$(cd "$root/.." && pwd)/shared
 seconds="${1:-30}"
 [ $# -gt 0 ] && shift
-all=(bst_xml mbt_xml archetypes influences long_actions goap_domain world_file config world_update)
+all=(bst_xml mbt_xml archetypes influences long_actions goap_domain world_file navmesh_file config world_update)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 build="${NPCD_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
@@ -28,6 +28,7 @@ seeds() {
     long_actions) echo "$root/config/long_actions.json" ;;
     goap_domain) echo "$root/config/goap $root/tests/core/goap/data" ;;
     world_file) echo "$root/config/demo.json" ;;
+    navmesh_file) echo "$root/tests/core/nav/data" ;;
     config) echo "$root/config/npcd.json" ;;
     world_update) echo "" ;;  # grown from nothing by its structure-aware mutator
   esac

@@ -14,6 +14,7 @@ PACKAGES=(
   libpugixml-dev
   liblua5.4-dev
   libbenchmark-dev
+  librecast-dev
   prometheus-cpp-dev
   openssl
   python3-grpcio python3-protobuf

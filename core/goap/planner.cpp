@@ -134,10 +134,11 @@ float GoapPlanner::cost(const Instance& in, const GoapState& s, const GoapState&
   if (c.table_size) v += d_->costTable()[c.table_offset + readField(s, c.table_field)];
   if (c.travel_per_m != 0.f || c.distance_per_m != 0.f) {
     const Vec3 from = positions_[readField(s, loc_field_)];
-    if (c.travel_per_m != 0.f)
-      v += c.travel_per_m * length(positions_[readField(child, loc_field_)] - from);
-    if (c.distance_per_m != 0.f)
-      v += c.distance_per_m * length(positions_[view(in).slotOf(c.distance_ref)] - from);
+    auto walk = [&](Vec3 to) {
+      return reach_ ? reach_->travelDistance(from, to) : length(to - from);
+    };
+    if (c.travel_per_m != 0.f) v += c.travel_per_m * walk(positions_[readField(child, loc_field_)]);
+    if (c.distance_per_m != 0.f) v += c.distance_per_m * walk(positions_[view(in).slotOf(c.distance_ref)]);
   }
   return v;
 }
@@ -266,6 +267,11 @@ void GoapPlanner::expand(uint32_t node) {
         continue;
       }
       c = cost(in, parent.state, child);
+      if (!(c < kInfiniteCost)) {  // a travel the navmesh says cannot be walked
+        if (trace_) reject(node, in.action, static_cast<int32_t>(i), RejectReason::kObjectUnreachable,
+                           0xffff, in.object);
+        continue;
+      }
     }
     ever_applicable_[i] = 1;
     const float g = parent.g + c;

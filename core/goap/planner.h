@@ -229,6 +229,7 @@ class GoapPlanner {
 
   // Request (copied at begin).
   const GoapDomain* d_ = nullptr;
+  const Reachability* reach_ = nullptr;  // the request's, for travel distances
   BucketId bucket_ = BucketId::kNone;
   std::array<const GoalDef*, kMaxGoalsPerRequest> goals_{};
   std::array<GoalId, kMaxGoalsPerRequest> goal_ids_{};

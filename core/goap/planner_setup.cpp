@@ -306,6 +306,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
   expansions_ = generated_ = 0;
   work_ = 0;
   trace_ = r.trace;
+  reach_ = r.reachability;
   if (trace_) trace_->clear();
   if (!validate(r)) {
     finishEarly(PlanStatus::kInvalidRequest, 0);

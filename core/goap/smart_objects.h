@@ -57,12 +57,16 @@ uint32_t gatherSmartObjects(const World& world, const SmartObjectSpecies& specie
                             float radius_m, std::span<SmartObjectCandidate> out,
                             bool* truncated = nullptr);
 
-// Optional navigation test for candidate pruning (the game's navmesh answers it; without
-// one every object within distance is reachable).
+// Optional navigation for candidate pruning and travel costs (the game's navmesh answers
+// it; without one every object within distance is reachable and travel is a straight line).
 class Reachability {
  public:
   virtual ~Reachability() = default;
   virtual bool reachable(Vec3 from, Vec3 to) const = 0;
+  // Metres walked from `from` to `to`, priced by travel_per_m and distance_per_m: at least
+  // the straight-line distance (the search heuristic's lower bound relies on it), or
+  // kInfiniteCost when no walk gets there (the step is then not taken).
+  virtual float travelDistance(Vec3 from, Vec3 to) const { return length(to - from); }
 };
 
 }  // namespace npc::goap

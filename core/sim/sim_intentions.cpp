@@ -323,7 +323,9 @@ void Simulation::schedule() {
 }
 
 void Simulation::flushIntentions(const std::string* client_reason) {
-  for (const ClientActionStart& start : starts_.items()) {
+  for (const ClientActionStart& item : starts_.items()) {
+    ClientActionStart start = item;
+    if (!navigateMove(start)) continue;
     ActionOut out;
     toActionOut(start, registry_.clientParamNames(), out);
     recordSent(start.agent, start.intention, start.owner);
@@ -333,6 +335,7 @@ void Simulation::flushIntentions(const std::string* client_reason) {
   starts_.clear();
   for (const IntentionEvent& event : intention_events_.items()) onIntentionEvent(event, client_reason);
   intention_events_.clear();
+  failRefusedMoves();
 }
 
 void Simulation::onIntentionEvent(const IntentionEvent& e, const std::string* client_reason) {

@@ -16,6 +16,7 @@
 #include "base/source_dir.h"
 #include "goap/goal_selector.h"
 #include "sim/sim_messages.h"
+#include "sim/sim_navigation.h"
 #include "sim/sim_planner.h"
 #include "sim/simulation.h"
 
@@ -464,6 +465,7 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal
   pd.species->sync(world_.species());
   r.objects = {P.objects.data(), goap::gatherSmartObjects(world_, *pd.species, self->position,
                                                           d.search().object_radius_m, P.objects)};
+  r.reachability = navigation_ ? &navigation_->reachability : nullptr;
   r.blackboard = &p.blackboard;
   r.group_blackboard = &group.blackboard;
   r.pacing = &p.pacing;

@@ -8,6 +8,7 @@
 #include "perception/perception_debug.h"
 #include "sim/sim_mbt_host.h"
 #include "sim/sim_messages.h"
+#include "sim/sim_navigation.h"
 #include "sim/sim_planner.h"
 
 namespace npc {
@@ -833,6 +834,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   j["inventory"] = inventoryJson(agent->inventory, long_actions_);
   j["perception"] = describePerception(agent->perception, now);
   describePlanner(*agent, j);
+  describeNavigation(*agent, j);
   j["actions_completed"] = agent->actions_completed;
   j["actions_failed"] = agent->actions_failed;
   j["tick"] = tick_;

@@ -42,6 +42,11 @@ namespace npc {
 
 class SimMbtHost;
 struct SimPlanning;
+struct SimNavigation;
+namespace nav {
+class NavMesh;
+struct NavQueryLimits;
+}  // namespace nav
 struct AgentPlanner;
 
 // Planner domains loaded (config "goap_dir"): errors name file and JSON path, or the
@@ -173,6 +178,13 @@ class Simulation {
   uint64_t tickCount() const { return tick_; }
   const SimConfig& config() const { return config_; }
 
+  // Set-up: the world's navmesh (core/nav; world files build or load it). With one, the
+  // planner prunes unreachable smart objects and prices travel by path length, and MoveTo
+  // targets are snapped to the mesh, or failed ("unreachable: ...") when no path reaches
+  // them. Replaces any previous mesh.
+  void setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits);
+  const SimNavigation* navigation() const { return navigation_.get(); }
+
   // JSON debug view of one agent; kNotFound for an unknown id.
   Status describeAgent(EntityId id, std::string& json_out) const;
   // The map of the world for the debug page (see DescribeWorld in commands.h).
@@ -273,6 +285,11 @@ class Simulation {
   // Turns buffered client starts into actions and intention events into events and
   // behavior bookkeeping; `client_reason` is appended to a Failed event's text.
   void flushIntentions(const std::string* client_reason = nullptr);
+  // sim_navigation.cpp: false when a MoveTo's target cannot be reached (queued for
+  // failRefusedMoves); otherwise snaps its target onto the navmesh.
+  bool navigateMove(ClientActionStart& start);
+  void failRefusedMoves();
+  void describeNavigation(const Agent& agent, nlohmann::json& out) const;
   bool endedRecently(const Agent& agent, IntentionId intention) const;
   void onIntentionEvent(const IntentionEvent& event, const std::string* client_reason);
   // Intention commands (sim_intentions.cpp); each flushes the events it caused.
@@ -329,6 +346,7 @@ class Simulation {
   std::function<void(const MbtLogMessage&)> tree_log_;
   DenseTable<Agent, EntityId> agents_;
   std::unique_ptr<SimPlanning> planning_;  // GOAP domains, planner, per-agent plan state
+  std::unique_ptr<SimNavigation> navigation_;  // null without a navmesh (sim_navigation.cpp)
   std::string planner_dir_;                // where domains load from ("" = none / in memory)
   std::string planner_fingerprint_;
   std::string trees_dir_;              // where selection trees load from ("" = none)

@@ -1,11 +1,13 @@
 #include "sim/world_file.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "nav/nav_mesh.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -179,11 +181,15 @@ bool readWorld(JsonReader& r, const json* root, const WorldBounds& bounds, World
   out.source = r.file();
   if (root && r.isObject(*root, "")) {
     WorldReading w{bounds, {}, {}};
-    r.onlyKeys(*root, "", {"places", "obstacles", "entities", "simulated_players"});
+    r.onlyKeys(*root, "", {"places", "obstacles", "entities", "simulated_players", "navmesh"});
     if (root->contains("places")) readPlaces((*root)["places"], r, w, out);
     if (root->contains("obstacles")) readObstacles((*root)["obstacles"], r, w, out);
     if (root->contains("entities")) readEntities((*root)["entities"], r, w, out);
     if (root->contains("simulated_players")) readPlayers((*root)["simulated_players"], r, w, out);
+    if (root->contains("navmesh")) {
+      nav::readNavConfig((*root)["navmesh"], r,
+                         std::filesystem::path(r.file()).parent_path().string(), out.navmesh);
+    }
   }
   errors.insert(errors.end(), r.errors().begin(), r.errors().end());
   return r.ok();
@@ -216,6 +222,17 @@ bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::str
     }
   }
   for (const Obstacle& o : file.obstacles) sim.world().upsertObstacle(o);
+  if (file.navmesh.present) {
+    std::vector<Aabb> blockers;
+    for (const Obstacle& o : file.obstacles) blockers.push_back(o.box);
+    nav::NavMesh mesh;
+    if (std::string e = nav::makeNavMesh(file.navmesh, blockers, mesh); !e.empty()) {
+      errors.push_back(file.source + ": /navmesh: " + e);
+      ok = false;
+    } else {
+      sim.setNavMesh(std::move(mesh), file.navmesh.query);
+    }
+  }
   std::vector<Command> commands;
   for (size_t i = 0; i < file.entities.size(); ++i) {
     const EntityState& s = file.entities[i];

@@ -7,7 +7,8 @@
 //                      "place": "square", "eye_height": 1.7,
 //                      "takeable": false } ],   (objects Take must leave alone: an oven)
 //     "simulated_players": [ { "id": 1, "species": "human", "speed_mps": 1.6,
-//                              "route": [ [x,y,z], ... ] } ] }
+//                              "route": [ [x,y,z], ... ] } ],
+//     "navmesh": { "geometry": "village.obj", ... } }   (core/nav/nav_config.h)
 // Every section is optional. Errors name the file and JSON path; all are collected.
 // Ids are unique: a repeated entity (or simulated player) id, or obstacle id, is refused
 // ("world.json: /entities/7/id: duplicate id 1201 (first at /entities/3)"). Positions, place
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "nav/nav_config.h"
 #include "sim/commands.h"
 #include "world/limits.h"
 #include "world/obstacle.h"
@@ -41,6 +43,7 @@ struct WorldFile {
   std::vector<Obstacle> obstacles;
   std::vector<EntityState> entities;
   std::vector<ScriptedPlayer> players;
+  nav::NavConfig navmesh;  // present: built (geometry + obstacles) or loaded by applyWorldFile
 };
 
 // Parses `path`. Returns false with every problem in `errors` ("file: /path: message").
@@ -50,8 +53,8 @@ bool loadWorldFile(const std::string& path, WorldFile& out, std::vector<std::str
 bool parseWorldFile(const std::string& name, const std::string& text, WorldFile& out,
                     std::vector<std::string>& errors, const WorldBounds& bounds = {});
 
-// Adds the places and obstacles to the simulation's world now and queues the entities as
-// daemon-owned upserts for the next tick. Returns false and reports problems that need the
+// Adds the places and obstacles to the simulation's world now, builds or loads its navmesh,
+// and queues the entities as daemon-owned upserts for the next tick. Returns false and reports problems that need the
 // simulation to detect (a place name already present, an archetype it does not know).
 bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::string>& errors);
 

@@ -26,11 +26,12 @@ const std::map<std::string, std::set<std::string>>& allowed() {
       {"bst", {"base", "world"}},
       {"mbt", {"base", "world"}},
       {"goap", {"base", "world"}},
+      {"nav", {"base", "world"}},
       {"intent", {"base", "world"}},
       {"hibernation", {"base", "world", "intent"}},
       {"agent", {"base", "world", "perception", "bst", "mbt", "goap", "intent"}},
-      {"sim", {"base", "world", "perception", "bst", "mbt", "goap", "intent", "hibernation", "agent"}},
-      {"demo", {"base", "world", "perception", "bst", "mbt", "goap", "intent", "hibernation", "agent", "sim"}},
+      {"sim", {"base", "world", "perception", "bst", "mbt", "goap", "intent", "hibernation", "agent", "nav"}},
+      {"demo", {"base", "world", "perception", "bst", "mbt", "goap", "intent", "hibernation", "agent", "sim", "nav"}},
   };
   return kAllowed;
 }

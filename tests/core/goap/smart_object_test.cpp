@@ -2,6 +2,7 @@
 // per-action pruning (distance, reachability, 3 candidates), and plans that pick the object
 // making the whole plan cheapest rather than the nearest one.
 #include <algorithm>
+#include <cmath>
 
 #include <catch2/catch.hpp>
 
@@ -162,6 +163,39 @@ TEST_CASE("The plan picks the object that makes the whole plan cheapest",
     REQUIRE(alt.status == PlanStatus::kFound);
     CHECK(alt.steps[0].object == EntityId{1});  // A now beats C and D
     CHECK(t2.count(RejectReason::kObjectUnreachable) == 1);
+  }
+  SECTION("Should price travel by the reachability's walking distance") {
+    // A wall between the agent and B: 30 m on foot instead of 8.5 m.
+    struct WallBeforeB : Reachability {
+      bool reachable(Vec3, Vec3) const override { return true; }
+      float travelDistance(Vec3 from, Vec3 to) const override {
+        const float straight = length(to - from);
+        return from == Vec3{0, 0, 0} && to == Vec3{8, 3, 0} ? 30.f : straight;
+      }
+    } wall;
+    PlanRequest rw = scene.request(d);
+    rw.reachability = &wall;
+    const PlanResult& around = planner.plan(rw);
+    REQUIRE(around.status == PlanStatus::kFound);
+    CHECK(around.steps[0].object != EntityId{2});
+    CHECK(around.cost > res.cost);
+  }
+  SECTION("Should not take a step whose walk the reachability calls endless") {
+    struct NoWalkToB : Reachability {
+      bool reachable(Vec3, Vec3) const override { return true; }
+      float travelDistance(Vec3 from, Vec3 to) const override {
+        return to == Vec3{8, 3, 0} ? kInfiniteCost : length(to - from);
+      }
+    } no_walk;
+    PlanRequest rn = scene.request(d);
+    rn.reachability = &no_walk;
+    PlanTrace t3;
+    rn.trace = &t3;
+    const PlanResult& alt = planner.plan(rn);
+    REQUIRE(alt.status == PlanStatus::kFound);
+    CHECK(alt.steps[0].object == EntityId{1});
+    CHECK(std::isfinite(alt.cost));
+    CHECK(t3.count(RejectReason::kObjectUnreachable) >= 1);
   }
 }
 

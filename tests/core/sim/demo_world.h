@@ -3,6 +3,7 @@
 // for tests that run the demo.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,11 +19,13 @@ struct DemoWorld {
   WorldFile world;
   std::unique_ptr<Simulation> sim;
 
-  explicit DemoWorld(const SimConfig& config = {}) {
+  // `edit` changes the world file before it is applied (a test's extra wall).
+  explicit DemoWorld(const SimConfig& config = {}, const std::function<void(WorldFile&)>& edit = {}) {
     std::vector<std::string> errors;
     ArchetypeSet archetypes;
     REQUIRE(archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors));
     REQUIRE(loadWorldFile(NPCD_SOURCE_DIR "/config/demo.json", world, errors));
+    if (edit) edit(world);
     sim = std::make_unique<Simulation>(config, std::move(archetypes));
     const MbtLoadReport behavior_trees = sim->loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees");
     INFO(behavior_trees.text());

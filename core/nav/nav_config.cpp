@@ -1,0 +1,110 @@
+#include "nav/nav_config.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.h"
+#include "nav/level_geometry.h"
+#include "nav/nav_mesh.h"
+#include "nav/nav_mesh_builder.h"
+#include "nav/nav_mesh_file.h"
+
+namespace npc::nav {
+namespace {
+
+constexpr std::string_view kPath = "/navmesh";
+
+template <class T>
+void readNumber(const nlohmann::json& j, JsonReader& r, const std::string& path, const char* key,
+                T& field) {
+  if (auto v = r.number(j, path, key, false)) field = static_cast<T>(*v);
+}
+
+std::string resolve(const std::string& dir, const std::string& name) {
+  const std::filesystem::path p(name);
+  return p.is_absolute() || dir.empty() ? name : (std::filesystem::path(dir) / p).string();
+}
+
+}  // namespace
+
+void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& dir, NavConfig& out) {
+  const std::string path(kPath);
+  if (!r.isObject(j, path)) return;
+  r.onlyKeys(j, path, {"file", "geometry", "obstacles_block", "build", "query"});
+  const auto file = r.string(j, path, "file", false);
+  const auto geometry = r.string(j, path, "geometry", false);
+  if (file.has_value() == geometry.has_value()) {
+    r.error(path, "needs exactly one of \"file\" (a Detour navmesh) or \"geometry\" (an OBJ to build from)");
+    return;
+  }
+  out.present = true;
+  if (file) out.file = resolve(dir, *file);
+  if (geometry) out.geometry = resolve(dir, *geometry);
+  if (auto v = r.boolean(j, path, "obstacles_block", false)) out.obstacles_block = *v;
+  if (j.contains("build")) {
+    const std::string bpath = joinPath(path, "build");
+    const nlohmann::json& b = j["build"];
+    if (r.isObject(b, bpath)) {
+      r.onlyKeys(b, bpath, {"agent_radius_m", "agent_height_m", "agent_climb_m", "max_slope_deg",
+                            "cell_size_m", "cell_height_m", "tile_size_cells",
+                            "max_edge_length_m", "min_region_area_m2", "max_tiles"});
+      NavBuildConfig& c = out.build;
+      readNumber(b, r, bpath, "agent_radius_m", c.agent_radius_m);
+      readNumber(b, r, bpath, "agent_height_m", c.agent_height_m);
+      readNumber(b, r, bpath, "agent_climb_m", c.agent_climb_m);
+      readNumber(b, r, bpath, "max_slope_deg", c.max_slope_deg);
+      readNumber(b, r, bpath, "cell_size_m", c.cell_size_m);
+      readNumber(b, r, bpath, "cell_height_m", c.cell_height_m);
+      if (auto v = r.integer(b, bpath, "tile_size_cells", false))
+        c.tile_size_cells = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 30));
+      readNumber(b, r, bpath, "max_edge_length_m", c.max_edge_length_m);
+      readNumber(b, r, bpath, "min_region_area_m2", c.min_region_area_m2);
+      if (auto v = r.integer(b, bpath, "max_tiles", false))
+        c.max_tiles = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 30));
+      for (const std::string& e : c.validate()) {
+        const size_t colon = e.find(':');
+        r.error(joinPath(bpath, e.substr(0, colon)), e.substr(colon + 2));
+      }
+    }
+  }
+  if (j.contains("query")) {
+    const std::string qpath = joinPath(path, "query");
+    const nlohmann::json& q = j["query"];
+    if (r.isObject(q, qpath)) {
+      r.onlyKeys(q, qpath, {"max_nodes", "max_path_polys", "snap_horizontal_m", "snap_vertical_m"});
+      NavQueryLimits& l = out.query;
+      auto count = [&](const char* key, int& field, int64_t lo, int64_t hi) {
+        if (auto v = r.integer(q, qpath, key, false)) {
+          if (*v < lo || *v > hi)
+            r.error(joinPath(qpath, key), "must be in [" + std::to_string(lo) + ", " +
+                                              std::to_string(hi) + "] (got " + std::to_string(*v) + ")");
+          else
+            field = static_cast<int>(*v);
+        }
+      };
+      count("max_nodes", l.max_nodes, 16, 65535);
+      count("max_path_polys", l.max_path_polys, 1, 4096);
+      auto extent = [&](const char* key, float& field) {
+        if (auto v = r.number(q, qpath, key, false)) {
+          if (!(*v > 0 && *v <= 100)) r.error(joinPath(qpath, key), "must be in (0, 100] m");
+          else field = static_cast<float>(*v);
+        }
+      };
+      extent("snap_horizontal_m", l.snap_horizontal_m);
+      extent("snap_vertical_m", l.snap_vertical_m);
+    }
+  }
+}
+
+std::string makeNavMesh(const NavConfig& config, std::span<const Aabb> blockers, NavMesh& out) {
+  if (!config.file.empty()) return loadNavMeshFile(config.file, out);
+  LevelGeometry geometry;
+  if (std::string e = geometry.loadObj(config.geometry); !e.empty()) return e;
+  std::string e = NavMeshBuilder(config.build)
+                      .build(geometry, config.obstacles_block ? blockers : std::span<const Aabb>{}, out);
+  return e.empty() ? e : config.geometry + ": " + e;
+}
+
+}  // namespace npc::nav

@@ -1,0 +1,46 @@
+// The "navmesh" block of a world file: where the world's navmesh comes from and how it is
+// queried. Either a Detour export or level geometry built at start-up:
+//   "navmesh": { "file": "village.navmesh" }                  (nav_mesh_file.h)
+//   "navmesh": { "geometry": "village.obj",                    (level_geometry.h)
+//                "obstacles_block": true,                      the world's obstacle boxes
+//                "build": { "agent_radius_m": 0.4, ... },      NavBuildConfig's fields
+//                "query": { "max_nodes": 2048, "max_path_polys": 256,
+//                           "snap_horizontal_m": 2, "snap_vertical_m": 4 } }
+// File names are relative to the world file's folder. Errors name the world file and the
+// JSON path ("demo.json: /navmesh/build/cell_size_m: must be in [0.05, 2] (got 0)").
+#pragma once
+
+#include <span>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "nav/nav_build_config.h"
+#include "nav/nav_query.h"
+#include "world/vec3.h"
+
+namespace npc {
+class JsonReader;
+}
+
+namespace npc::nav {
+
+class NavMesh;
+
+struct NavConfig {
+  bool present = false;
+  std::string file;      // a Detour navmesh export (resolved path), or
+  std::string geometry;  // an OBJ to build from (resolved path)
+  bool obstacles_block = true;
+  NavBuildConfig build;
+  NavQueryLimits query;
+};
+
+// Reads the block at JSON path "/navmesh"; problems go to `r`. `dir` is the world file's folder.
+void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& dir, NavConfig& out);
+
+// Loads or builds the configured mesh; `blockers` are used by geometry builds when
+// obstacles_block. Returns "" or the error (naming the navmesh or geometry file).
+std::string makeNavMesh(const NavConfig& config, std::span<const Aabb> blockers, NavMesh& out);
+
+}  // namespace npc::nav

@@ -1,0 +1,65 @@
+#include "nav/nav_mesh.h"
+
+#include <DetourAlloc.h>
+#include <DetourNavMesh.h>
+
+namespace npc::nav {
+namespace {
+
+// Different meshes never share a generation, so a cache cannot mistake a replaced mesh for
+// the one it was filled from.
+uint32_t nextGeneration() {
+  static uint32_t counter = 0;
+  return ++counter;
+}
+
+std::string statusText(dtStatus s) {
+  if (s & DT_WRONG_MAGIC) return "wrong magic";
+  if (s & DT_WRONG_VERSION) return "wrong version";
+  if (s & DT_OUT_OF_MEMORY) return "out of memory or tile slots";
+  if (s & DT_ALREADY_OCCUPIED) return "a tile already occupies that position";
+  if (s & DT_INVALID_PARAM) return "invalid parameters";
+  return "failed";
+}
+
+}  // namespace
+
+void NavMesh::Free::operator()(dtNavMesh* m) const { dtFreeNavMesh(m); }
+
+NavMesh::NavMesh() = default;
+NavMesh::~NavMesh() = default;
+NavMesh::NavMesh(NavMesh&&) noexcept = default;
+NavMesh& NavMesh::operator=(NavMesh&&) noexcept = default;
+
+std::string NavMesh::init(const dtNavMeshParams& params) {
+  mesh_.reset(dtAllocNavMesh());
+  tiles_ = 0;
+  bytes_ = 0;
+  generation_ = nextGeneration();
+  if (!mesh_) return "navmesh: out of memory";
+  const dtStatus s = mesh_->init(&params);
+  if (dtStatusFailed(s)) {
+    mesh_.reset();
+    return "navmesh: Detour refused the mesh parameters (" + statusText(s) +
+           "; tile bits + polygon bits leave fewer than 10 salt bits?)";
+  }
+  return "";
+}
+
+std::string NavMesh::addTile(unsigned char* data, int size) {
+  if (!mesh_) {
+    dtFree(data);
+    return "navmesh: addTile before init";
+  }
+  const dtStatus s = mesh_->addTile(data, size, DT_TILE_FREE_DATA, 0, nullptr);
+  if (dtStatusFailed(s)) {
+    dtFree(data);
+    return "navmesh: Detour refused a tile (" + statusText(s) + ")";
+  }
+  ++tiles_;
+  bytes_ += static_cast<size_t>(size);
+  generation_ = nextGeneration();
+  return "";
+}
+
+}  // namespace npc::nav

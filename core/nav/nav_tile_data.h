@@ -1,0 +1,25 @@
+// Checks one Detour tile's data (dtMeshHeader followed by its arrays, DT_NAVMESH_VERSION 7)
+// before dtNavMesh::addTile sees it. Detour trusts tile data: it reads the arrays at the
+// sizes the header claims and follows every index without bounds checks, so a file from
+// outside must be checked here first. What is checked:
+//   - magic "DNAV" and version 7; every count >= 0 and the arrays fill exactly `size` bytes
+//     (each array 4-byte aligned, in Detour's order: verts, polys, links, detail meshes,
+//     detail verts, detail tris, BV nodes, off-mesh connections);
+//   - polygons: 3..6 vertices, each < vertCount; internal neighbours < polyCount; type
+//     ground or off-mesh; at least one link slot; at most max_polys polygons;
+//   - detail meshes within the detail vertex and triangle arrays, triangle corners within
+//     their polygon's vertices + detail vertices; BV leaves < polyCount, escapes inside the
+//     tree; off-mesh connections on off-mesh polygons; every float finite.
+// Returns "" or the first problem with its byte offset within the tile, e.g.
+// "byte 152: polygon 3: vertex 9 >= vertCount 8".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace npc::nav {
+
+std::string validateTileData(const uint8_t* data, size_t size, int max_polys);
+
+}  // namespace npc::nav

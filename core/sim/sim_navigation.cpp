@@ -1,0 +1,98 @@
+// Simulation: navigation (core/nav, issue 23). The world file's navmesh is built or loaded
+// at start-up (world_file.cpp) and set here. With one, the planner gets NavReachability
+// (unreachable smart objects pruned, travel priced by path length) and every MoveTo an
+// agent sends is checked on its way out: its target is snapped to the nearest point on the
+// mesh, and a target no path reaches fails the intention as the game would ("unreachable:
+// ..."), without being sent.
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "intent/action_tree.h"
+#include "sim/sim_navigation.h"
+#include "sim/simulation.h"
+
+namespace npc {
+namespace {
+
+std::string point(Vec3 p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "(%.1f, %.1f, %.1f)", p.x, p.y, p.z);
+  return buf;
+}
+
+}  // namespace
+
+void Simulation::setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits) {
+  navigation_ = std::make_unique<SimNavigation>(std::move(mesh), limits);
+}
+
+bool Simulation::navigateMove(ClientActionStart& start) {
+  if (!navigation_ || start.action != vocabulary_.move_to) return true;
+  ActionArg* target = nullptr;
+  for (uint8_t i = 0; i < start.arg_count && !target; ++i)
+    if (start.args[i].type == ArgType::kPosition) target = &start.args[i];
+  const Agent* agent = agents_.get(start.agent);
+  const Entity* body = agent ? world_.entities().get(agent->entity) : nullptr;
+  if (!target || !body) return true;
+  SimNavigation& nav = *navigation_;
+  const Vec3 to = target->position();
+  const nav::NavPath path = nav.query.path(body->position, to);
+  if (nav.last_paths.size() > 2 * agents_.size() + 64) {
+    std::erase_if(nav.last_paths, [&](const auto& kv) { return !agents_.get(kv.first); });
+  }
+  nav.last_paths[start.agent] = {body->position, to, path.end.position, path.result,
+                                 path.length_m, timeS()};
+  switch (path.result) {
+    case nav::NavResult::kOk:
+      target->xyz = {path.end.position.x, path.end.position.y, path.end.position.z};
+      return true;
+    case nav::NavResult::kSearchLimit:
+    case nav::NavResult::kNoMesh:
+      return true;  // no evidence against the walk: the game decides
+    case nav::NavResult::kOffMesh:
+    case nav::NavResult::kUnreachable:
+      break;
+  }
+  nav::NavPoint ignored;
+  const bool start_off = nav.query.nearestPoint(body->position, ignored) != nav::NavResult::kOk;
+  std::string why = path.result == nav::NavResult::kUnreachable
+                        ? "unreachable: no path on the navmesh from " + point(body->position) + " to " + point(to)
+                        : std::string("unreachable: ") + (start_off ? "the agent at " + point(body->position)
+                                                                    : "the target " + point(to)) +
+                              " is off the navmesh";
+  nav.refused.push_back({start.agent, start.intention, std::move(why)});
+  return false;
+}
+
+void Simulation::failRefusedMoves() {
+  if (!navigation_ || navigation_->refused.empty()) return;
+  std::vector<SimNavigation::Refused> refused;
+  refused.swap(navigation_->refused);
+  const TreeContext ctx = treeContext();
+  for (const SimNavigation::Refused& r : refused) {
+    Agent* agent = agents_.get(r.agent);
+    if (!agent) continue;
+    ActionTree tree(agent->intent.queue, agent->id, ctx);
+    if (tree.clientResult(r.intention, ClientOutcome::kFailed) == IntentStatus::kOk)
+      flushIntentions(&r.reason);
+  }
+}
+
+void Simulation::describeNavigation(const Agent& agent, nlohmann::json& out) const {
+  if (!navigation_) return;
+  const auto it = navigation_->last_paths.find(agent.id);
+  if (it == navigation_->last_paths.end()) return;
+  const SimNavigation::LastPath& p = it->second;
+  nlohmann::json j{{"from", {p.from.x, p.from.y, p.from.z}},
+                   {"to", {p.to.x, p.to.y, p.to.z}},
+                   {"result", nav::toString(p.result)},
+                   {"at_s", p.time_s}};
+  if (p.result == nav::NavResult::kOk) {
+    j["snapped"] = {p.snapped.x, p.snapped.y, p.snapped.z};
+    j["length_m"] = p.length_m;
+  }
+  out["navigation"] = {{"last_move_to", std::move(j)}};
+}
+
+}  // namespace npc

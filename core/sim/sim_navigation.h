@@ -1,0 +1,45 @@
+// The simulation's navigation state (core/nav): the world's navmesh, the query the tick
+// shares, the cache of path costs and the planner's Reachability over them. Internal to
+// core/sim; Simulation holds it behind a pointer, null when the world has no navmesh.
+// What uses it: planning (smart-object pruning, travel costs) and MoveTo intentions
+// (targets snapped to the mesh, unreachable ones failed). Thread: tick thread.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "nav/nav_mesh.h"
+#include "nav/nav_query.h"
+#include "nav/path_cost_cache.h"
+#include "sim/nav_reachability.h"
+
+namespace npc {
+
+struct SimNavigation {
+  SimNavigation(nav::NavMesh built, const nav::NavQueryLimits& limits)
+      : mesh(std::move(built)), query(mesh, limits), reachability(query, cache) {}
+
+  nav::NavMesh mesh;
+  nav::NavQuery query;
+  nav::PathCostCache cache;
+  NavReachability reachability;
+  // Each agent's last MoveTo check, for GetAgent ("navigation"). Pruned of departed agents
+  // when it outgrows the agent count.
+  struct LastPath {
+    Vec3 from, to, snapped;
+    nav::NavResult result = nav::NavResult::kNoMesh;
+    float length_m = 0.f;
+    double time_s = 0.0;
+  };
+  std::map<EntityId, LastPath> last_paths;
+  // MoveTos refused this flush, failed after it as a client failure with `reason`.
+  struct Refused {
+    EntityId agent;
+    IntentionId intention;
+    std::string reason;
+  };
+  std::vector<Refused> refused;
+};
+
+}  // namespace npc

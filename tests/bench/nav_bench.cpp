@@ -1,0 +1,157 @@
+// Navigation benchmarks (core/nav): path-length query latency (p50/p99 over random pairs,
+// as counters) on the demo village and on a generated town of 2.56 km², and navmesh build
+// time and memory. Figures in core/nav/README.md. Printed, never gated on.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "nav/level_geometry.h"
+#include "nav/nav_config.h"
+#include "nav/nav_mesh.h"
+#include "nav/nav_mesh_builder.h"
+#include "nav/nav_query.h"
+#include "nav/path_cost_cache.h"
+#include "sim/world_file.h"
+
+using namespace npc;
+using namespace npc::nav;
+
+namespace {
+
+// A flat ground of side_m square (Y up: world y is OBJ -z), two triangles.
+LevelGeometry ground(float x0, float y0, float x1, float y1) {
+  LevelGeometry g;
+  const int a = g.addVertex(x0, 0, -y0), b = g.addVertex(x1, 0, -y0), c = g.addVertex(x1, 0, -y1),
+            d = g.addVertex(x0, 0, -y1);
+  g.addTriangle(a, b, c);
+  g.addTriangle(a, c, d);
+  return g;
+}
+
+struct Scene {
+  NavMesh mesh;
+  NavBuildStats stats;
+  double build_s = 0;
+  Aabb area;  // where query endpoints are drawn
+};
+
+// The demo village exactly as npcd builds it from config/demo.json.
+const Scene& demoScene() {
+  static const std::unique_ptr<Scene> scene = [] {
+    auto s = std::make_unique<Scene>();
+    WorldFile world;
+    std::vector<std::string> errors;
+    if (!loadWorldFile(NPCD_SOURCE_DIR "/config/demo.json", world, errors)) std::abort();
+    LevelGeometry g;
+    if (!g.loadObj(world.navmesh.geometry).empty()) std::abort();
+    std::vector<Aabb> boxes;
+    for (const Obstacle& o : world.obstacles) boxes.push_back(o.box);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!NavMeshBuilder(world.navmesh.build).build(g, boxes, s->mesh, &s->stats).empty()) std::abort();
+    s->build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s->area = {{-90, -40, 0}, {80, 60, 0}};
+    return s;
+  }();
+  return *scene;
+}
+
+// A town of 1.6 km x 1.6 km: 32 x 32 blocks of 40 m houses (blockers) on 10 m streets.
+const Scene& townScene() {
+  static const std::unique_ptr<Scene> scene = [] {
+    auto s = std::make_unique<Scene>();
+    const float side = 1600.f, pitch = 50.f, house = 40.f;
+    const LevelGeometry g = ground(0, 0, side, side);
+    std::vector<Aabb> houses;
+    for (float x = 10.f; x + house < side; x += pitch)
+      for (float y = 10.f; y + house < side; y += pitch) houses.push_back({{x, y, 0}, {x + house, y + house, 8}});
+    NavBuildConfig c;
+    c.cell_size_m = 0.5f;
+    c.tile_size_cells = 64;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!NavMeshBuilder(c).build(g, houses, s->mesh, &s->stats).empty()) std::abort();
+    s->build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s->area = {{0, 0, 0}, {side, side, 0}};
+    return s;
+  }();
+  return *scene;
+}
+
+// Random endpoint pairs snapped onto the mesh (deterministic).
+std::vector<std::pair<Vec3, Vec3>> pairsOn(const Scene& s, NavQuery& q, int n, float max_m) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> ux(s.area.min.x, s.area.max.x), uy(s.area.min.y, s.area.max.y);
+  std::uniform_real_distribution<float> off(-max_m, max_m);
+  std::vector<std::pair<Vec3, Vec3>> out;
+  while (static_cast<int>(out.size()) < n) {
+    NavPoint a, b;
+    const Vec3 pa{ux(rng), uy(rng), 0};
+    if (q.nearestPoint(pa, a) != NavResult::kOk) continue;
+    if (q.nearestPoint({pa.x + off(rng), pa.y + off(rng), 0}, b) != NavResult::kOk) continue;
+    out.push_back({a.position, b.position});
+  }
+  return out;
+}
+
+// Path queries over random pairs at most max_m apart on each axis; p50/p99 in microseconds.
+void pathLatency(benchmark::State& state, const Scene& scene, float max_m) {
+  NavQuery query(scene.mesh);
+  const auto pairs = pairsOn(scene, query, 2000, max_m);
+  std::vector<double> us;
+  us.reserve(pairs.size() * 8);
+  size_t i = 0, ok = 0;
+  for (auto _ : state) {
+    const auto& [a, b] = pairs[i++ % pairs.size()];
+    const auto t0 = std::chrono::steady_clock::now();
+    const NavPath p = query.path(a, b);
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    ok += p.result == NavResult::kOk;
+    benchmark::DoNotOptimize(p.length_m);
+  }
+  std::sort(us.begin(), us.end());
+  state.counters["p50_us"] = us[us.size() / 2];
+  state.counters["p99_us"] = us[us.size() * 99 / 100];
+  state.counters["found_pct"] = 100.0 * static_cast<double>(ok) / static_cast<double>(us.size());
+}
+
+void BM_PathDemo(benchmark::State& state) { pathLatency(state, demoScene(), 60.f); }
+BENCHMARK(BM_PathDemo)->Iterations(20000);
+
+void BM_PathTownNear(benchmark::State& state) { pathLatency(state, townScene(), 60.f); }
+BENCHMARK(BM_PathTownNear)->Iterations(20000);
+
+void BM_PathTownFar(benchmark::State& state) { pathLatency(state, townScene(), 400.f); }
+BENCHMARK(BM_PathTownFar)->Iterations(5000);
+
+// A planner re-pricing the same walks: every query after the first is a cache hit.
+void BM_PathDemoCached(benchmark::State& state) {
+  NavQuery query(demoScene().mesh);
+  PathCostCache cache;
+  const auto pairs = pairsOn(demoScene(), query, 64, 60.f);
+  size_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(cache.path(query, pairs[i % 64].first, pairs[i % 64].second)), ++i;
+}
+BENCHMARK(BM_PathDemoCached);
+
+void reportBuild(benchmark::State& state, const Scene& s) {
+  for (auto _ : state) benchmark::DoNotOptimize(s.mesh.tileCount());
+  state.counters["build_s"] = s.build_s;
+  state.counters["tiles"] = s.stats.tiles_built;
+  state.counters["polys"] = s.stats.polygons;
+  state.counters["mesh_MB"] = static_cast<double>(s.mesh.memoryBytes()) / (1 << 20);
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  state.counters["peak_rss_MB"] = static_cast<double>(ru.ru_maxrss) / 1024;
+}
+
+void BM_BuildDemo(benchmark::State& state) { reportBuild(state, demoScene()); }
+BENCHMARK(BM_BuildDemo)->Iterations(1);
+void BM_BuildTown(benchmark::State& state) { reportBuild(state, townScene()); }
+BENCHMARK(BM_BuildTown)->Iterations(1);
+
+}  // namespace

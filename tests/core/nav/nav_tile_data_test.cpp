@@ -1,0 +1,95 @@
+// validateTileData (core/nav/nav_tile_data.h): Detour tile data whose counts or indices
+// would send dtNavMesh::addTile or a query outside its arrays is refused, with the offset.
+#include <DetourNavMesh.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include <catch2/catch.hpp>
+
+#include "nav/nav_mesh_file.h"
+#include "nav/nav_tile_data.h"
+#include "nav_test_support.h"
+
+using namespace npc::nav;
+using namespace npc::nav::test;
+
+namespace {
+
+// The first tile's data of the shared level's mesh, as a file holds it.
+std::vector<uint8_t> firstTile() {
+  const std::vector<uint8_t> file = saveNavMeshFile(buildMesh(kLevelObj));
+  int32_t size;
+  std::memcpy(&size, &file[44], 4);
+  return {file.begin() + 48, file.begin() + 48 + size};
+}
+
+dtMeshHeader headerOf(const std::vector<uint8_t>& tile) {
+  dtMeshHeader h;
+  std::memcpy(&h, tile.data(), sizeof(h));
+  return h;
+}
+
+template <class T>
+void put(std::vector<uint8_t>& tile, size_t offset, T v) {
+  std::memcpy(&tile[offset], &v, sizeof(T));
+}
+
+
+}  // namespace
+
+TEST_CASE("validateTileData accepts what Detour built") {
+  const std::vector<uint8_t> tile = firstTile();
+  CHECK(validateTileData(tile.data(), tile.size(), 1 << 20) == "");
+}
+
+TEST_CASE("validateTileData refuses counts that do not fit the data") {
+  std::vector<uint8_t> tile = firstTile();
+  const dtMeshHeader h = headerOf(tile);
+  SECTION("Should refuse a negative count") {
+    put<int>(tile, offsetof(dtMeshHeader, detailTriCount), -1);
+    CHECK(validateTileData(tile.data(), tile.size(), 1 << 20) == "byte 44: detailTriCount -1 out of range");
+  }
+  SECTION("Should refuse counts larger than the data") {
+    put<int>(tile, offsetof(dtMeshHeader, vertCount), h.vertCount + 1);
+    CHECK(validateTileData(tile.data(), tile.size(), 1 << 20).starts_with("byte 0: the header's counts make "));
+  }
+  SECTION("Should refuse a tile with more polygons than the mesh allows") {
+    CHECK(validateTileData(tile.data(), tile.size(), h.polyCount - 1) ==
+          "byte 24: polyCount " + std::to_string(h.polyCount) + " exceeds the mesh's maxPolys " +
+              std::to_string(h.polyCount - 1));
+  }
+  SECTION("Should refuse data shorter than a header") {
+    CHECK(validateTileData(tile.data(), 10, 1 << 20) ==
+          "byte 10: tile data of 10 bytes is shorter than its 100-byte header");
+  }
+}
+
+TEST_CASE("validateTileData refuses indices outside their arrays") {
+  std::vector<uint8_t> tile = firstTile();
+  const dtMeshHeader h = headerOf(tile);
+  const size_t verts = (sizeof(dtMeshHeader) + 3) & ~size_t{3};
+  const size_t polys = verts + ((sizeof(float) * 3 * static_cast<size_t>(h.vertCount) + 3) & ~size_t{3});
+  SECTION("Should refuse a polygon vertex beyond vertCount") {
+    put<unsigned short>(tile, polys + offsetof(dtPoly, verts), static_cast<unsigned short>(h.vertCount));
+    CHECK(validateTileData(tile.data(), tile.size(), 1 << 20) ==
+          "byte " + std::to_string(polys) + ": polygon 0: vertex " + std::to_string(h.vertCount) +
+              " >= vertCount " + std::to_string(h.vertCount));
+  }
+  SECTION("Should refuse an internal neighbour beyond polyCount") {
+    put<unsigned short>(tile, polys + offsetof(dtPoly, neis), static_cast<unsigned short>(h.polyCount + 1));
+    CHECK(validateTileData(tile.data(), tile.size(), 1 << 20) ==
+          "byte " + std::to_string(polys) + ": polygon 0: neighbour " + std::to_string(h.polyCount) +
+              " >= polyCount " + std::to_string(h.polyCount));
+  }
+  SECTION("Should refuse a polygon of 7 vertices") {
+    put<unsigned char>(tile, polys + offsetof(dtPoly, vertCount), 7);
+    CHECK(validateTileData(tile.data(), tile.size(), 1 << 20) ==
+          "byte " + std::to_string(polys) + ": polygon 0: 7 vertices");
+  }
+  SECTION("Should refuse a non-finite vertex") {
+    put<float>(tile, verts, std::numeric_limits<float>::infinity());
+    CHECK(validateTileData(tile.data(), tile.size(), 1 << 20) ==
+          "byte " + std::to_string(verts) + ": a vertex is not finite");
+  }
+}

@@ -1,0 +1,129 @@
+// Navigation in the simulation (core/sim/sim_navigation.cpp, issue 23): a world file's
+// navmesh block builds the mesh at start-up; MoveTo targets are snapped onto it, and a
+// MoveTo no path reaches fails with the reason instead of going out; GetAgent shows the
+// last check.
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "../nav/nav_test_support.h"
+#include "sim/sim_navigation.h"
+#include "sim/simulation.h"
+#include "sim/world_file.h"
+#include "sim_fixture.h"
+
+using namespace npc;
+
+namespace {
+
+// The navigation tests' level (floor A with a wall, island B) as the world's geometry.
+std::string levelDir() {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "npcd_nav_world";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "level.obj") << nav::test::kLevelObj;
+  return dir.string();
+}
+
+struct NavWorld {
+  Simulation sim{SimConfig{}, test::testArchetypes()};
+
+  explicit NavWorld(const std::string& navmesh_block) {
+    WorldFile w;
+    std::vector<std::string> errors;
+    const std::string text = R"({ "places": [ { "name": "field", "min": [-5, -5, -2], "max": [65, 45, 10] } ],
+                                  "navmesh": )" + navmesh_block + " }";
+    REQUIRE(parseWorldFile(levelDir() + "/world.json", text, w, errors));
+    REQUIRE(applyWorldFile(w, sim, errors));
+    REQUIRE(errors.empty());
+    sim.submit(test::upsert(1, EntityKind::kNpc, {10, 5, 0}, "statue"));
+    sim.tick();
+  }
+
+  // Programs a MoveTo to `to`; returns the tick's output.
+  const TickOutput& moveTo(Vec3 to) {
+    IntentionParam p;
+    p.type = IntentionParam::Type::kPosition;
+    p.name = "position";
+    p.position = to;
+    ProgramIntention c{EntityId{1}, "MoveTo", 0.0, {p}, [](const Status& s, IntentionId) {
+                         REQUIRE(s.isOk());
+                       }};
+    sim.submit({ClientId{7}, 0, std::move(c)});
+    sim.tick();
+    return sim.output();
+  }
+
+  nlohmann::json view() {
+    std::string json;
+    REQUIRE(sim.describeAgent(EntityId{1}, json).isOk());
+    return nlohmann::json::parse(json);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("A world file's navmesh block builds the mesh when the world is applied") {
+  NavWorld w(R"({ "geometry": "level.obj", "build": { "agent_radius_m": 0.5 } })");
+  REQUIRE(w.sim.navigation() != nullptr);
+  CHECK(w.sim.navigation()->mesh.tileCount() > 0);
+
+  SECTION("Should refuse the world when the geometry is missing, naming the file") {
+    WorldFile bad;
+    std::vector<std::string> errors;
+    REQUIRE(parseWorldFile("/nonexistent/world.json", R"({ "navmesh": { "geometry": "gone.obj" } })",
+                           bad, errors));
+    Simulation sim(SimConfig{}, test::testArchetypes());
+    CHECK_FALSE(applyWorldFile(bad, sim, errors));
+    CHECK(errors == std::vector<std::string>{
+                        "/nonexistent/world.json: /navmesh: /nonexistent/gone.obj: cannot read"});
+    CHECK(sim.navigation() == nullptr);
+  }
+  SECTION("Should refuse a bad block with the world file's name and the JSON path") {
+    WorldFile bad;
+    std::vector<std::string> errors;
+    CHECK_FALSE(parseWorldFile("world.json", R"({ "navmesh": { "geometry": "a.obj", "build": { "cell_size_m": 9 } } })",
+                               bad, errors));
+    CHECK(errors == std::vector<std::string>{
+                        "world.json: /navmesh/build/cell_size_m: must be in [0.05, 2] (got 9)"});
+  }
+}
+
+TEST_CASE("A MoveTo goes out with its target snapped onto the navmesh") {
+  NavWorld w(R"({ "geometry": "level.obj" })");
+  const TickOutput& out = w.moveTo({30, 35, 1.5f});  // 1.5 m above the floor
+  const ActionOut* move = test::findAction(out, 1);
+  REQUIRE(move != nullptr);
+  REQUIRE(move->params[0].type == ActionParam::Type::kPosition);
+  CHECK(move->params[0].position.x == Approx(30.f).margin(0.01f));
+  CHECK(move->params[0].position.y == Approx(35.f).margin(0.01f));
+  CHECK(move->params[0].position.z == Approx(0.f).margin(0.3f));
+  const nlohmann::json nav = w.view()["navigation"]["last_move_to"];
+  CHECK(nav["result"] == "ok");
+  // Round the wall's end: from (10, 5) to (30, 35) is longer than the 36 m straight line.
+  CHECK(nav["length_m"].get<float>() > 36.f);
+}
+
+TEST_CASE("A MoveTo no path reaches fails with the reason and is not sent") {
+  NavWorld w(R"({ "geometry": "level.obj" })");
+  SECTION("Should fail a target on an island") {
+    const TickOutput& out = w.moveTo({55, 5, 0});
+    CHECK(test::findAction(out, 1) == nullptr);
+    const auto failed = test::eventsOf(out, EventKind::kIntentionFailed);
+    REQUIRE(failed.size() == 1);
+    CHECK(failed[0].text.ends_with(
+        ": unreachable: no path on the navmesh from (10.0, 5.0, 0.0) to (55.0, 5.0, 0.0)"));
+    CHECK(w.view()["navigation"]["last_move_to"]["result"] == "unreachable");
+  }
+  SECTION("Should fail a target off the mesh (a roof 8 m up)") {
+    const TickOutput& out = w.moveTo({30, 35, 8});
+    CHECK(test::findAction(out, 1) == nullptr);
+    const auto failed = test::eventsOf(out, EventKind::kIntentionFailed);
+    REQUIRE(failed.size() == 1);
+    CHECK(failed[0].text.ends_with(": unreachable: the target (30.0, 35.0, 8.0) is off the navmesh"));
+    CHECK(w.view()["navigation"]["last_move_to"]["result"] == "off_mesh");
+  }
+}
