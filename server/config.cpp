@@ -149,7 +149,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen",
                 "world_bounds_m", "watchdog", "tls_client_ca", "tls_client_auth", "clients",
                 "handshake_timeout_s", "max_connection_idle_s", "keepalive_s", "max_memory_mb",
-                "max_clients"});
+                "max_clients", "tick"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -205,6 +205,17 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
       if (auto v = r.number(w, "/watchdog", "shutdown_limit_s", false)) {
         c.watchdog.shutdown_limit_s = *v;
         if (!(*v >= 0 && *v <= 3600)) r.error("/watchdog/shutdown_limit_s", "must be within [0, 3600]");
+      }
+    }
+    if (j.contains("tick") && r.isObject(j["tick"], "/tick")) {
+      const json& t = j["tick"];
+      r.onlyKeys(t, "/tick", {"threads"});
+      if (auto v = r.integer(t, "/tick", "threads", false)) {
+        if (*v >= 1 && *v <= 256) {
+          c.tick_threads = static_cast<uint32_t>(*v);
+        } else {
+          r.error("/tick/threads", "must be within [1, 256]");
+        }
       }
     }
     if (auto v = r.string(j, "", "goap_dir", false)) c.goap_dir = resolvePath(base_dir, *v);

@@ -80,6 +80,10 @@ struct DaemonConfig {
   // outside x/y in +-half_extent or z in min_z..max_z are refused (world/limits.h).
   WorldBounds world_bounds;
   WatchdogConfig watchdog;             // "watchdog": { "warn_budgets": 5, "shutdown_limit_s": 5 }
+  // "tick": { "threads": 2 }: threads of the tick's per-agent phases (the tick thread
+  // included); 1 = the tick thread alone. 0 (the key absent) = one per hardware thread.
+  // [Limit: 1..256 when given]
+  uint32_t tick_threads = 0;
 
   std::string source = "(defaults)";   // where this came from, for messages
 };

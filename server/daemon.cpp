@@ -14,6 +14,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
+#include "base/worker_pool.h"
 #include "build_info.h"
 #include "client_hub.h"
 #include "debug/debug_page.h"
@@ -21,6 +22,7 @@
 #include "logging.h"
 #include "metrics.h"
 #include "npc_service.h"
+#include "base/worker_pool.h"
 #include "sim/simulation.h"
 #include "sim/world_file.h"
 #include "tick_driver.h"
@@ -134,6 +136,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   sim_config.world.bounds = config_.world_bounds;
   sim_config.perception = config_.perception;
   sim_config.derive_footsteps = config_.derive_footsteps;
+  sim_config.threads = config_.tick_threads != 0 ? config_.tick_threads : WorkerPool::hardwareThreads();
   sim_config.hibernation = config_.hibernation;
   sim_config.max_plans_per_tick = config_.max_plans_per_tick;
   LongActionLibrary long_actions;

@@ -60,7 +60,7 @@ void PerceptionSystem::deliverSignals(const World& world, std::span<const Percei
 }
 
 void PerceptionSystem::deliverSounds(const World& world, std::span<const Perceiver> perceivers,
-                                     double now_s, SignalQueue& out) {
+                                     double now_s, Lane& lane) {
   const EntityTable& entities = world.entities();
   for (const Sound& sound : pending_sounds_) {
     ++last_.sounds_delivered;
@@ -89,18 +89,18 @@ void PerceptionSystem::deliverSounds(const World& world, std::span<const Perceiv
       const float d = std::sqrt(distanceSq(self->position, sound.position));
       if (d > sound.radius_m * st->sensors.hearing_scale) continue;
       ++last_.sounds_heard;
-      hear(*self, *st, sound, threat, d, now_s, out);
+      hear(*self, *st, sound, threat, d, now_s, lane);
     }
   }
   pending_sounds_.clear();
 }
 
 void PerceptionSystem::hear(const Entity& self, PerceptionState& st, const Sound& sound,
-                            float threat, float distance_m, double now_s, SignalQueue& out) {
+                            float threat, float distance_m, double now_s, Lane& lane) {
   if (sound.kind == SoundKind::kBulletImpact && distance_m <= config_.bullet_rain_radius_m &&
       now_s - st.last_bullet_rain_s >= config_.bullet_rain_cooldown_s) {
     st.last_bullet_rain_s = now_s;
-    emit(out, SignalId::kOnBulletRain, self.id, sound.source, sound.position, threat);
+    emit(lane, SignalId::kOnBulletRain, self.id, sound.source, sound.position, threat);
   }
   const double expires =
       now_s + config_.sounds[static_cast<size_t>(sound.kind)].lifetime_s;
@@ -119,18 +119,18 @@ void PerceptionSystem::hear(const Entity& self, PerceptionState& st, const Sound
       s.kind = sound.kind;
     }
     if (escalated) {
-      emit(out, SignalId::kOnHearThreateningSound, self.id, sound.source, sound.position, threat);
+      emit(lane, SignalId::kOnHearThreateningSound, self.id, sound.source, sound.position, threat);
     }
   } else {
     const uint32_t dropped_before = st.sound_targets_dropped;
     i = addSoundTarget(st, {sound.source, sound.position, threat, now_s, expires, sound.kind});
     last_.sound_targets_dropped += st.sound_targets_dropped - dropped_before;
     if (i < 0) return;
-    emit(out,
+    emit(lane,
          threat >= threatening ? SignalId::kOnHearThreateningSound : SignalId::kOnHearSound,
          self.id, sound.source, sound.position, threat);
   }
-  updateAttention(self, st, out);
+  updateAttention(self, st, lane);
 }
 
 }  // namespace npc

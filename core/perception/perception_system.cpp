@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/worker_pool.h"
 #include "world/name_table.h"
 #include "world/world.h"
 
@@ -11,20 +12,6 @@ namespace npc {
 namespace {
 
 constexpr uint32_t kNoPerceiver = 0xffffffffu;
-
-// Phase of an agent's full updates: a well-mixed hash of its id, so neighbours with
-// consecutive ids do not all update on the same tick.
-uint64_t phaseOf(EntityId id, uint64_t period) {
-  uint64_t z = raw(id) + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return (z ^ (z >> 31)) % period;
-}
-
-// The first tick >= t whose remainder modulo period is phase.
-uint64_t firstTickAtOrAfter(uint64_t t, uint64_t phase, uint64_t period) {
-  return t + (phase + period - t % period) % period;
-}
 
 Vec3 eyeOf(const Entity& e) { return e.position + Vec3{0.f, 0.f, e.eye_height_m}; }
 
@@ -58,7 +45,8 @@ PerceptionSystem::PerceptionSystem(PerceptionConfig config, NameTable& species)
   }
   pending_sounds_.reserve(config_.max_pending_sounds);
   pending_signals_.reserve(config_.max_pending_signals);
-  candidates_.resize(std::max<uint32_t>(config_.max_candidates, 1));
+  lanes_.push_back(std::make_unique<Lane>());
+  lanes_[0]->candidates.resize(std::max<uint32_t>(config_.max_candidates, 1));
 }
 
 bool PerceptionSystem::addSound(const Sound& sound) {
@@ -88,17 +76,20 @@ bool PerceptionSystem::postSignal(const SignalRequest& request) {
   return true;
 }
 
-void PerceptionSystem::emit(SignalQueue& out, SignalId id, EntityId receiver, EntityId subject,
+void PerceptionSystem::emit(Lane& lane, SignalId id, EntityId receiver, EntityId subject,
                             Vec3 position, float value) {
-  if (out.push({receiver, EntityId::kNone, subject, position, value, id})) ++last_.signals_sent;
+  if (lane.out->push({receiver, EntityId::kNone, subject, position, value, id})) {
+    ++lane.stats.signals_sent;
+  }
 }
 
 // --- the phase ---------------------------------------------------------------------------
 
 void PerceptionSystem::update(const World& world, std::span<const Perceiver> perceivers,
-                              uint64_t tick, double now_s, SignalQueue& out) {
+                              uint64_t tick, double now_s, SignalQueue& out, WorkerPool* pool) {
   last_ = {};
-  rays_this_tick_ = 0;
+  for (auto& lane : lanes_) lane->stats = {};
+  lanes_[0]->out = &out;
   const EntityTable& entities = world.entities();
 
   if (obstacles_dirty_ || world.obstacles().size() != indexed_obstacles_) {
@@ -128,35 +119,14 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
 
   by_key_.build();
   deliverSignals(world, perceivers, out);
-  deliverSounds(world, perceivers, now_s, out);
+  deliverSounds(world, perceivers, now_s, *lanes_[0]);
   rebuildTargets(world);
-
-  const uint64_t period = std::max<uint32_t>(config_.full_update_period_ticks, 1);
-  const size_t n = perceivers.size();
-  const size_t start = n ? cursor_ % n : 0;
-  bool exhausted = false;
-  for (size_t k = 0; k < n; ++k) {
-    const size_t i = (start + k) % n;
-    PerceptionState* st = perceivers[i].state;
-    const Entity* self = entities.get(perceivers[i].entity);
-    if (!st || !self) continue;
-    const uint64_t phase = phaseOf(self->id, period);
-    if (st->next_full_update_tick == PerceptionState::kUnscheduled) {
-      st->next_full_update_tick = firstTickAtOrAfter(tick, phase, period);
-    }
-    if (st->next_full_update_tick > tick) continue;
-    if (!exhausted && config_.max_rays_per_tick != 0 &&
-        rays_this_tick_ >= config_.max_rays_per_tick) {
-      exhausted = true;
-      cursor_ = i;  // the first agent left waiting goes first next tick
-    }
-    if (exhausted) {
-      ++last_.deferred_updates;
-      continue;
-    }
-    fullUpdate(world, *self, entities.rowOf(perceivers[i].entity), *st, now_s, out);
-    st->next_full_update_tick = firstTickAtOrAfter(tick + 1, phase, period);
+  if (pool && pool->size() > 1) {
+    fullUpdatesOnPool(world, perceivers, tick, now_s, *pool, out);
+  } else {
+    fullUpdatesInline(world, perceivers, tick, now_s);
   }
+  for (auto& lane : lanes_) last_.add(lane->stats);
 
   stealth_.update(world, perceivers, config_.stealth_report_step);
   totals_.add(last_);
@@ -217,54 +187,67 @@ void PerceptionSystem::rebuildTargets(const World& world) {
 // --- full update ---------------------------------------------------------------------------
 
 void PerceptionSystem::fullUpdate(const World& world, const Entity& self, uint32_t self_row,
-                                  PerceptionState& st, double now_s, SignalQueue& out) {
-  ++last_.full_updates;
+                                  PerceptionState& st, double now_s, Lane& lane) {
+  ++lane.stats.full_updates;
   ++st.full_updates;
   const uint32_t dropped_before = st.tracks_dropped;
-  for (Evidence& ev : evidence_) ev = {};
-  if (st.sensors.vision && self.active) gatherSight(world, self, self_row, st, now_s);
-  advanceTracks(world, self, st, now_s, out);
+  for (Evidence& ev : lane.evidence) ev = {};
+  if (st.sensors.vision && self.active) gatherSight(world, self, self_row, st, now_s, lane);
+  advanceTracks(world, self, st, now_s, lane);
   expireSoundTargets(st, now_s);
-  updateAttention(self, st, out);
+  updateAttention(self, st, lane);
   st.last_full_update_s = now_s;
-  last_.tracks_dropped += st.tracks_dropped - dropped_before;
+  lane.stats.tracks_dropped += st.tracks_dropped - dropped_before;
+}
+
+template <class Visit>
+uint32_t PerceptionSystem::forEachSightLine(const Entity& self, uint32_t self_row,
+                                            const PerceptionState& st, Lane& lane,
+                                            bool* truncated, Visit&& visit) const {
+  const Vec3 eye = eyeOf(self);
+  const float cos_half = cosHalfFov(st.sensors.fov_deg);
+  const uint32_t n =
+      target_grid_.queryRadius(eye, st.sensors.sight_range_m, lane.candidates, truncated);
+  for (uint32_t k = 0; k < n; ++k) {
+    const TargetItem& item = targets_[lane.candidates[k]];
+    if (item.row == self_row || item.principal_row == self_row) continue;
+    if (!item.principal_is_player && item.principal_species == self.species) continue;
+    const Vec3 target_eye = target_eyes_[lane.candidates[k]];
+    if (!insideFov(self.forward, target_eye - eye, cos_half)) continue;
+    visit(item, eye, target_eye);
+  }
+  return n;
+}
+
+uint32_t PerceptionSystem::countRays(const Entity& self, uint32_t self_row,
+                                     const PerceptionState& st, Lane& lane) const {
+  if (!st.sensors.vision || !self.active) return 0;
+  uint32_t rays = 0;
+  forEachSightLine(self, self_row, st, lane, nullptr, [&](const TargetItem&, Vec3, Vec3) { ++rays; });
+  return rays;
 }
 
 void PerceptionSystem::gatherSight(const World& world, const Entity& self, uint32_t self_row,
-                                   PerceptionState& st, double now_s) {
+                                   PerceptionState& st, double now_s, Lane& lane) {
   const EntityTable& entities = world.entities();
   auto rows = entities.rows();
-  const Vec3 eye = eyeOf(self);
   const float range = st.sensors.sight_range_m;
-  const float cos_half = cosHalfFov(st.sensors.fov_deg);
   bool truncated = false;
-  const uint32_t n = target_grid_.queryRadius(eye, range, candidates_, &truncated);
-  last_.candidates += n;
-  if (truncated) {
-    ++st.candidates_truncated;
-    ++last_.candidates_truncated;
-  }
-  for (uint32_t k = 0; k < n; ++k) {
-    const TargetItem& item = targets_[candidates_[k]];
-    if (item.row == self_row || item.principal_row == self_row) continue;
-    if (!item.principal_is_player && item.principal_species == self.species) continue;
-    const Vec3 target_eye = target_eyes_[candidates_[k]];
+  const uint32_t n = forEachSightLine(self, self_row, st, lane, &truncated,
+                                      [&](const TargetItem& item, Vec3 eye, Vec3 target_eye) {
     const Vec3 to = target_eye - eye;
-    if (!insideFov(self.forward, to, cos_half)) continue;
-
-    ++rays_this_tick_;
-    ++last_.rays;
-    const SightLine sight = obstacles_.lineOfSight(eye, target_eye);
+    ++lane.stats.rays;
+    const SightLine sight = obstacles_.lineOfSight(eye, target_eye, lane.stamps);
     const Entity& principal = rows[item.principal_row];
     int ti = findTrack(st, principal.id);
     if (sight.block == SightBlock::kHardCover) {
-      ++last_.rays_hard;
-      continue;
+      ++lane.stats.rays_hard;
+      return;
     }
     if (sight.block == SightBlock::kSoftCover) {
-      ++last_.rays_soft;
+      ++lane.stats.rays_soft;
       // Soft cover blocks like hard cover, except for a target that is already visible.
-      if (ti < 0 || st.tracks[ti].state != TrackState::kVisible) continue;
+      if (ti < 0 || st.tracks[ti].state != TrackState::kVisible) return;
     }
     if (ti < 0) {
       TargetTrack track;
@@ -276,10 +259,10 @@ void PerceptionSystem::gatherSight(const World& world, const Entity& self, uint3
       track.flags = (item.track_uses_coefficient ? TargetTrack::kUsesCoefficient : 0) |
                     (item.principal_is_player ? TargetTrack::kPlayer : 0);
       ti = addTrack(st, track, item.instant && sight.block == SightBlock::kClear);
-      if (ti < 0) continue;
-      evidence_[ti] = {};
+      if (ti < 0) return;
+      lane.evidence[ti] = {};
     }
-    Evidence& ev = evidence_[ti];
+    Evidence& ev = lane.evidence[ti];
     const float d = std::sqrt(lengthSq(to));
     ev.distance_m = ev.best == SightBlock::kHardCover ? d : std::min(ev.distance_m, d);
     ev.best = std::min(ev.best, sight.block);
@@ -291,28 +274,33 @@ void PerceptionSystem::gatherSight(const World& world, const Entity& self, uint3
                               coefficientIncrement(config_, d, range, item.multiplier,
                                                    seen.eye_height_m, isMoving(config_, seen)));
     }
+  });
+  lane.stats.candidates += n;
+  if (truncated) {
+    ++st.candidates_truncated;
+    ++lane.stats.candidates_truncated;
   }
 }
 
 void PerceptionSystem::advanceTracks(const World& world, const Entity& self,
-                                     PerceptionState& st, double now_s, SignalQueue& out) {
+                                     PerceptionState& st, double now_s, Lane& lane) {
   const EntityTable& entities = world.entities();
   auto toVisible = [&](TargetTrack& t) {
     t.state = TrackState::kVisible;
     t.coefficient = kMaxCoefficient;
     t.visible_since_s = now_s;
     t.timer_s = -1.0;
-    emit(out, SignalId::kOnEnemySeen, self.id, t.target, t.position, t.threat);
+    emit(lane, SignalId::kOnEnemySeen, self.id, t.target, t.position, t.threat);
   };
   auto toMemory = [&](TargetTrack& t) {
     t.state = TrackState::kMemory;
     t.timer_s = now_s + memoryDuration(config_.memory, t.threat, now_s - t.visible_since_s);
-    emit(out, SignalId::kOnLostSightOfTarget, self.id, t.target, t.position, t.threat);
+    emit(lane, SignalId::kOnLostSightOfTarget, self.id, t.target, t.position, t.threat);
   };
 
   for (int i = 0; i < st.track_count;) {
     TargetTrack& t = st.tracks[i];
-    const Evidence ev = evidence_[i];
+    const Evidence ev = lane.evidence[i];
     const Entity* target = entities.get(t.handle);
     bool drop = !target || target->id != t.target;  // despawned: forgotten without a signal
     if (!drop && ev.best != SightBlock::kHardCover) {
@@ -345,7 +333,7 @@ void PerceptionSystem::advanceTracks(const World& world, const Entity& self,
           } else if (!t.has(TargetTrack::kSuspicious) &&
                      t.coefficient > config_.suspicious_threshold) {
             t.flags |= TargetTrack::kSuspicious;
-            emit(out, SignalId::kOnSuspicious, self.id, t.target, t.position, t.coefficient);
+            emit(lane, SignalId::kOnSuspicious, self.id, t.target, t.position, t.coefficient);
           }
           break;
         }
@@ -362,14 +350,14 @@ void PerceptionSystem::advanceTracks(const World& world, const Entity& self,
         case TrackState::kMemory:
           t.coefficient = std::max(0.f, t.coefficient - config_.decay_per_update);
           if (now_s >= t.timer_s) {
-            emit(out, SignalId::kOnTargetForgotten, self.id, t.target, t.position, t.threat);
+            emit(lane, SignalId::kOnTargetForgotten, self.id, t.target, t.position, t.threat);
             drop = true;
           }
           break;
       }
     }
     if (drop) {
-      evidence_[i] = evidence_[st.track_count - 1];
+      lane.evidence[i] = lane.evidence[st.track_count - 1];
       removeTrack(st, i);
     } else {
       ++i;
@@ -377,16 +365,15 @@ void PerceptionSystem::advanceTracks(const World& world, const Entity& self,
   }
 }
 
-void PerceptionSystem::updateAttention(const Entity& self, PerceptionState& st,
-                                       SignalQueue& out) {
+void PerceptionSystem::updateAttention(const Entity& self, PerceptionState& st, Lane& lane) {
   const AttentionTarget next = pickAttention(st);
   const AttentionTarget prev = st.attention;
   st.attention = next;
   if (next.cls == prev.cls && next.target == prev.target) return;
   if (next.cls == AttentionClass::kNone) {
-    emit(out, SignalId::kOnNoTarget, self.id, prev.target, prev.position, 0.f);
+    emit(lane, SignalId::kOnNoTarget, self.id, prev.target, prev.position, 0.f);
   } else {
-    emit(out, SignalId::kOnNewAttentionTarget, self.id, next.target, next.position,
+    emit(lane, SignalId::kOnNewAttentionTarget, self.id, next.target, next.position,
          static_cast<float>(next.cls));
   }
 }

@@ -34,6 +34,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -52,6 +53,7 @@ namespace npc {
 
 class World;
 class NameTable;
+class WorkerPool;
 
 struct PerceptionStats {
   uint64_t full_updates = 0;
@@ -81,9 +83,12 @@ class PerceptionSystem {
 
   // The perception phase; see the file comment. `perceivers` must not hold one entity twice;
   // a perceiver whose entity is gone or inactive perceives nothing (its tracks still age).
-  // [Limit: call at most once per tick, with non-decreasing tick and now_s]
+  // With a `pool` of more than one thread, step 5 runs on it (perception_full_updates.cpp):
+  // each worker writes only its agents' states, and `out`, the states and the counters come
+  // out exactly as on one thread. [Limit: call at most once per tick, with non-decreasing
+  // tick and now_s]
   void update(const World& world, std::span<const Perceiver> perceivers, uint64_t tick,
-              double now_s, SignalQueue& out);
+              double now_s, SignalQueue& out, WorkerPool* pool = nullptr);
 
   // --- inputs, applied by the next update() --------------------------------------------
   // False (and counted) when max_pending_sounds sounds are already queued, or the sound is
@@ -135,22 +140,47 @@ class PerceptionSystem {
     float distance_m = 0.f;
   };
 
+  // What one thread of the full updates writes besides its agents' states: its signals
+  // (lane 0: the caller's queue; the others their own, appended in lane order), counters
+  // and scratch. Lanes live as long as the system, so a tick allocates nothing.
+  struct Lane {
+    SignalQueue* out = nullptr;
+    SignalQueue own{0};
+    uint64_t dropped_before = 0;  // own.dropped() already passed on to the caller's queue
+    PerceptionStats stats;
+    std::array<Evidence, kMaxTracks> evidence{};
+    std::vector<uint32_t> candidates;  // sized max_candidates
+    ObstacleIndex::RayStamps stamps;
+  };
+
   void rebuildTargets(const World& world);
+  void fullUpdatesInline(const World& world, std::span<const Perceiver> perceivers,
+                         uint64_t tick, double now_s);
+  void fullUpdatesOnPool(const World& world, std::span<const Perceiver> perceivers,
+                         uint64_t tick, double now_s, WorkerPool& pool, SignalQueue& out);
   std::optional<TargetItem> classify(const World& world, const Entity& e, uint32_t row) const;
   void deliverSignals(const World& world, std::span<const Perceiver> perceivers,
                       SignalQueue& out);
   void deliverSounds(const World& world, std::span<const Perceiver> perceivers, double now_s,
-                     SignalQueue& out);
+                     Lane& lane);
   void hear(const Entity& self, PerceptionState& st, const Sound& sound, float threat,
-            float distance_m, double now_s, SignalQueue& out);
+            float distance_m, double now_s, Lane& lane);
   void fullUpdate(const World& world, const Entity& self, uint32_t self_row,
-                  PerceptionState& st, double now_s, SignalQueue& out);
+                  PerceptionState& st, double now_s, Lane& lane);
+  // Calls visit(item, eye, target_eye) for each candidate that passes the tests before the
+  // ray (self, same species, field of view); returns how many candidates the grid gave.
+  template <class Visit>
+  uint32_t forEachSightLine(const Entity& self, uint32_t self_row, const PerceptionState& st,
+                            Lane& lane, bool* truncated, Visit&& visit) const;
+  // The rays a full update of this agent would cast now (reads only).
+  uint32_t countRays(const Entity& self, uint32_t self_row, const PerceptionState& st,
+                     Lane& lane) const;
   void gatherSight(const World& world, const Entity& self, uint32_t self_row,
-                   PerceptionState& st, double now_s);
+                   PerceptionState& st, double now_s, Lane& lane);
   void advanceTracks(const World& world, const Entity& self, PerceptionState& st,
-                     double now_s, SignalQueue& out);
-  void updateAttention(const Entity& self, PerceptionState& st, SignalQueue& out);
-  void emit(SignalQueue& out, SignalId id, EntityId receiver, EntityId subject, Vec3 position,
+                     double now_s, Lane& lane);
+  void updateAttention(const Entity& self, PerceptionState& st, Lane& lane);
+  void emit(Lane& lane, SignalId id, EntityId receiver, EntityId subject, Vec3 position,
             float value);
 
   PerceptionConfig config_;
@@ -168,16 +198,16 @@ class PerceptionSystem {
   SpatialGrid target_grid_;
   std::vector<TargetItem> targets_;
   std::vector<Vec3> target_eyes_;
-  std::vector<uint32_t> candidates_;
   std::vector<uint32_t> perceiver_of_row_;  // entity row → index in perceivers, or kNoPerceiver
   PerceiverIndex by_key_;                   // perceivers by group, species and place
   std::vector<uint32_t> receivers_;
-  std::array<Evidence, kMaxTracks> evidence_{};
+  std::vector<std::unique_ptr<Lane>> lanes_;  // [0]: the tick thread's; one per worker
+  std::vector<uint32_t> due_;       // pool path: perceivers due this tick, in visiting order
+  std::vector<uint32_t> due_rays_;  // pool path: rays each would cast
   float max_hearing_scale_ = 0.f;
   bool single_species_ = false;  // every perceiver has species only_species_
   uint16_t only_species_ = 0;
   size_t cursor_ = 0;
-  uint64_t rays_this_tick_ = 0;
 
   PerceptionStats last_;
   PerceptionStats totals_;

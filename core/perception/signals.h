@@ -57,6 +57,8 @@ class SignalQueue {
   size_t capacity() const { return capacity_; }
   void clear() { items_.clear(); }
   uint64_t dropped() const { return dropped_; }  // since construction
+  // Counts `n` signals dropped on their way here (a worker's own queue overflowed).
+  void countDropped(uint64_t n) { dropped_ += n; }
 
  private:
   std::vector<Signal> items_;

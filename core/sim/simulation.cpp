@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/worker_pool.h"
 #include "intent/intent_debug.h"
 #include "perception/perception_debug.h"
 #include "sim/sim_mbt_host.h"
@@ -51,6 +52,7 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       mbt_host_(std::make_unique<SimMbtHost>(*this)),
       planning_(std::make_unique<SimPlanning>()),
       places_(config.hibernation) {
+  if (config_.threads > 1) pool_ = std::make_unique<WorkerPool>(config_.threads);
   vocabulary_.intern(names_, archetypes_);
   registerActions();
   setLongActions(LongActionLibrary{});
@@ -144,7 +146,7 @@ void Simulation::tick() {
   updatePlaces();                 // 2. quiet places sleep, woken ones settle (hibernation)
   world_.refreshSpatialIndex();   //    neighbour index reflects this tick's positions
   profile_.enter(TickPhase::kPerception);
-  perceive();                     // 3. sight, hearing, signals; stealth meter
+  perceive();                     // 3. sight, hearing, signals; stealth meter (PerceptionPhase)
   profile_.enter(TickPhase::kSelection);
   select();                       // 4. signals set selection variables; trees pick behaviors
   profile_.enter(TickPhase::kBehavior);
@@ -473,33 +475,8 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
 }
 
 void Simulation::perceive() {
-  if (config_.derive_footsteps) {
-    for (const Entity& e : world_.entities().rows()) {
-      if (e.kind == EntityKind::kPlayer) perception_.addFootstep(e);
-    }
-  }
-  perceivers_.clear();
-  for (Agent& agent : agents_.rows()) perceivers_.push_back({agent.entity, &agent.perception});
-  signals_.clear();
-  perception_.update(world_, perceivers_, tick_, timeS(), signals_);
-  if (places_.size() > 0) {
-    for (const Agent& agent : agents_.rows()) {
-      if (agent.perception.attention.cls == AttentionClass::kNone) continue;
-      if (const Entity* e = world_.entities().get(agent.entity)) places_.noteActivity(e->place, timeS());
-    }
-  }
-  const PerceptionStats& last = perception_.lastTick();
-  totals_.perception_rays += last.rays;
-  totals_.perception_full_updates += last.full_updates;
-  for (const StealthChange& c : perception_.stealth().changes()) {
-    EventOut ev;
-    ev.kind = EventKind::kStealth;
-    ev.agent = c.agent;
-    ev.subject = c.player;
-    ev.value = c.value;
-    if (const Entity* p = world_.entities().get(c.player)) ev.place = p->place;
-    output_.events.push_back(ev);
-  }
+  perception_phase_.run({world_, agents_.rows(), perception_, places_, tick_, timeS(),
+                         config_.derive_footsteps, pool_.get(), signals_, output_.events});
 }
 
 void Simulation::select() {
@@ -756,6 +733,8 @@ SimStats Simulation::stats() const {
   s.places_asleep = places_.count(PlaceState::kAsleep);
   s.places_awake = s.places - s.places_asleep;
   s.obstacles = world_.obstacles().size();
+  s.perception_rays = perception_.totals().rays;
+  s.perception_full_updates = perception_.totals().full_updates;
   return s;
 }
 

@@ -34,6 +34,7 @@
 #include "mbt/library.h"
 #include "perception/perception_system.h"
 #include "sim/commands.h"
+#include "sim/perception_phase.h"
 #include "sim/tick_output.h"
 #include "sim/tick_profile.h"
 #include "world/world.h"
@@ -41,6 +42,7 @@
 namespace npc {
 
 class SimMbtHost;
+class WorkerPool;
 struct SimPlanning;
 struct SimNavigation;
 namespace nav {
@@ -68,6 +70,10 @@ struct SimConfig {
   bool derive_footsteps = true;          // moving players make footstep sounds each tick
   HibernationConfig hibernation;         // quiet places sleep (core/hibernation/README.md)
   uint32_t max_plans_per_tick = 256;     // planner searches per tick; the rest wait a tick
+  // Threads of the tick's per-agent phases (config tick.threads): 1 = the tick thread alone,
+  // no pool; more = a WorkerPool of that many (the tick thread included). Results do not
+  // depend on it (ARCHITECTURE.md "Threads"). [Limit: 1..256]
+  unsigned threads = 1;
 };
 
 struct SimStats {
@@ -385,7 +391,8 @@ class Simulation {
   std::vector<EntityId> scratch_ids_;
   std::vector<uint32_t> busy_by_place_;
   std::vector<PlaceIndex> scratch_places_;
-  std::vector<Perceiver> perceivers_;  // tick scratch, capacity reused
+  std::unique_ptr<WorkerPool> pool_;  // null when config_.threads is 1
+  PerceptionPhase perception_phase_;
   SignalQueue signals_;
 
   mutable std::mutex queue_mutex_;

@@ -51,9 +51,11 @@ ArchetypeSet benchArchetypes() {
   return set;
 }
 
+// Args: agents, tick.threads.
 void BM_SimTick(benchmark::State& state) {
   const auto agents = static_cast<uint64_t>(state.range(0));
   SimConfig config;
+  config.threads = static_cast<unsigned>(state.range(1));
   config.max_queued_commands = agents + 1000;
   Simulation sim(config, benchArchetypes());
   Rng rng(9);
@@ -83,7 +85,12 @@ void BM_SimTick(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(agents) * static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_SimTick)->Arg(1000)->Arg(10000)->Arg(50000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SimTick)
+    ->Args({1000, 1})
+    ->Args({10000, 1})
+    ->Args({50000, 1})
+    ->Args({10000, 2})  // the pool path allocates nothing per tick either
+    ->Unit(benchmark::kMillisecond);
 
 // The tick with planners: every agent is seed 003's pyromaniac guard (config/goap/guard.json)
 // among smart objects; the bench plays the game (every action completes at once) and each
@@ -176,6 +183,7 @@ BENCHMARK(BM_SimTickPlanning)->Arg(1000)->Arg(10000)->Unit(benchmark::kMilliseco
 // over N/500 places with two scripted players each, running the demo's selection trees,
 // behavior trees and planner domains; the daemon's stand-in game plays every action. Reports
 // the tick's p50/p99 and each phase's mean ms per tick (TickProfile), plus allocations.
+// Args: agents, tick.threads.
 void BM_ScaleWorldTick(benchmark::State& state) {
   ScaleWorldSpec spec;
   spec.agents = static_cast<uint32_t>(state.range(0));
@@ -187,6 +195,7 @@ void BM_ScaleWorldTick(benchmark::State& state) {
   config.hibernation.enabled = false;  // every agent awake: the worst case
   config.max_agents = spec.agents;
   config.max_queued_commands = 4 * static_cast<size_t>(spec.agents) + 10000;
+  config.threads = static_cast<unsigned>(state.range(1));
   Simulation sim(config, std::move(archetypes));
   const bool loaded = errors.empty() &&
                       sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok() &&
@@ -236,9 +245,7 @@ void BM_ScaleWorldTick(benchmark::State& state) {
   state.counters["awake"] = benchmark::Counter(static_cast<double>(sim.stats().agents_awake));
 }
 BENCHMARK(BM_ScaleWorldTick)
-    ->Arg(10000)
-    ->Arg(50000)
-    ->Arg(100000)
+    ->ArgsProduct({{10000, 50000, 100000}, {1, 2}})
     ->Iterations(30)
     ->Unit(benchmark::kMillisecond);
 

@@ -176,6 +176,23 @@ TEST_CASE("The watchdog section sets the stall warning and the shutdown limit", 
   }
 }
 
+TEST_CASE("The tick section sets the threads of the per-agent phases", "[config]") {
+  DaemonConfig c;
+  SECTION("Should default to 0: one per hardware thread") { REQUIRE(c.tick_threads == 0); }
+  SECTION("Should read tick.threads") {
+    REQUIRE(parseErrors(R"({"tick": {"threads": 2}})", c).empty());
+    REQUIRE(c.tick_threads == 2);
+  }
+  SECTION("Should name a count out of range and unknown keys") {
+    REQUIRE(parseErrors(R"({"tick": {"threads": 0, "hz": 10}})", c) ==
+            std::vector<std::string>{"npcd.json: /tick/hz: unknown key",
+                                     "npcd.json: /tick/threads: must be within [1, 256]"});
+    REQUIRE(parseErrors(R"({"tick": {"threads": 1000}})", c) ==
+            std::vector<std::string>{"npcd.json: /tick/threads: must be within [1, 256]"});
+    REQUIRE(c.tick_threads == 0);
+  }
+}
+
 TEST_CASE("Client credentials name a client, a secret and a role", "[config][auth]") {
   DaemonConfig c;
   SECTION("Should read tokens, token_env, certificates, roles and the TLS client keys") {

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "demo_definitions.h"
 #include "sim/simulation.h"
 #include "sim/world_file.h"
 
@@ -22,21 +23,14 @@ struct DemoWorld {
   // `edit` changes the world file before it is applied (a test's extra wall).
   explicit DemoWorld(const SimConfig& config = {}, const std::function<void(WorldFile&)>& edit = {}) {
     std::vector<std::string> errors;
-    ArchetypeSet archetypes;
-    REQUIRE(archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors));
+    sim = makeDemoSimulation(config, errors);
+    std::string problems;
+    for (const std::string& e : errors) problems += e + "\n";
+    INFO(problems);
+    REQUIRE(sim);
+    REQUIRE(errors.empty());
     REQUIRE(loadWorldFile(NPCD_SOURCE_DIR "/config/demo.json", world, errors));
     if (edit) edit(world);
-    sim = std::make_unique<Simulation>(config, std::move(archetypes));
-    const MbtLoadReport behavior_trees = sim->loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees");
-    INFO(behavior_trees.text());
-    REQUIRE(behavior_trees.ok());
-    const PlannerLoadReport planners = sim->loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap");
-    INFO(planners.text());
-    REQUIRE(planners.ok());
-    const BstLoadReport selection = sim->loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees");
-    INFO(selection.text());
-    REQUIRE(selection.ok());
-    REQUIRE(selection.warnings.empty());
     REQUIRE(applyWorldFile(world, *sim, errors));
     INFO(errors.size());
     REQUIRE(errors.empty());

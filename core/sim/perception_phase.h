@@ -1,0 +1,47 @@
+// PerceptionPhase: step 3 of the tick (ARCHITECTURE.md "One tick"). Footsteps of moving
+// players are posted, every awake agent is a perceiver, PerceptionSystem::update delivers
+// signals and sounds and runs the due full updates (on the worker pool when there is one),
+// places with an attentive agent count as active, and stealth meter changes become events.
+//
+// Reads: the world as of this tick's spatial index (frozen: nothing moves during the phase).
+// Writes: each agent's own PerceptionState, `signals` (what selection reads next), the
+// places' activity and `events`. With a pool the outcome equals the one-thread outcome
+// (core/perception/perception_full_updates.cpp). Thread: the tick thread calls run(); the
+// pool's threads only run full updates.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "agent/agent.h"
+#include "hibernation/place_dispatcher.h"
+#include "perception/perception_system.h"
+#include "sim/tick_output.h"
+#include "world/world.h"
+
+namespace npc {
+
+class WorkerPool;
+
+struct PerceptionPhaseContext {
+  const World& world;
+  std::span<Agent> agents;           // awake agents; their perception state is written
+  PerceptionSystem& perception;
+  PlaceDispatcher& places;           // noteActivity for places with an attentive agent
+  uint64_t tick = 0;
+  double now_s = 0.0;
+  bool derive_footsteps = true;      // moving players make footstep sounds
+  WorkerPool* pool = nullptr;        // null or one thread: the tick thread alone
+  SignalQueue& signals;              // cleared, then this tick's deliveries
+  std::vector<EventOut>& events;     // kStealth events appended
+};
+
+class PerceptionPhase {
+ public:
+  void run(const PerceptionPhaseContext& ctx);
+
+ private:
+  std::vector<Perceiver> perceivers_;  // tick scratch, capacity reused
+};
+
+}  // namespace npc
