@@ -22,6 +22,17 @@ struct WatchdogConfig {
   double shutdown_limit_s = 5.0;  // [Limit: >= 0]
 };
 
+// "snapshot": durable AI state (README.md "Snapshots"). Snapshots go to dir every
+// interval_s (0 = only on SIGTERM and the admin Snapshot call), the newest `keep` stay.
+// restore_on_start (or `npcd --restore latest|FILE`) starts from the newest good one.
+struct SnapshotConfig {
+  std::string dir;              // "" = snapshots off
+  double interval_s = 0.0;      // [Limit: >= 0]
+  uint32_t keep = 3;            // [Limit: >= 1]
+  bool restore_on_start = false;
+  std::string restore;          // "latest" or a file; from --restore or restore_on_start
+};
+
 struct DaemonConfig {
   std::string listen = "127.0.0.1:50051";
   double tick_hz = 10.0;               // simulation ticks per second
@@ -74,6 +85,7 @@ struct DaemonConfig {
   // outside x/y in +-half_extent or z in min_z..max_z are refused (world/limits.h).
   WorldBounds world_bounds;
   WatchdogConfig watchdog;             // "watchdog": { "warn_budgets": 5, "shutdown_limit_s": 5 }
+  SnapshotConfig snapshot;             // "snapshot": { "dir": ..., "interval_s": 60, "keep": 3 }
 
   std::string source = "(defaults)";   // where this came from, for messages
 };
@@ -94,6 +106,7 @@ struct CommandLine {
   std::string metrics_listen;
   std::string debug_listen;
   std::string log_level;
+  std::string restore;  // --restore latest|FILE
   bool help = false;
   bool version = false;
 };
