@@ -251,7 +251,7 @@ TEST_CASE("The snapshot keys set where, how often and how many snapshots", "[con
   }
 }
 
-TEST_CASE("--restore names the snapshot to start from", "[config][snapshot]") {
+TEST_CASE("The --restore flag names the snapshot to start from", "[config][snapshot]") {
   CommandLine cli;
   std::string error;
   const char* file[] = {"npcd", "--restore", "/var/lib/npcd/snapshot-000000000042.npcsnap"};
