@@ -123,6 +123,29 @@ void readWorldBounds(JsonReader& r, const json& j, WorldBounds& b) {
   }
 }
 
+void readSnapshot(JsonReader& r, const json& j, const std::string& base_dir, SnapshotConfig& c) {
+  const char* path = "/snapshot";
+  if (!r.isObject(j, path)) return;
+  r.onlyKeys(j, path, {"dir", "interval_s", "keep", "restore_on_start"});
+  if (auto v = r.string(j, path, "dir", false)) c.dir = resolvePath(base_dir, *v);
+  if (auto v = r.number(j, path, "interval_s", false)) {
+    c.interval_s = *v;
+    if (!(*v >= 0 && *v <= 86400)) r.error("/snapshot/interval_s", "must be within [0, 86400]");
+  }
+  if (auto v = r.integer(j, path, "keep", false)) {
+    if (*v < 1 || *v > 10000) {
+      r.error("/snapshot/keep", "must be within [1, 10000]");
+    } else {
+      c.keep = static_cast<uint32_t>(*v);
+    }
+  }
+  if (auto v = r.boolean(j, path, "restore_on_start", false)) c.restore_on_start = *v;
+  if (c.dir.empty() && (c.interval_s > 0 || c.restore_on_start)) {
+    r.error("/snapshot/dir", "is required for interval_s and restore_on_start");
+  }
+  if (c.restore_on_start) c.restore = "latest";
+}
+
 template <class T>
 void readUnsigned(JsonReader& r, const json& j, const char* key, T& out) {
   if (auto v = r.integer(j, "", key, false)) {
@@ -149,7 +172,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen",
                 "world_bounds_m", "watchdog", "tls_client_ca", "tls_client_auth", "clients",
                 "handshake_timeout_s", "max_connection_idle_s", "keepalive_s", "max_memory_mb",
-                "max_clients", "tick"});
+                "max_clients", "tick", "snapshot"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -224,6 +247,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     }
     readUnsigned(r, j, "max_plans_per_tick", c.max_plans_per_tick);
     if (j.contains("world_bounds_m")) readWorldBounds(r, j["world_bounds_m"], c.world_bounds);
+    if (j.contains("snapshot")) readSnapshot(r, j["snapshot"], base_dir, c.snapshot);
     if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
     if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
     if (auto v = r.string(j, "", "log_format", false)) c.log_format = *v;
@@ -286,6 +310,8 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
       if (!value(out.debug_listen)) return false;
     } else if (arg == "--log-level") {
       if (!value(out.log_level)) return false;
+    } else if (arg == "--restore") {
+      if (!value(out.restore)) return false;
     } else {
       error = "unknown argument " + arg + " (see --help)";
       return false;
@@ -296,13 +322,15 @@ bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::
 
 std::string usage() {
   return "usage: npcd [--config FILE] [--listen ADDR] [--metrics-listen ADDR] [--log-level LEVEL]\n"
-         "            [--debug-listen ADDR] [--help] [--version]\n"
+         "            [--debug-listen ADDR] [--restore latest|FILE] [--help] [--version]\n"
          "  --config FILE      daemon config (JSON); keys in README.md. Default: built-in\n"
          "                     defaults, an empty world, listening on 127.0.0.1:50051\n"
          "  --listen ADDR      gRPC address, overrides the config's \"listen\" (host:port)\n"
          "  --metrics-listen ADDR  Prometheus /metrics address, overrides \"metrics_listen\"\n"
          "  --debug-listen ADDR  debug page address (HTTP), overrides \"debug_listen\"\n"
          "  --log-level LEVEL  trace, debug, info, warn, error or off; overrides \"log_level\"\n"
+         "  --restore latest|FILE  start from a snapshot: the newest good one of snapshot.dir\n"
+         "                     (falling back past damaged ones) or FILE (README \"Snapshots\")\n"
          "  --help             this text\n"
          "  --version          print the version and source revision, then exit\n"
          "       npcd plan DOMAIN.json|DIR [--goal NAME] [--set fact=value ...] [--json]\n"
@@ -323,6 +351,13 @@ bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std
       return false;
     }
     config.log_level = cli.log_level;
+  }
+  if (!cli.restore.empty()) {
+    if (cli.restore == "latest" && config.snapshot.dir.empty()) {
+      errors.push_back("--restore latest: the config names no snapshot.dir");
+      return false;
+    }
+    config.snapshot.restore = cli.restore;
   }
   return true;
 }

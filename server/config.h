@@ -23,6 +23,16 @@ struct WatchdogConfig {
 };
 
 inline constexpr int64_t kMaxClientsLimit = 1000000;
+// "snapshot": durable AI state (README.md "Snapshots"). Snapshots go to dir every
+// interval_s (0 = only on SIGTERM and the admin Snapshot call), the newest `keep` stay.
+// restore_on_start (or `npcd --restore latest|FILE`) starts from the newest good one.
+struct SnapshotConfig {
+  std::string dir;              // "" = snapshots off
+  double interval_s = 0.0;      // [Limit: >= 0]
+  uint32_t keep = 3;            // [Limit: >= 1]
+  bool restore_on_start = false;
+  std::string restore;          // "latest" or a file; from --restore or restore_on_start
+};
 
 struct DaemonConfig {
   std::string listen = "127.0.0.1:50051";
@@ -84,6 +94,7 @@ struct DaemonConfig {
   // included); 1 = the tick thread alone. 0 (the key absent) = one per hardware thread.
   // [Limit: 1..256 when given]
   uint32_t tick_threads = 0;
+  SnapshotConfig snapshot;             // "snapshot": { "dir": ..., "interval_s": 60, "keep": 3 }
 
   std::string source = "(defaults)";   // where this came from, for messages
 };
@@ -104,6 +115,7 @@ struct CommandLine {
   std::string metrics_listen;
   std::string debug_listen;
   std::string log_level;
+  std::string restore;  // --restore latest|FILE
   bool help = false;
   bool version = false;
 };

@@ -25,6 +25,9 @@
 #include "base/worker_pool.h"
 #include "sim/simulation.h"
 #include "sim/world_file.h"
+#include "snapshot_restore.h"
+#include "snapshot_writer.h"
+#include "state_checksum.h"
 #include "tick_driver.h"
 #include "tick_watchdog.h"
 
@@ -193,6 +196,17 @@ bool Daemon::start(std::vector<std::string>& errors) {
     for (const std::string& e : report.errors) spdlog::error(logText(e));  // the rest run
   }
   if (!applyWorldFile(world, *sim_, errors)) return false;
+  const std::string definitions_hash =
+      config_.snapshot.dir.empty() && config_.snapshot.restore.empty()
+          ? std::string()
+          : configDefinitionsHash(config_);
+  if (!config_.snapshot.restore.empty() &&
+      !restoreFromSnapshot(config_, definitions_hash, *sim_, errors)) {
+    return false;
+  }
+  if (!config_.snapshot.dir.empty()) {
+    snapshots_ = std::make_unique<SnapshotWriter>(config_.snapshot, definitions_hash, config_.seed);
+  }
   if (config_.simulated_players) demo_ = std::make_unique<DemoGame>(world.players);
 
   if (!config_.metrics_listen.empty()) {
@@ -220,6 +234,10 @@ bool Daemon::start(std::vector<std::string>& errors) {
   limits.max_clients = config_.max_clients;
   hub_ = std::make_unique<ClientHub>(*sim_, limits);
   service_ = std::make_unique<NpcService>(*hub_, stats_, accessControl(config_));
+  if (snapshots_) {
+    service_->setSnapshotRequests(
+        [this](SnapshotWriter::Done done) { snapshots_->request(std::move(done)); });
+  }
 
   grpc::EnableDefaultHealthCheckService(true);
   // Lets grpcurl-style tools list and call the API (grpc.reflection.v1alpha in gRPC 1.51).
@@ -244,8 +262,10 @@ bool Daemon::start(std::vector<std::string>& errors) {
   const auto poll_ticks = static_cast<uint64_t>(config_.definitions_poll_s * config_.tick_hz);
   hooks.after_tick = [this, poll_ticks] {
     if (poll_ticks > 0 && sim_->tickCount() % poll_ticks == 0) {
+      bool reloaded = false;
       if (auto report = sim_->reloadBehaviorTreesIfChanged()) {
         if (report->ok()) {
+          reloaded = true;
           spdlog::info(logText("behavior trees reloaded (" + std::to_string(report->trees) +
                                " trees)"));
         } else {
@@ -255,6 +275,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
       }
       if (auto report = sim_->reloadPlannerDomainsIfChanged()) {
         if (report->ok()) {
+          reloaded = true;
           spdlog::info(logText("planner domains reloaded (" + std::to_string(report->domains.size()) +
                                " domains)"));
         } else {
@@ -264,6 +285,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
       }
       if (auto report = sim_->reloadSelectionTreesIfChanged()) {
         if (report->ok()) {
+          reloaded = true;
           spdlog::info(logText("selection trees reloaded (" + std::to_string(report->trees) +
                                " trees)"));
         } else {
@@ -271,6 +293,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
                                 report->text()));
         }
       }
+      // Snapshots name the definitions they were taken with.
+      if (reloaded && snapshots_) snapshots_->setDefinitionsHash(configDefinitionsHash(config_));
     }
     if (demo_) {
       demo_->step(*sim_, demo_commands_);
@@ -278,6 +302,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
     }
     hub_->publish(*sim_);
     if (debug_) debug_->afterTick(*sim_);
+    if (snapshots_) snapshots_->afterTick(*sim_);
   };
   watchdog_ = std::make_unique<TickWatchdog>(sim_->profile(), 1.0 / config_.tick_hz,
                                              config_.watchdog.warn_budgets);
@@ -285,6 +310,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
     s.clients = static_cast<uint32_t>(hub_->clientCount());
     s.clients_dropped = hub_->droppedCount();
     s.tick_stalls = watchdog_->stalls();
+    if (snapshots_) s.state_checksum = stateChecksum(*sim_);
     s.errors_input = hub_->errorCount(ClientHub::ErrorKind::kInput);
     s.errors_refused = hub_->errorCount(ClientHub::ErrorKind::kRefused);
   };
@@ -348,6 +374,11 @@ void Daemon::shutdown() {
   io_.stop();
   tick_thread_.join();
   watchdog_->stop();
+  if (snapshots_) {  // the state as the last tick left it
+    const SnapshotResult r = snapshots_->takeNow(*sim_);
+    if (r.status.isOk()) spdlog::info(logText("snapshot at shutdown: " + r.path));
+    snapshots_.reset();
+  }
   // The tick thread has stopped: what the planners learned can be written out.
   if (const Status saved = sim_->savePlannerStatistics(); !saved.isOk()) {
     spdlog::warn(logText("planner statistics: " + saved.message()));

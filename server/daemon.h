@@ -26,6 +26,7 @@ class DemoGame;
 class Metrics;
 class NpcService;
 class Simulation;
+class SnapshotWriter;
 class TickDriver;
 class TickWatchdog;
 
@@ -72,6 +73,7 @@ class Daemon {
   std::unique_ptr<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::unique_ptr<TickDriver> driver_;
   std::unique_ptr<TickWatchdog> watchdog_;  // declared after sim_: watches its profile
+  std::unique_ptr<SnapshotWriter> snapshots_;  // null when snapshot.dir is not set
   std::thread tick_thread_;
   std::vector<Command> demo_commands_;  // tick thread scratch, capacity reused
   int port_ = 0;

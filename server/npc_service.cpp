@@ -360,8 +360,29 @@ grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* cont
     timing->set_p99_ms(d.phases[index(phase)].p99_ms);
   }
   reply->set_tick_stalls(d.tick_stalls);
+  reply->set_state_checksum(d.state_checksum);
   grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   reactor->Finish(grpc::Status::OK);
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* NpcService::Snapshot(grpc::CallbackServerContext* context,
+                                               const v1::SnapshotRequest* request,
+                                               v1::SnapshotReply* reply) {
+  if (auto* refused = refuse(context, Role::kAdmin, "Snapshot")) return refused;
+  auto* reactor = new DeferredUnary();
+  if (!snapshot_request_) {
+    reactor->state()->finish({grpc::StatusCode::FAILED_PRECONDITION,
+                              "snapshots are off: the config names no snapshot.dir"});
+    return reactor;
+  }
+  snapshot_request_([call = reactor->state(), reply](const SnapshotResult& r) {
+    call->finish(toGrpcStatus(r.status), [&] {
+      reply->set_path(r.path);
+      reply->set_tick(r.tick);
+      reply->set_bytes(r.bytes);
+    });
+  });
   return reactor;
 }
 

@@ -28,6 +28,7 @@
 #include <string_view>
 
 #include "access_control.h"
+#include "snapshot_writer.h"
 #include "world/ids.h"
 
 namespace npc {
@@ -98,6 +99,13 @@ class NpcService final : public v1::NpcSim::CallbackService {
   grpc::ServerUnaryReactor* RemoveInfluence(grpc::CallbackServerContext* context,
                                             const v1::RemoveInfluenceRequest* request,
                                             v1::RemoveInfluenceReply* reply) override;
+  grpc::ServerUnaryReactor* Snapshot(grpc::CallbackServerContext* context,
+                                     const v1::SnapshotRequest* request,
+                                     v1::SnapshotReply* reply) override;
+  // Where Snapshot calls go (SnapshotWriter::request); unset: snapshots are off.
+  void setSnapshotRequests(std::function<void(SnapshotWriter::Done)> request) {
+    snapshot_request_ = std::move(request);
+  }
 
  private:
   // Null when the caller's role allows `call` (and *caller is set); otherwise a reactor
@@ -111,6 +119,7 @@ class NpcService final : public v1::NpcSim::CallbackService {
   ClientHub& hub_;
   StatsBoard& stats_;
   AccessControl access_;
+  std::function<void(SnapshotWriter::Done)> snapshot_request_;
 };
 
 }  // namespace npc

@@ -31,6 +31,7 @@ struct DaemonStats {
   uint64_t tick_stalls = 0;  // ticks the watchdog reported running past its limit
   uint64_t errors_input = 0;    // error events sent to clients, ClientHub::ErrorKind::kInput
   uint64_t errors_refused = 0;  // and ClientHub::ErrorKind::kRefused
+  uint64_t state_checksum = 0;  // after the last tick (state/state_checksum.h); 0: off
 };
 
 class StatsBoard {

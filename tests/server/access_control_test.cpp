@@ -91,6 +91,9 @@ TEST_CASE("A call is identified by its credential and allowed by its role", "[au
     const grpc::Status signal = game_a.call(&v1::NpcSim::Stub::SendSignal, signalTo(11));
     CHECK(signal.error_code() == grpc::StatusCode::PERMISSION_DENIED);
     CHECK(signal.error_message() == "SendSignal: role game (client \"game-a\") may not call it");
+    const grpc::Status snapshot = game_a.call(&v1::NpcSim::Stub::Snapshot, v1::SnapshotRequest());
+    CHECK(snapshot.error_code() == grpc::StatusCode::PERMISSION_DENIED);
+    CHECK(snapshot.error_message() == "Snapshot: role game (client \"game-a\") may not call it");
     CHECK(game_a.despawn(11).ok());
     CHECK(game_a.get(11).error_code() == grpc::StatusCode::NOT_FOUND);
   }

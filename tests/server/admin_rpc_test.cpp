@@ -426,3 +426,13 @@ TEST_CASE("ReloadDefinitions re-reads the selection tree directory", "[grpc][adm
     CHECK(setVariable(admin, 1, "Hungry", false).ok());  // the previous set stays
   }
 }
+
+TEST_CASE("Snapshot answers FAILED_PRECONDITION when no snapshot directory is set",
+          "[grpc][admin][snapshot]") {
+  TestServer server;
+  Admin admin(server.channel());
+  v1::SnapshotReply reply;
+  const grpc::Status s = admin.call(&v1::NpcSim::Stub::Snapshot, v1::SnapshotRequest(), &reply);
+  CHECK(s.error_code() == grpc::StatusCode::FAILED_PRECONDITION);
+  CHECK(s.error_message() == "snapshots are off: the config names no snapshot.dir");
+}

@@ -252,3 +252,47 @@ TEST_CASE("Config numbers that overflow a double are a located error", "[config]
   REQUIRE(parseErrors("{\n  \"tick_hz\": 1e400\n}", c) ==
           std::vector<std::string>{"npcd.json:2:18: number overflow parsing '1e400'"});
 }
+
+TEST_CASE("The snapshot keys set where, how often and how many snapshots", "[config][snapshot]") {
+  DaemonConfig c;
+  REQUIRE(parseErrors(R"({"snapshot": {"dir": "state", "interval_s": 60, "keep": 4,
+      "restore_on_start": true}})", c).empty());
+  CHECK(c.snapshot.dir == "/etc/npcd/state");
+  CHECK(c.snapshot.interval_s == 60);
+  CHECK(c.snapshot.keep == 4);
+  CHECK(c.snapshot.restore == "latest");
+
+  SECTION("Should name bad snapshot values") {
+    DaemonConfig bad;
+    CHECK(parseErrors(R"({"snapshot": {"interval_s": -1, "keep": 0, "every": 5}})", bad) ==
+          std::vector<std::string>{"npcd.json: /snapshot/every: unknown key",
+                                   "npcd.json: /snapshot/interval_s: must be within [0, 86400]",
+                                   "npcd.json: /snapshot/keep: must be within [1, 10000]"});
+    DaemonConfig nodir;
+    CHECK(parseErrors(R"({"snapshot": {"interval_s": 30}})", nodir) ==
+          std::vector<std::string>{
+              "npcd.json: /snapshot/dir: is required for interval_s and restore_on_start"});
+  }
+}
+
+TEST_CASE("The --restore flag names the snapshot to start from", "[config][snapshot]") {
+  CommandLine cli;
+  std::string error;
+  const char* file[] = {"npcd", "--restore", "/var/lib/npcd/snapshot-000000000042.npcsnap"};
+  REQUIRE(parseCommandLine(3, file, cli, error));
+  DaemonConfig c;
+  std::vector<std::string> errors;
+  REQUIRE(resolveConfig(cli, c, errors));
+  CHECK(c.snapshot.restore == "/var/lib/npcd/snapshot-000000000042.npcsnap");
+  REQUIRE_THAT(usage(), Catch::Contains("--restore latest|FILE"));
+
+  SECTION("Should refuse --restore latest without a snapshot directory") {
+    CommandLine latest;
+    const char* argv[] = {"npcd", "--restore", "latest"};
+    REQUIRE(parseCommandLine(3, argv, latest, error));
+    DaemonConfig none;
+    std::vector<std::string> errs;
+    CHECK_FALSE(resolveConfig(latest, none, errs));
+    CHECK(errs == std::vector<std::string>{"--restore latest: the config names no snapshot.dir"});
+  }
+}
