@@ -6,10 +6,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build="${NPCD_BUILD_DIR:-$root/build}"
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" npcd_bench perception_bench bst_bench mbt_bench goap_bench intent_bench \
-    hibernation_bench
+    hibernation_bench nav_bench
 for bench in tests/bench/npcd_bench tests/core/perception/perception_bench \
     tests/core/bst/bst_bench tests/core/mbt/mbt_bench tests/core/goap/goap_bench \
-    tests/core/intent/intent_bench tests/core/hibernation/hibernation_bench; do
+    tests/core/intent/intent_bench tests/core/hibernation/hibernation_bench \
+    tests/core/nav/nav_bench; do
   echo "== $bench"
   "$build/$bench" "$@"
 done

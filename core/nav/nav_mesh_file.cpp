@@ -56,7 +56,9 @@ std::string parseNavMeshFile(const std::string& name, std::span<const uint8_t> b
   dtNavMeshParams params;
   std::memcpy(&params, &bytes[12], sizeof(params));
   for (int k = 0; k < 3; ++k)
-    if (!std::isfinite(params.orig[k])) return fail(12 + 4 * size_t(k), "orig is not finite");
+    if (!(std::abs(params.orig[k]) <= kMaxNavCoordM))
+      return fail(12 + 4 * size_t(k), "orig must be within +-" +
+                                          std::to_string(static_cast<long>(kMaxNavCoordM)) + " m");
   if (!(params.tileWidth > 0 && params.tileWidth <= 1e5f))
     return fail(24, "tileWidth must be in (0, 100000] m");
   if (!(params.tileHeight > 0 && params.tileHeight <= 1e5f))
@@ -84,7 +86,7 @@ std::string parseNavMeshFile(const std::string& name, std::span<const uint8_t> b
     if (bytes.size() - at < static_cast<size_t>(size))
       return fail(at, tile + "truncated: dataSize " + std::to_string(size) + ", " +
                           std::to_string(bytes.size() - at) + " bytes left");
-    if (std::string e = validateTileData(&bytes[at], static_cast<size_t>(size), params.maxPolys);
+    if (std::string e = validateTileData(&bytes[at], static_cast<size_t>(size), params);
         !e.empty())
       return fail(at, tile + e);
     auto* data = static_cast<unsigned char*>(dtAlloc(static_cast<size_t>(size), DT_ALLOC_PERM));

@@ -32,7 +32,8 @@ std::vector<T> read(const uint8_t* data, size_t offset, int count) {
 
 }  // namespace
 
-std::string validateTileData(const uint8_t* data, size_t size, int max_polys) {
+std::string validateTileData(const uint8_t* data, size_t size, const dtNavMeshParams& mesh) {
+  const int max_polys = mesh.maxPolys;
   dtMeshHeader h;
   if (size < sizeof(h)) {
     return at(size, "tile data of " + std::to_string(size) + " bytes is shorter than its " +
@@ -85,13 +86,39 @@ std::string validateTileData(const uint8_t* data, size_t size, int max_polys) {
   if (!finite(&h.walkableHeight, 3) || !finite(h.bmin, 3) || !finite(h.bmax, 3) ||
       !std::isfinite(h.bvQuantFactor))
     return at(offsetof(dtMeshHeader, walkableHeight), "header has a non-finite number");
+  if (!(h.bvQuantFactor > 0 && h.bvQuantFactor <= 1000))
+    return at(offsetof(dtMeshHeader, bvQuantFactor), "bvQuantFactor must be in (0, 1000]");
+  for (int k = 0; k < 3; ++k) {
+    if (!(std::abs(h.bmin[k]) <= kMaxNavCoordM && std::abs(h.bmax[k]) <= kMaxNavCoordM &&
+          h.bmin[k] <= h.bmax[k]))
+      return at(offsetof(dtMeshHeader, bmin), "tile bounds out of range or inverted");
+  }
+  // The tile must lie in its grid cell, or Detour's queries look for it in the wrong place.
+  if (std::abs(h.x) > (1 << 20) || std::abs(h.y) > (1 << 20))
+    return at(offsetof(dtMeshHeader, x), "tile position out of range");
+  const float cell_x = mesh.orig[0] + static_cast<float>(h.x) * mesh.tileWidth;
+  const float cell_z = mesh.orig[2] + static_cast<float>(h.y) * mesh.tileHeight;
+  if (h.bmin[0] < cell_x - 0.5f * mesh.tileWidth || h.bmax[0] > cell_x + 1.5f * mesh.tileWidth ||
+      h.bmin[2] < cell_z - 0.5f * mesh.tileHeight || h.bmax[2] > cell_z + 1.5f * mesh.tileHeight)
+    return at(offsetof(dtMeshHeader, bmin), "tile (" + std::to_string(h.x) + ", " +
+                                                 std::to_string(h.y) +
+                                                 ") has bounds outside its cell of the mesh grid");
 
+  auto inBounds = [&](const std::vector<float>& v) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      const int k = static_cast<int>(i % 3);
+      if (!(v[i] >= h.bmin[k] - 1.f && v[i] <= h.bmax[k] + 1.f)) return false;  // NaN fails too
+    }
+    return true;
+  };
   const std::vector<float> verts = read<float>(data, offsets[0], h.vertCount * 3);
   if (!finite(verts.data(), verts.size())) return at(offsets[0], "a vertex is not finite");
+  if (!inBounds(verts)) return at(offsets[0], "a vertex lies outside the tile's bounds");
   const std::vector<dtPoly> polys = read<dtPoly>(data, offsets[1], h.polyCount);
   const std::vector<dtPolyDetail> details = read<dtPolyDetail>(data, offsets[3], h.detailMeshCount);
   const std::vector<float> dverts = read<float>(data, offsets[4], h.detailVertCount * 3);
   if (!finite(dverts.data(), dverts.size())) return at(offsets[4], "a detail vertex is not finite");
+  if (!inBounds(dverts)) return at(offsets[4], "a detail vertex lies outside the tile's bounds");
   const std::vector<uint8_t> dtris = read<uint8_t>(data, offsets[5], h.detailTriCount * 4);
   for (int i = 0; i < h.polyCount; ++i) {
     const dtPoly& p = polys[static_cast<size_t>(i)];

@@ -9,7 +9,9 @@
 //     ground or off-mesh; at least one link slot; at most max_polys polygons;
 //   - detail meshes within the detail vertex and triangle arrays, triangle corners within
 //     their polygon's vertices + detail vertices; BV leaves < polyCount, escapes inside the
-//     tree; off-mesh connections on off-mesh polygons; every float finite.
+//     tree; off-mesh connections on off-mesh polygons; every float finite and within
+//     ±kMaxNavCoordM; the tile's bounds in its own cell of the mesh's grid (half a tile of
+//     slack for the build border) and its vertices within its bounds (1 m of slack).
 // Returns "" or the first problem with its byte offset within the tile, e.g.
 // "byte 152: polygon 3: vertex 9 >= vertCount 8".
 #pragma once
@@ -18,8 +20,15 @@
 #include <cstdint>
 #include <string>
 
+struct dtNavMeshParams;
+
 namespace npc::nav {
 
-std::string validateTileData(const uint8_t* data, size_t size, int max_polys);
+// Coordinates (Recast's, metres) beyond this are refused: npc's world bounds are far smaller,
+// and Detour's float arithmetic on tile positions breaks down long before 3.4e38.
+inline constexpr float kMaxNavCoordM = 1e7f;
+
+// `mesh`: the parameters of the mesh the tile goes into (its grid and polygon limit).
+std::string validateTileData(const uint8_t* data, size_t size, const dtNavMeshParams& mesh);
 
 }  // namespace npc::nav

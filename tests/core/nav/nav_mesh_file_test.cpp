@@ -83,6 +83,10 @@ TEST_CASE("A navmesh file is refused with the file name and the byte offset") {
     std::memcpy(&bytes[24], &nan, 4);
     CHECK(load(bytes) == "village.navmesh: byte 24: tileWidth must be in (0, 100000] m");
     bytes = good;
+    const float huge = 1.7e38f;  // found by the fuzzer: Detour's tile arithmetic breaks down
+    std::memcpy(&bytes[12], &huge, 4);
+    CHECK(load(bytes) == "village.navmesh: byte 12: orig must be within +-10000000 m");
+    bytes = good;
     putInt(bytes, 44, -5);
     CHECK(load(bytes) == "village.navmesh: byte 44: tile 0: dataSize -5 must be in [1, 67108864]");
   }
