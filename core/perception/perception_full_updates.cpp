@@ -4,9 +4,9 @@
 //
 // On a pool the outcome is the one-thread outcome, whatever the thread timing:
 //   1. the tick thread lists the due agents in visiting order (the cursor first);
-//   2. with a ray budget, workers count each due agent's rays (the same candidate, species
-//      and field-of-view tests a full update makes, without casting) and the tick thread
-//      cuts the list where the one-thread loop would have run out of rays;
+//   2. with a ray budget, workers count due agents' rays, a block at a time (the same
+//      candidate, species and field-of-view tests a full update makes, without casting), and
+//      the tick thread cuts the list where the one-thread loop would have run out of rays;
 //   3. worker w runs the full updates of the w-th contiguous slice of the list, writing only
 //      those agents' PerceptionState and its own Lane (signals, counters, scratch);
 //   4. the tick thread appends the lanes' signals in lane order, which is visiting order.
@@ -33,6 +33,10 @@ uint64_t phaseOf(EntityId id, uint64_t period) {
 uint64_t firstTickAtOrAfter(uint64_t t, uint64_t phase, uint64_t period) {
   return t + (phase + period - t % period) % period;
 }
+
+// Due agents whose rays one worker counts per round when a ray budget is set: small enough
+// that little is counted past the cut, large enough that a round outweighs waking workers.
+constexpr size_t kRayCountBlockPerWorker = 256;
 
 // Worker w's slice of `count` items: [begin, end).
 std::pair<size_t, size_t> sliceOf(unsigned worker, unsigned workers, size_t count) {
@@ -107,26 +111,31 @@ void PerceptionSystem::fullUpdatesOnPool(const World& world, std::span<const Per
   }
 
   // 2. The ray budget: the one-thread loop stops before the first due agent that finds
-  // the budget spent.
+  // the budget spent. Rays are counted a block at a time, so that agents far past the cut
+  // (most of them at 100,000 agents) are not looked at.
   size_t run = due_.size();
   if (config_.max_rays_per_tick != 0) {
     due_rays_.resize(due_.size());
-    pool.run([&](unsigned w) {
-      const auto [begin, end] = sliceOf(w, workers, due_.size());
-      for (size_t j = begin; j < end; ++j) {
-        const Perceiver& p = perceivers[due_[j]];
-        due_rays_[j] = countRays(*entities.get(p.entity), entities.rowOf(p.entity), *p.state,
-                                 *lanes_[w]);
-      }
-    });
+    const size_t block = static_cast<size_t>(workers) * kRayCountBlockPerWorker;
     uint64_t rays = 0;
-    for (size_t j = 0; j < due_.size(); ++j) {
-      if (rays >= config_.max_rays_per_tick) {
-        run = j;
-        cursor_ = due_[j];
-        break;
+    for (size_t b0 = 0; b0 < due_.size() && run == due_.size(); b0 += block) {
+      const size_t b1 = std::min(due_.size(), b0 + block);
+      pool.run([&](unsigned w) {
+        const auto [begin, end] = sliceOf(w, workers, b1 - b0);
+        for (size_t j = b0 + begin; j < b0 + end; ++j) {
+          const Perceiver& p = perceivers[due_[j]];
+          due_rays_[j] = countRays(*entities.get(p.entity), entities.rowOf(p.entity), *p.state,
+                                   *lanes_[w]);
+        }
+      });
+      for (size_t j = b0; j < b1; ++j) {
+        if (rays >= config_.max_rays_per_tick) {
+          run = j;
+          cursor_ = due_[j];
+          break;
+        }
+        rays += due_rays_[j];
       }
-      rays += due_rays_[j];
     }
     last_.deferred_updates += due_.size() - run;
   }
