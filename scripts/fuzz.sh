@@ -34,7 +34,10 @@ seeds() {
   esac
 }
 
-"$root/scripts/sanitize-build.sh" "${targets[@]/%/_fuzz}"
+# NPCD_FUZZ_ALSO_BUILD: more targets of the same build, built in the same step (sanitize.sh
+# ci adds its test binaries, so one make run compiles everything in parallel).
+read -r -a also <<< "${NPCD_FUZZ_ALSO_BUILD:-}"
+"$root/scripts/sanitize-build.sh" "${targets[@]/%/_fuzz}" "${also[@]}"
 
 out="$build/fuzz"
 mkdir -p "$out/artifacts"

@@ -1,10 +1,20 @@
 // The stream path: WorldUpdates from two clients, converted as the Connect handler does
 // (server/proto_convert), submitted to a Simulation running the demo world with its
-// stand-in game, one tick after each update, then the first client vanishes. Input format
-// and mutations: world_update_mutator.h. Each input starts from a fresh demo world.
+// stand-in game, one tick after each update, then both clients vanish. Input format and
+// mutations: world_update_mutator.h.
+//
+// One world keeps running across inputs, as the daemon's does across clients: building the
+// demo world (trees, planner domains, 29 entities) cost more than most inputs' ticks. Each
+// input comes from two new clients; when they are gone, what they created (entities,
+// obstacles) is removed by the daemon, so the next input finds the demo world again, give
+// or take what its agents perceived and did. Every kInputsPerWorld inputs the world is
+// built afresh, which bounds that drift. An input that fails only after earlier ones
+// replays with them: run the target over the corpus (README.md "Reproducing").
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "base/source_dir.h"
@@ -19,8 +29,10 @@ extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 namespace {
 
 constexpr size_t kMaxItemsPerUpdate = 256;  // the daemon's default max_items_per_update
+// NPCD_FUZZ_INPUTS_PER_WORLD overrides it (1: a fresh world for every input).
+constexpr uint32_t kInputsPerWorld = 256;
 
-// The demo's definitions, read once; every input gets its own Simulation built from them.
+// The demo's definitions, read once; each world is built from them.
 struct DemoDefinitions {
   npc::ArchetypeSet archetypes;
   npc::WorldFile world;
@@ -53,25 +65,111 @@ const DemoDefinitions& demo() {
   return definitions;
 }
 
+uint32_t inputsPerWorld() {
+  static const uint32_t n = [] {
+    const char* text = std::getenv("NPCD_FUZZ_INPUTS_PER_WORLD");
+    const long v = text ? std::strtol(text, nullptr, 10) : 0;
+    return v > 0 ? static_cast<uint32_t>(v) : kInputsPerWorld;
+  }();
+  return n;
+}
+
+// The world inputs share, and the demo's own ids (never cleaned up).
+struct RunningWorld {
+  std::unique_ptr<npc::Simulation> sim;
+  std::unique_ptr<npc::DemoGame> game;
+  uint32_t inputs = 0;       // since the world was built
+  uint32_t next_client = 1;  // ClientIds of the next input's two clients
+
+  npc::Simulation& next() {
+    if (!sim || inputs >= inputsPerWorld()) {
+      sim = demo().build();
+      game = std::make_unique<npc::DemoGame>(demo().world.players);
+      inputs = 0;
+      next_client = 1;
+    }
+    ++inputs;
+    return *sim;
+  }
+};
+
+bool demoEntity(npc::EntityId id) {
+  const npc::WorldFile& w = demo().world;
+  return std::any_of(w.entities.begin(), w.entities.end(),
+                     [&](const auto& e) { return e.id == id; }) ||
+         std::any_of(w.players.begin(), w.players.end(),
+                     [&](const auto& p) { return p.id == id; });
+}
+
+bool demoObstacle(npc::ObstacleId id) {
+  const auto& obstacles = demo().world.obstacles;
+  return std::any_of(obstacles.begin(), obstacles.end(), [&](const auto& o) { return o.id == id; });
+}
+
+// What an input created, for the daemon to remove once its clients are gone.
+struct Created {
+  std::vector<npc::EntityId> entities;
+  std::vector<npc::ObstacleId> obstacles;
+
+  void note(const std::vector<npc::Command>& commands) {
+    for (const npc::Command& c : commands) {
+      if (const auto* u = std::get_if<npc::UpsertEntity>(&c.body)) {
+        if (!demoEntity(u->state.id)) entities.push_back(u->state.id);
+      } else if (const auto* o = std::get_if<npc::UpsertObstacle>(&c.body)) {
+        if (!demoObstacle(o->obstacle.id)) obstacles.push_back(o->obstacle.id);
+      }
+    }
+  }
+  std::vector<npc::Command> removals() {
+    std::sort(entities.begin(), entities.end());
+    entities.erase(std::unique(entities.begin(), entities.end()), entities.end());
+    std::sort(obstacles.begin(), obstacles.end());
+    obstacles.erase(std::unique(obstacles.begin(), obstacles.end()), obstacles.end());
+    std::vector<npc::Command> out;
+    for (npc::EntityId id : entities) {
+      out.push_back({npc::ClientId::kDaemon, 0, npc::RemoveEntity{id}});
+    }
+    for (npc::ObstacleId id : obstacles) {
+      out.push_back({npc::ClientId::kDaemon, 0, npc::RemoveObstacle{id}});
+    }
+    return out;
+  }
+};
+
+RunningWorld& world() {
+  static RunningWorld running;
+  return running;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<npc::v1::WorldUpdate> updates = npc::fuzz::decodeUpdates(data, size);
   if (updates.empty()) return 0;
-  std::unique_ptr<npc::Simulation> sim = demo().build();
-  npc::DemoGame game(demo().world.players);
+  RunningWorld& w = world();
+  npc::Simulation& sim = w.next();
+  const auto first = static_cast<npc::ClientId>(w.next_client);
+  const auto second = static_cast<npc::ClientId>(w.next_client + 1);
+  w.next_client += 2;
+  Created created;
   std::vector<npc::Command> commands;
   for (const npc::v1::WorldUpdate& update : updates) {
-    const auto client = static_cast<npc::ClientId>(1 + (update.seq() & 1));
+    const npc::ClientId client = update.seq() & 1 ? second : first;
     npc::ConvertedUpdate converted = npc::convertUpdate(update, client, kMaxItemsPerUpdate);
-    sim->submit(converted.commands);
-    game.step(*sim, commands);
-    sim->submit(commands);
+    created.note(converted.commands);
+    sim.submit(converted.commands);
+    w.game->step(sim, commands);
+    sim.submit(commands);
     commands.clear();
-    sim->tick();
+    sim.tick();
   }
-  sim->submit(npc::Command{static_cast<npc::ClientId>(1), 0, npc::ClientGone{}});
-  for (int t = 0; t < 3; ++t) sim->tick();
+  // The first client vanishes mid-game: its agents live on, their actions go to others.
+  sim.submit(npc::Command{first, 0, npc::ClientGone{}});
+  for (int t = 0; t < 2; ++t) sim.tick();
+  sim.submit(npc::Command{second, 0, npc::ClientGone{}});
+  std::vector<npc::Command> removals = created.removals();
+  sim.submit(removals);
+  sim.tick();
   return 0;
 }
 

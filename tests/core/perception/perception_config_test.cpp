@@ -125,7 +125,7 @@ TEST_CASE("Config: an archetype's sight range and hearing scale are bounded",
 }
 
 // Regression: the global block took any positive number. "max_candidates": 4294967295 or
-// "max_pending_sounds": 1e9 made the first tick allocate gigabytes (it aborted the daemon),
+// "max_pending_sounds": 1e9 made the simulation reserve gigabytes when it was built,
 // a 1e-30 m grid cell or a 1e30 m footstep made queries huge.
 TEST_CASE("Config: every number of the global block is bounded", "[perception][config][bounds]") {
   JsonReader r("config/npcd.json");
