@@ -183,14 +183,21 @@ std::string validateTileData(const uint8_t* data, size_t size, const dtNavMeshPa
     if (size_t{d.vertBase} + d.vertCount > static_cast<size_t>(h.detailVertCount) ||
         size_t{d.triBase} + d.triCount > static_cast<size_t>(h.detailTriCount) || d.triCount == 0)
       return at(doff, "detail mesh " + std::to_string(i) + " outside the detail arrays");
+    // Detour's closest point on a polygon follows its boundary edges and dereferences the
+    // one it found: a detail mesh must mark at least one.
+    constexpr uint8_t kAnyBoundary =
+        DT_DETAIL_EDGE_BOUNDARY | DT_DETAIL_EDGE_BOUNDARY << 2 | DT_DETAIL_EDGE_BOUNDARY << 4;
+    bool boundary = false;
     for (unsigned t = 0; t < d.triCount; ++t) {
       const uint8_t* tri = &dtris[(size_t{d.triBase} + t) * 4];
+      boundary = boundary || (tri[3] & kAnyBoundary) != 0;
       for (int k = 0; k < 3; ++k)
         if (tri[k] >= p.vertCount + d.vertCount)
           return at(offsets[5] + (size_t{d.triBase} + t) * 4,
                     "detail triangle of polygon " + std::to_string(i) + ": corner " +
                         std::to_string(tri[k]) + " out of range");
     }
+    if (!boundary) return at(doff, "detail mesh " + std::to_string(i) + " marks no boundary edge");
   }
   const std::vector<dtBVNode> nodes = read<dtBVNode>(data, offsets[6], h.bvNodeCount);
   for (int i = 0; i < h.bvNodeCount; ++i) {

@@ -108,6 +108,15 @@ TEST_CASE("validateTileData refuses indices outside their arrays") {
           "byte " + std::to_string(polys) + ": polygon 0: edge " + std::to_string(edge) +
               " is its own neighbour");
   }
+  SECTION("Should refuse a detail mesh without boundary edges (Detour would follow a null edge)") {
+    const size_t links = polys + ((sizeof(dtPoly) * static_cast<size_t>(h.polyCount) + 3) & ~size_t{3});
+    const size_t details = links + ((sizeof(dtLink) * static_cast<size_t>(h.maxLinkCount) + 3) & ~size_t{3});
+    const size_t dverts = details + ((sizeof(dtPolyDetail) * static_cast<size_t>(h.detailMeshCount) + 3) & ~size_t{3});
+    const size_t dtris = dverts + ((sizeof(float) * 3 * static_cast<size_t>(h.detailVertCount) + 3) & ~size_t{3});
+    for (int t = 0; t < h.detailTriCount; ++t) tile[dtris + 4 * static_cast<size_t>(t) + 3] = 0;
+    CHECK(validateTileData(tile.data(), tile.size(), paramsOf(levelFile())) ==
+          "byte " + std::to_string(details) + ": detail mesh 0 marks no boundary edge");
+  }
   SECTION("Should refuse a polygon of 7 vertices") {
     put<unsigned char>(tile, polys + offsetof(dtPoly, vertCount), 7);
     CHECK(validateTileData(tile.data(), tile.size(), paramsOf(levelFile())) ==
