@@ -2,6 +2,7 @@
 
 #include <DetourNavMesh.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -28,6 +29,37 @@ std::vector<T> read(const uint8_t* data, size_t offset, int count) {
   std::vector<T> out(static_cast<size_t>(count));
   if (count > 0) std::memcpy(out.data(), data + offset, sizeof(T) * static_cast<size_t>(count));
   return out;
+}
+
+// Detour's walks across polygons (raycast follows the edge the ray leaves by, with no step
+// limit) assume what Recast builds: convex polygons (on the ground plane), and neighbours that
+// share the edge and name each other back. A mesh without it can loop forever.
+std::string checkShape(const dtPoly& p, int index, const std::vector<dtPoly>& polys,
+                       const std::vector<float>& verts) {
+  const int n = p.vertCount;
+  float turn = 0.f;  // the sign every corner must share
+  for (int j = 0; j < n; ++j) {
+    const float* a = &verts[size_t{p.verts[j]} * 3];
+    const float* b = &verts[size_t{p.verts[(j + 1) % n]} * 3];
+    const float* c = &verts[size_t{p.verts[(j + 2) % n]} * 3];
+    const float cross = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
+    if (cross * turn < 0.f) return "not convex";
+    if (cross != 0.f) turn = cross;
+    const unsigned nei = p.neis[j];
+    if (nei == 0 || (nei & DT_EXT_LINK)) continue;
+    if (static_cast<int>(nei) - 1 == index) return "edge " + std::to_string(j) + " is its own neighbour";
+    const dtPoly& q = polys[nei - 1];
+    const int qn = std::min<int>(q.vertCount, DT_VERTS_PER_POLYGON);  // q is checked in its turn
+    bool back = false;
+    for (int k = 0; k < qn && !back; ++k)
+      back = q.neis[k] == index + 1 && q.verts[k] == p.verts[(j + 1) % n] &&
+             q.verts[(k + 1) % qn] == p.verts[j];
+    if (!back)
+      return "neighbour " + std::to_string(nei - 1) + " does not share edge " + std::to_string(j) +
+             " back";
+  }
+  if (turn == 0.f) return "no area";
+  return "";
 }
 
 }  // namespace
@@ -142,6 +174,7 @@ std::string validateTileData(const uint8_t* data, size_t size, const dtNavMeshPa
                            std::to_string(h.polyCount));
     }
     if (off_mesh) continue;
+    if (std::string e = checkShape(p, i, polys, verts); !e.empty()) return at(off, name + e);
     if (i >= h.detailMeshCount)
       return at(offsets[3], name + "no detail mesh (detailMeshCount " +
                                 std::to_string(h.detailMeshCount) + ")");
@@ -150,14 +183,21 @@ std::string validateTileData(const uint8_t* data, size_t size, const dtNavMeshPa
     if (size_t{d.vertBase} + d.vertCount > static_cast<size_t>(h.detailVertCount) ||
         size_t{d.triBase} + d.triCount > static_cast<size_t>(h.detailTriCount) || d.triCount == 0)
       return at(doff, "detail mesh " + std::to_string(i) + " outside the detail arrays");
+    // Detour's closest point on a polygon follows its boundary edges and dereferences the
+    // one it found: a detail mesh must mark at least one.
+    constexpr uint8_t kAnyBoundary =
+        DT_DETAIL_EDGE_BOUNDARY | DT_DETAIL_EDGE_BOUNDARY << 2 | DT_DETAIL_EDGE_BOUNDARY << 4;
+    bool boundary = false;
     for (unsigned t = 0; t < d.triCount; ++t) {
       const uint8_t* tri = &dtris[(size_t{d.triBase} + t) * 4];
+      boundary = boundary || (tri[3] & kAnyBoundary) != 0;
       for (int k = 0; k < 3; ++k)
         if (tri[k] >= p.vertCount + d.vertCount)
           return at(offsets[5] + (size_t{d.triBase} + t) * 4,
                     "detail triangle of polygon " + std::to_string(i) + ": corner " +
                         std::to_string(tri[k]) + " out of range");
     }
+    if (!boundary) return at(doff, "detail mesh " + std::to_string(i) + " marks no boundary edge");
   }
   const std::vector<dtBVNode> nodes = read<dtBVNode>(data, offsets[6], h.bvNodeCount);
   for (int i = 0; i < h.bvNodeCount; ++i) {

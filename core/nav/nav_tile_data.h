@@ -5,10 +5,11 @@
 //   - magic "DNAV" and version 7; every count >= 0 and the arrays fill exactly `size` bytes
 //     (each array 4-byte aligned, in Detour's order: verts, polys, links, detail meshes,
 //     detail verts, detail tris, BV nodes, off-mesh connections);
-//   - polygons: 3..6 vertices, each < vertCount; internal neighbours < polyCount; type
-//     ground or off-mesh; at least one link slot; at most max_polys polygons;
+//   - polygons: 3..6 vertices, each < vertCount; convex; internal neighbours < polyCount
+//     that share the edge back (Detour's raycast follows links with no step limit); type
+//     ground or off-mesh; at least one link slot; at most the mesh's maxPolys polygons;
 //   - detail meshes within the detail vertex and triangle arrays, triangle corners within
-//     their polygon's vertices + detail vertices; BV leaves < polyCount, escapes inside the
+//     their polygon's vertices + detail vertices, at least one boundary edge marked; BV leaves < polyCount, escapes inside the
 //     tree; off-mesh connections on off-mesh polygons; every float finite and within
 //     ±kMaxNavCoordM; the tile's bounds in its own cell of the mesh's grid (half a tile of
 //     slack for the build border) and its vertices within its bounds (1 m of slack).

@@ -95,6 +95,28 @@ TEST_CASE("validateTileData refuses indices outside their arrays") {
           "byte " + std::to_string(polys) + ": polygon 0: neighbour " + std::to_string(h.polyCount) +
               " >= polyCount " + std::to_string(h.polyCount));
   }
+  SECTION("Should refuse neighbours that do not name each other back (a loop for raycast)") {
+    // Found by the fuzzer: Detour's raycast walked such links forever.
+    int edge = -1;
+    dtPoly p0;
+    std::memcpy(&p0, &tile[polys], sizeof(p0));
+    for (int j = 0; j < p0.vertCount; ++j)
+      if (p0.neis[j] != 0 && !(p0.neis[j] & DT_EXT_LINK)) edge = j;
+    REQUIRE(edge >= 0);  // polygon 0 has an internal neighbour
+    put<unsigned short>(tile, polys + offsetof(dtPoly, neis) + 2 * static_cast<size_t>(edge), 1);
+    CHECK(validateTileData(tile.data(), tile.size(), paramsOf(levelFile())) ==
+          "byte " + std::to_string(polys) + ": polygon 0: edge " + std::to_string(edge) +
+              " is its own neighbour");
+  }
+  SECTION("Should refuse a detail mesh without boundary edges (Detour would follow a null edge)") {
+    const size_t links = polys + ((sizeof(dtPoly) * static_cast<size_t>(h.polyCount) + 3) & ~size_t{3});
+    const size_t details = links + ((sizeof(dtLink) * static_cast<size_t>(h.maxLinkCount) + 3) & ~size_t{3});
+    const size_t dverts = details + ((sizeof(dtPolyDetail) * static_cast<size_t>(h.detailMeshCount) + 3) & ~size_t{3});
+    const size_t dtris = dverts + ((sizeof(float) * 3 * static_cast<size_t>(h.detailVertCount) + 3) & ~size_t{3});
+    for (int t = 0; t < h.detailTriCount; ++t) tile[dtris + 4 * static_cast<size_t>(t) + 3] = 0;
+    CHECK(validateTileData(tile.data(), tile.size(), paramsOf(levelFile())) ==
+          "byte " + std::to_string(details) + ": detail mesh 0 marks no boundary edge");
+  }
   SECTION("Should refuse a polygon of 7 vertices") {
     put<unsigned char>(tile, polys + offsetof(dtPoly, vertCount), 7);
     CHECK(validateTileData(tile.data(), tile.size(), paramsOf(levelFile())) ==
