@@ -6,7 +6,7 @@
 #         driver, reload under load, the daemon), in build-tsan/
 #   all   both (the default)
 #   ci    what CI runs (.ci/run): one make step builds the fuzz targets and core_tests and
-#         server_tests together, then every fuzz target runs 20 s (scripts/fuzz.sh; its own
+#         server_tests together, then every fuzz target runs NPCD_CI_FUZZ_SECONDS (20; CI: 10) s (scripts/fuzz.sh; its own
 #         build step then has nothing to do: 16 s of checks, measured), then asan over
 #         core_tests and server_tests (the simulation, the demo, the gRPC server end to end).
 #         Measured on the shared 2-core machine (load 8-12): the fuzz smoke is 9 x 20 s =

@@ -30,6 +30,7 @@ HttpResponse fromStatus(const Status& s, const std::string& json) {
     case StatusCode::kOk: return {200, "application/json", json};
     case StatusCode::kInvalidArgument: return jsonError(400, s.message());
     case StatusCode::kNotFound: return jsonError(404, s.message());
+    case StatusCode::kPermissionDenied: return jsonError(403, s.message());
     case StatusCode::kFailedPrecondition:
     case StatusCode::kAlreadyExists: return jsonError(409, s.message());
     case StatusCode::kResourceExhausted:
