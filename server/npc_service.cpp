@@ -165,7 +165,7 @@ grpc::ServerBidiReactor<v1::WorldUpdate, v1::ServerMessage>* NpcService::Connect
 
 grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* context,
                                                  const v1::SpawnAgentRequest* request,
-                                                 v1::SpawnAgentReply* reply) {
+                                                 v1::SpawnAgentResponse* reply) {
   const ClientCredential* caller = nullptr;
   if (auto* refused = refuse(context, Role::kGame, "SpawnAgent", &caller)) return refused;
   // A game client owns what it spawns; an admin's agents are shared (kUnowned).
@@ -187,7 +187,7 @@ grpc::ServerUnaryReactor* NpcService::SpawnAgent(grpc::CallbackServerContext* co
 
 grpc::ServerUnaryReactor* NpcService::DespawnAgent(grpc::CallbackServerContext* context,
                                                    const v1::DespawnAgentRequest* request,
-                                                   v1::DespawnAgentReply* reply) {
+                                                   v1::DespawnAgentResponse* reply) {
   const ClientCredential* caller = nullptr;
   if (auto* refused = refuse(context, Role::kGame, "DespawnAgent", &caller)) return refused;
   return submitAdmin<npc::DespawnAgent>(hub_.sim(), *request, statusReply, originOf(*caller));
@@ -195,35 +195,35 @@ grpc::ServerUnaryReactor* NpcService::DespawnAgent(grpc::CallbackServerContext* 
 
 grpc::ServerUnaryReactor* NpcService::GetAgent(grpc::CallbackServerContext* context,
                                                const v1::GetAgentRequest* request,
-                                               v1::GetAgentReply* reply) {
+                                               v1::GetAgentResponse* reply) {
   if (auto* refused = refuse(context, Role::kObserver, "GetAgent")) return refused;
   return submitAdmin<DescribeAgent>(hub_.sim(), *request, jsonReply(reply));
 }
 
 grpc::ServerUnaryReactor* NpcService::SendSignal(grpc::CallbackServerContext* context,
                                                  const v1::SendSignalRequest* request,
-                                                 v1::SendSignalReply* reply) {
+                                                 v1::SendSignalResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "SendSignal")) return refused;
   return submitAdmin<SignalEvent>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetBehaviorVariable(
     grpc::CallbackServerContext* context, const v1::SetBehaviorVariableRequest* request,
-    v1::SetBehaviorVariableReply* reply) {
+    v1::SetBehaviorVariableResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "SetBehaviorVariable")) return refused;
   return submitAdmin<npc::SetBehaviorVariable>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetPlannerValue(grpc::CallbackServerContext* context,
                                                       const v1::SetPlannerValueRequest* request,
-                                                      v1::SetPlannerValueReply* reply) {
+                                                      v1::SetPlannerValueResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "SetPlannerValue")) return refused;
   return submitAdmin<npc::SetPlannerValue>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetPlanTrace(grpc::CallbackServerContext* context,
                                                    const v1::GetPlanTraceRequest* request,
-                                                   v1::GetPlanTraceReply* reply) {
+                                                   v1::GetPlanTraceResponse* reply) {
   // Reading is for every role; switching tracing changes what the planner records: admin.
   const Role needed = request->has_trace() ? Role::kAdmin : Role::kObserver;
   if (auto* refused = refuse(context, needed, request->has_trace() ? "GetPlanTrace with trace"
@@ -235,35 +235,35 @@ grpc::ServerUnaryReactor* NpcService::GetPlanTrace(grpc::CallbackServerContext* 
 
 grpc::ServerUnaryReactor* NpcService::SetSensors(grpc::CallbackServerContext* context,
                                                  const v1::SetSensorsRequest* request,
-                                                 v1::SetSensorsReply* reply) {
+                                                 v1::SetSensorsResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "SetSensors")) return refused;
   return submitAdmin<npc::SetSensors>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetPerceptionTuning(
     grpc::CallbackServerContext* context, const v1::SetPerceptionTuningRequest* request,
-    v1::SetPerceptionTuningReply* reply) {
+    v1::SetPerceptionTuningResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "SetPerceptionTuning")) return refused;
   return submitAdmin<npc::SetPerceptionTuning>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::RegisterVisibilityType(
     grpc::CallbackServerContext* context, const v1::RegisterVisibilityTypeRequest* request,
-    v1::RegisterVisibilityTypeReply* reply) {
+    v1::RegisterVisibilityTypeResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "RegisterVisibilityType")) return refused;
   return submitAdmin<npc::RegisterVisibilityType>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::SetAttributePrincipal(
     grpc::CallbackServerContext* context, const v1::SetAttributePrincipalRequest* request,
-    v1::SetAttributePrincipalReply* reply) {
+    v1::SetAttributePrincipalResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "SetAttributePrincipal")) return refused;
   return submitAdmin<npc::SetAttributePrincipal>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetStealthMeter(grpc::CallbackServerContext* context,
                                                       const v1::GetStealthMeterRequest* request,
-                                                      v1::GetStealthMeterReply* reply) {
+                                                      v1::GetStealthMeterResponse* reply) {
   if (auto* refused = refuse(context, Role::kObserver, "GetStealthMeter")) return refused;
   const uint64_t player = request->player();
   return submitAdmin<GetStealth>(hub_.sim(), *request, [reply, player](Call call) {
@@ -279,7 +279,7 @@ grpc::ServerUnaryReactor* NpcService::GetStealthMeter(grpc::CallbackServerContex
 
 grpc::ServerUnaryReactor* NpcService::ReloadDefinitions(
     grpc::CallbackServerContext* context, const v1::ReloadDefinitionsRequest* request,
-    v1::ReloadDefinitionsReply* reply) {
+    v1::ReloadDefinitionsResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "ReloadDefinitions")) return refused;
   return submitAdmin<npc::ReloadDefinitions>(hub_.sim(), *request, [reply](Call call) {
     return [call = std::move(call), reply](const Status& s, const std::string& report) {
@@ -290,14 +290,14 @@ grpc::ServerUnaryReactor* NpcService::ReloadDefinitions(
 
 grpc::ServerUnaryReactor* NpcService::WakePlace(grpc::CallbackServerContext* context,
                                                 const v1::WakePlaceRequest* request,
-                                                v1::WakePlaceReply* reply) {
+                                                v1::WakePlaceResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "WakePlace")) return refused;
   return submitAdmin<npc::WakePlace>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::ProgramIntention(
     grpc::CallbackServerContext* context, const v1::ProgramIntentionRequest* request,
-    v1::ProgramIntentionReply* reply) {
+    v1::ProgramIntentionResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "ProgramIntention")) return refused;
   return submitAdmin<npc::ProgramIntention>(hub_.sim(), *request, [reply](Call call) {
     return [call = std::move(call), reply](const Status& s, IntentionId id) {
@@ -308,28 +308,28 @@ grpc::ServerUnaryReactor* NpcService::ProgramIntention(
 
 grpc::ServerUnaryReactor* NpcService::CancelIntention(grpc::CallbackServerContext* context,
                                                       const v1::CancelIntentionRequest* request,
-                                                      v1::CancelIntentionReply* reply) {
+                                                      v1::CancelIntentionResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "CancelIntention")) return refused;
   return submitAdmin<npc::CancelIntention>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::AddInfluence(grpc::CallbackServerContext* context,
                                                    const v1::AddInfluenceRequest* request,
-                                                   v1::AddInfluenceReply* reply) {
+                                                   v1::AddInfluenceResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "AddInfluence")) return refused;
   return submitAdmin<npc::AddInfluence>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::RemoveInfluence(grpc::CallbackServerContext* context,
                                                       const v1::RemoveInfluenceRequest* request,
-                                                      v1::RemoveInfluenceReply* reply) {
+                                                      v1::RemoveInfluenceResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "RemoveInfluence")) return refused;
   return submitAdmin<npc::RemoveInfluence>(hub_.sim(), *request, statusReply);
 }
 
 grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* context,
                                                const v1::GetStatsRequest* request,
-                                               v1::Stats* reply) {
+                                               v1::GetStatsResponse* reply) {
   if (auto* refused = refuse(context, Role::kObserver, "GetStats")) return refused;
   const DaemonStats d = stats_.load();
   reply->set_tick(d.sim.tick);
@@ -368,7 +368,7 @@ grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* cont
 
 grpc::ServerUnaryReactor* NpcService::Snapshot(grpc::CallbackServerContext* context,
                                                const v1::SnapshotRequest* request,
-                                               v1::SnapshotReply* reply) {
+                                               v1::SnapshotResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "Snapshot")) return refused;
   auto* reactor = new DeferredUnary();
   if (!snapshot_request_) {

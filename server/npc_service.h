@@ -44,64 +44,64 @@ class NpcService final : public v1::NpcSim::CallbackService {
       grpc::CallbackServerContext* context) override;
   grpc::ServerUnaryReactor* SpawnAgent(grpc::CallbackServerContext* context,
                                        const v1::SpawnAgentRequest* request,
-                                       v1::SpawnAgentReply* reply) override;
+                                       v1::SpawnAgentResponse* reply) override;
   grpc::ServerUnaryReactor* DespawnAgent(grpc::CallbackServerContext* context,
                                          const v1::DespawnAgentRequest* request,
-                                         v1::DespawnAgentReply* reply) override;
+                                         v1::DespawnAgentResponse* reply) override;
   grpc::ServerUnaryReactor* GetAgent(grpc::CallbackServerContext* context,
                                      const v1::GetAgentRequest* request,
-                                     v1::GetAgentReply* reply) override;
+                                     v1::GetAgentResponse* reply) override;
   grpc::ServerUnaryReactor* GetStats(grpc::CallbackServerContext* context,
                                      const v1::GetStatsRequest* request,
-                                     v1::Stats* reply) override;
+                                     v1::GetStatsResponse* reply) override;
   grpc::ServerUnaryReactor* SendSignal(grpc::CallbackServerContext* context,
                                        const v1::SendSignalRequest* request,
-                                       v1::SendSignalReply* reply) override;
+                                       v1::SendSignalResponse* reply) override;
   grpc::ServerUnaryReactor* SetPlannerValue(grpc::CallbackServerContext* context,
                                             const v1::SetPlannerValueRequest* request,
-                                            v1::SetPlannerValueReply* reply) override;
+                                            v1::SetPlannerValueResponse* reply) override;
   grpc::ServerUnaryReactor* GetPlanTrace(grpc::CallbackServerContext* context,
                                          const v1::GetPlanTraceRequest* request,
-                                         v1::GetPlanTraceReply* reply) override;
+                                         v1::GetPlanTraceResponse* reply) override;
   grpc::ServerUnaryReactor* SetBehaviorVariable(grpc::CallbackServerContext* context,
                                                 const v1::SetBehaviorVariableRequest* request,
-                                                v1::SetBehaviorVariableReply* reply) override;
+                                                v1::SetBehaviorVariableResponse* reply) override;
   grpc::ServerUnaryReactor* SetPerceptionTuning(grpc::CallbackServerContext* context,
                                                 const v1::SetPerceptionTuningRequest* request,
-                                                v1::SetPerceptionTuningReply* reply) override;
+                                                v1::SetPerceptionTuningResponse* reply) override;
   grpc::ServerUnaryReactor* SetSensors(grpc::CallbackServerContext* context,
                                        const v1::SetSensorsRequest* request,
-                                       v1::SetSensorsReply* reply) override;
+                                       v1::SetSensorsResponse* reply) override;
   grpc::ServerUnaryReactor* RegisterVisibilityType(
       grpc::CallbackServerContext* context, const v1::RegisterVisibilityTypeRequest* request,
-      v1::RegisterVisibilityTypeReply* reply) override;
+      v1::RegisterVisibilityTypeResponse* reply) override;
   grpc::ServerUnaryReactor* SetAttributePrincipal(
       grpc::CallbackServerContext* context, const v1::SetAttributePrincipalRequest* request,
-      v1::SetAttributePrincipalReply* reply) override;
+      v1::SetAttributePrincipalResponse* reply) override;
   grpc::ServerUnaryReactor* GetStealthMeter(grpc::CallbackServerContext* context,
                                             const v1::GetStealthMeterRequest* request,
-                                            v1::GetStealthMeterReply* reply) override;
+                                            v1::GetStealthMeterResponse* reply) override;
   grpc::ServerUnaryReactor* ReloadDefinitions(grpc::CallbackServerContext* context,
                                               const v1::ReloadDefinitionsRequest* request,
-                                              v1::ReloadDefinitionsReply* reply) override;
+                                              v1::ReloadDefinitionsResponse* reply) override;
   grpc::ServerUnaryReactor* WakePlace(grpc::CallbackServerContext* context,
                                       const v1::WakePlaceRequest* request,
-                                      v1::WakePlaceReply* reply) override;
+                                      v1::WakePlaceResponse* reply) override;
   grpc::ServerUnaryReactor* ProgramIntention(grpc::CallbackServerContext* context,
                                              const v1::ProgramIntentionRequest* request,
-                                             v1::ProgramIntentionReply* reply) override;
+                                             v1::ProgramIntentionResponse* reply) override;
   grpc::ServerUnaryReactor* CancelIntention(grpc::CallbackServerContext* context,
                                             const v1::CancelIntentionRequest* request,
-                                            v1::CancelIntentionReply* reply) override;
+                                            v1::CancelIntentionResponse* reply) override;
   grpc::ServerUnaryReactor* AddInfluence(grpc::CallbackServerContext* context,
                                          const v1::AddInfluenceRequest* request,
-                                         v1::AddInfluenceReply* reply) override;
+                                         v1::AddInfluenceResponse* reply) override;
   grpc::ServerUnaryReactor* RemoveInfluence(grpc::CallbackServerContext* context,
                                             const v1::RemoveInfluenceRequest* request,
-                                            v1::RemoveInfluenceReply* reply) override;
+                                            v1::RemoveInfluenceResponse* reply) override;
   grpc::ServerUnaryReactor* Snapshot(grpc::CallbackServerContext* context,
                                      const v1::SnapshotRequest* request,
-                                     v1::SnapshotReply* reply) override;
+                                     v1::SnapshotResponse* reply) override;
   // Where Snapshot calls go (SnapshotWriter::request); unset: snapshots are off.
   void setSnapshotRequests(std::function<void(SnapshotWriter::Done)> request) {
     snapshot_request_ = std::move(request);

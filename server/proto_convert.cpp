@@ -168,7 +168,7 @@ void convertObstacles(const v1::WorldUpdate& u, const WorldBounds& bounds, Conve
                                     double{hi.z()} - lo.z()});
       err.atMost("size", size, kMaxObstacleSizeM, "m");
     }
-    err.knownEnum("cover", o.cover(), v1::Cover_IsValid, true);
+    err.knownEnum("cover", o.cover(), v1::Cover_IsValid, false);
     if (err.any()) continue;
     Obstacle obstacle;
     obstacle.id = static_cast<ObstacleId>(o.id());
@@ -228,8 +228,8 @@ void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
     ItemErrors err(indexedWithId("results", i, "agent", r.agent()), out.errors);
     if (r.agent() == 0) err.add("", "agent must not be 0");
     if (r.intention() == 0) err.add("intention", "must not be 0");
-    err.knownEnum("outcome", r.outcome(),
-                                            v1::ActionResult_Outcome_IsValid, true);
+    // Unset is refused: a result whose outcome was forgotten must not count as completed.
+    err.knownEnum("outcome", r.outcome(), v1::ActionResult_Outcome_IsValid, false);
     if (!(std::isfinite(r.progress()) && r.progress() >= 0.f && r.progress() <= 1.f)) {
       err.add("progress", "must be within 0..1");
     }
@@ -241,7 +241,7 @@ void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
     switch (r.outcome()) {
       case v1::ActionResult::OUTCOME_FAILED: result.outcome = ActionOutcome::kFailed; break;
       case v1::ActionResult::OUTCOME_PROGRESS: result.outcome = ActionOutcome::kProgress; break;
-      default: result.outcome = ActionOutcome::kCompleted; break;
+      default: result.outcome = ActionOutcome::kCompleted; break;  // OUTCOME_COMPLETED
     }
     result.progress = r.progress();
     result.reason = r.reason();

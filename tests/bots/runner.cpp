@@ -97,12 +97,12 @@ std::shared_ptr<grpc::Channel> makeChannel(const std::string& target, int index)
   return grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
 }
 
-std::optional<v1::Stats> fetchStats(v1::NpcSim::Stub& stub, const std::string& token,
+std::optional<v1::GetStatsResponse> fetchStats(v1::NpcSim::Stub& stub, const std::string& token,
                                     std::chrono::milliseconds timeout) {
   grpc::ClientContext context;
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
   context.set_deadline(std::chrono::system_clock::now() + timeout);
-  v1::Stats stats;
+  v1::GetStatsResponse stats;
   if (!stub.GetStats(&context, v1::GetStatsRequest(), &stats).ok()) return std::nullopt;
   return stats;
 }
@@ -114,7 +114,7 @@ std::string latencyText(const LatencySummary& s, double tick_dt_s) {
 
 void printLive(double t_s, bool warming, uint32_t clients, const Scenario& sc,
                const Totals& now, const Totals& prev, double dt_s, const LatencySummary& lat,
-               const std::optional<v1::Stats>& stats) {
+               const std::optional<v1::GetStatsResponse>& stats) {
   const double updates = static_cast<double>(now.items.items() - prev.items.items()) / dt_s;
   const double actions = static_cast<double>(now.actions - prev.actions) / dt_s;
   std::string daemon = "npcd stats -";

@@ -8,11 +8,6 @@ set -euo pipefail
 npcd=$1
 src=$2
 work=$3/browser
-mkdir -p "$work"
 command -v node > /dev/null || { echo "FAIL: node is missing (scripts/setup.sh installs it)"; exit 1; }
-if ! cmp -s "$src/tests/browser/package-lock.json" "$work/package-lock.json" ||
-   [ ! -d "$work/node_modules/playwright-core" ]; then
-  cp "$src/tests/browser/package.json" "$src/tests/browser/package-lock.json" "$work/"
-  (cd "$work" && npm ci --prefer-offline --no-audit --no-fund --loglevel=error)
-fi
+bash "$src/tests/npm_ci.sh" "$src/tests/browser" "$work" playwright-core
 NODE_PATH="$work/node_modules" exec node "$src/tests/browser/debug_page_test.js" "$npcd" "$src" "$work/artefacts"

@@ -46,7 +46,7 @@ TEST_CASE("A call is identified by its credential and allowed by its role", "[au
   Admin ops(server.channel(), "token-x");
 
   SECTION("Should refuse a missing or unknown token with UNAUTHENTICATED") {
-    v1::Stats stats;
+    v1::GetStatsResponse stats;
     const grpc::Status none = Admin(server.channel()).stats(&stats);
     CHECK(none.error_code() == grpc::StatusCode::UNAUTHENTICATED);
     CHECK(none.error_message() ==
@@ -56,7 +56,7 @@ TEST_CASE("A call is identified by its credential and allowed by its role", "[au
           grpc::StatusCode::UNAUTHENTICATED);
   }
   SECTION("Should let an observer read, and nothing else") {
-    v1::Stats stats;
+    v1::GetStatsResponse stats;
     CHECK(observer.stats(&stats).ok());
     CHECK(observer.get(1).error_code() == grpc::StatusCode::NOT_FOUND);
     const grpc::Status spawn = observer.spawn(10, "statue", v1::ENTITY_KIND_NPC);
@@ -223,7 +223,7 @@ TEST_CASE("TLS client certificates identify a client", "[auth][tls]") {
     std::vector<std::string> errors;
     REQUIRE(daemon.start(errors));
     Admin eu(tlsChannel(certs, daemon.port(), true));
-    v1::Stats stats;
+    v1::GetStatsResponse stats;
     CHECK(eu.stats(&stats).ok());
     const grpc::Status signal = eu.call(&v1::NpcSim::Stub::SendSignal, signalTo(1));
     CHECK(signal.error_code() == grpc::StatusCode::PERMISSION_DENIED);
@@ -237,7 +237,7 @@ TEST_CASE("TLS client certificates identify a client", "[auth][tls]") {
     Daemon daemon(mutualTls(certs, "request"));
     std::vector<std::string> errors;
     REQUIRE(daemon.start(errors));
-    v1::Stats stats;
+    v1::GetStatsResponse stats;
     CHECK(Admin(tlsChannel(certs, daemon.port(), false), "ops-token").stats(&stats).ok());
     CHECK(Admin(tlsChannel(certs, daemon.port(), false)).stats(&stats).error_code() ==
           grpc::StatusCode::UNAUTHENTICATED);

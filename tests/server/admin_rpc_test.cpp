@@ -84,13 +84,13 @@ grpc::Status setPrincipal(Admin& admin, uint64_t attribute, uint64_t principal) 
   return admin.call(&Stub::SetAttributePrincipal, r);
 }
 
-grpc::Status stealthMeter(Admin& admin, uint64_t player, v1::GetStealthMeterReply* reply) {
+grpc::Status stealthMeter(Admin& admin, uint64_t player, v1::GetStealthMeterResponse* reply) {
   v1::GetStealthMeterRequest r;
   r.set_player(player);
   return admin.call(&Stub::GetStealthMeter, r, reply);
 }
 
-grpc::Status reload(Admin& admin, v1::ReloadDefinitionsReply* reply) {
+grpc::Status reload(Admin& admin, v1::ReloadDefinitionsResponse* reply) {
   return admin.call(&Stub::ReloadDefinitions, v1::ReloadDefinitionsRequest(), reply);
 }
 
@@ -100,7 +100,7 @@ void upsertAndWait(TestServer& server, StreamClient& client, v1::WorldUpdate upd
   Admin admin(server.channel());
   REQUIRE(client.waitWelcome() != 0);
   REQUIRE(client.send(update));
-  v1::Stats stats;
+  v1::GetStatsResponse stats;
   REQUIRE(eventually([&] { return admin.stats(&stats).ok() && stats.entities() == entities; }));
 }
 
@@ -344,7 +344,7 @@ TEST_CASE("GetStealthMeter tells how aware the agents are of a player", "[grpc][
   world.set_seq(1);
   addEntity(world, 20, v1::ENTITY_KIND_PLAYER, 90.f, 90.f);
   upsertAndWait(server, client, world, 2);
-  v1::GetStealthMeterReply reply;
+  v1::GetStealthMeterResponse reply;
 
   SECTION("Should report 0 and no agent for a player nobody perceives") {
     REQUIRE(stealthMeter(admin, 20, &reply).ok());
@@ -387,7 +387,7 @@ TEST_CASE("GetStealthMeter tells how aware the agents are of a player", "[grpc][
 }
 
 TEST_CASE("ReloadDefinitions re-reads the selection tree directory", "[grpc][admin]") {
-  v1::ReloadDefinitionsReply reply;
+  v1::ReloadDefinitionsResponse reply;
 
   SECTION("Should answer FAILED_PRECONDITION when no directory is configured") {
     TestServer server(sentrySetup());  // trees loaded from memory: nothing to re-read
@@ -431,7 +431,7 @@ TEST_CASE("Snapshot answers FAILED_PRECONDITION when no snapshot directory is se
           "[grpc][admin][snapshot]") {
   TestServer server;
   Admin admin(server.channel());
-  v1::SnapshotReply reply;
+  v1::SnapshotResponse reply;
   const grpc::Status s = admin.call(&v1::NpcSim::Stub::Snapshot, v1::SnapshotRequest(), &reply);
   CHECK(s.error_code() == grpc::StatusCode::FAILED_PRECONDITION);
   CHECK(s.error_message() == "snapshots are off: the config names no snapshot.dir");

@@ -24,7 +24,7 @@ grpc::Status getStats(const std::shared_ptr<grpc::Channel>& channel, const std::
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + 5s);
   if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
-  v1::Stats stats;
+  v1::GetStatsResponse stats;
   return stub->GetStats(&ctx, v1::GetStatsRequest{}, &stats);
 }
 

@@ -93,11 +93,11 @@ struct Catalogue {
   }
 
   uint64_t tick() {
-    v1::Stats stats;
+    v1::GetStatsResponse stats;
     return ops.stats(&stats).ok() ? stats.tick() : 0;
   }
   uint64_t entities() {
-    v1::Stats stats;
+    v1::GetStatsResponse stats;
     return ops.stats(&stats).ok() ? stats.entities() : 0;
   }
 };
@@ -136,7 +136,7 @@ std::string program(Admin& admin, const std::string& action, double delay_s, dou
   v1::Param* p = r.add_params();
   p->set_number(number);
   p->set_unit(unit);
-  v1::ProgramIntentionReply reply;
+  v1::ProgramIntentionResponse reply;
   return outcome(admin.call(&Stub::ProgramIntention, r, &reply));
 }
 
@@ -214,6 +214,7 @@ std::vector<Row> numberRows() {
          v1::ActionResult* r = u.add_results();
          r->set_agent(kSharedAgent);
          r->set_intention(1);
+         r->set_outcome(v1::ActionResult::OUTCOME_PROGRESS);
          r->set_progress(-1.f);
          return c.intrude(u);
        },
@@ -359,7 +360,7 @@ std::vector<Row> rows() {
        "1000 of 1000 closed"},
       {"missing credential",
        [](Catalogue& c) {
-         v1::Stats stats;
+         v1::GetStatsResponse stats;
          return outcome(Admin(c.server.channel()).stats(&stats));
        },
        "UNAUTHENTICATED: missing or invalid bearer token (metadata \"authorization: Bearer "
@@ -469,7 +470,7 @@ TEST_CASE("The errors counter equals the error events clients received", "[catal
   // A refused item may answer after the row has seen its first error: compare once both
   // sides have settled.
   size_t received = 0;
-  v1::Stats stats;
+  v1::GetStatsResponse stats;
   CHECK(eventually([&] {
     received = errorEvents(c.intruder) + errorEvents(c.victim) + errorEvents(other);
     return c.ops.stats(&stats).ok() && stats.errors() == received;

@@ -380,13 +380,13 @@ struct Admin {
   }
 
   grpc::Status spawn(uint64_t id, const std::string& archetype, v1::EntityKind kind,
-                     v1::SpawnAgentReply* reply = nullptr) {
+                     v1::SpawnAgentResponse* reply = nullptr) {
     v1::SpawnAgentRequest req;
     req.mutable_agent()->set_id(id);
     req.mutable_agent()->set_kind(kind);
     req.mutable_agent()->set_archetype(archetype);
     setVec(req.mutable_agent()->mutable_position(), 7.f, 8.f, 0.f);
-    v1::SpawnAgentReply local;
+    v1::SpawnAgentResponse local;
     return call(&v1::NpcSim::Stub::SpawnAgent, req, reply ? reply : &local);
   }
   grpc::Status despawn(uint64_t id) {
@@ -397,7 +397,7 @@ struct Admin {
   grpc::Status get(uint64_t id, std::string* json = nullptr) {
     v1::GetAgentRequest req;
     req.set_id(id);
-    v1::GetAgentReply reply;
+    v1::GetAgentResponse reply;
     grpc::Status s = call(&v1::NpcSim::Stub::GetAgent, req, &reply);
     if (json) *json = reply.json();
     return s;
@@ -407,7 +407,7 @@ struct Admin {
     std::string json;
     return get(id, &json).ok() ? nlohmann::json::parse(json) : nlohmann::json();
   }
-  grpc::Status stats(v1::Stats* out) {
+  grpc::Status stats(v1::GetStatsResponse* out) {
     return call(&v1::NpcSim::Stub::GetStats, v1::GetStatsRequest(), out);
   }
   // The agent's "owner" from GetAgent, or -1 if the call failed.

@@ -54,7 +54,7 @@ TEST_CASE("A game client streams its world and performs its NPCs' actions", "[gr
     REQUIRE(eventually([&] {
       v1::GetStealthMeterRequest request;
       request.set_player(2);
-      v1::GetStealthMeterReply meter;
+      v1::GetStealthMeterResponse meter;
       return admin.call(&v1::NpcSim::Stub::GetStealthMeter, request, &meter).ok() &&
              meter.agent() == 1 && meter.value() == 10.f;  // 10: visible
     }));
@@ -118,6 +118,7 @@ TEST_CASE("Bad input is reported to its sender only, item by item", "[grpc]") {
     v1::ActionResult* r = update.add_results();
     r->set_agent(999);
     r->set_intention(1);
+    r->set_outcome(v1::ActionResult::OUTCOME_COMPLETED);
     REQUIRE(first.send(update));
 
     // Checked by the adapter before the simulation sees the update:
@@ -162,7 +163,7 @@ TEST_CASE("Admin calls are answered from the tick thread", "[grpc]") {
   Admin admin(server.channel());
 
   SECTION("Should spawn once, refuse a duplicate, and describe the agent as JSON") {
-    v1::SpawnAgentReply reply;
+    v1::SpawnAgentResponse reply;
     grpc::Status first = admin.spawn(200, "villager", v1::ENTITY_KIND_UNSPECIFIED, &reply);
     REQUIRE(first.ok());
     CHECK(reply.id() == 200);
@@ -210,7 +211,7 @@ TEST_CASE("Admin calls are answered from the tick thread", "[grpc]") {
     StreamClient client(server.channel());
     REQUIRE(client.waitWelcome() != 0);
     REQUIRE(admin.spawn(205, "statue", v1::ENTITY_KIND_NPC).ok());
-    v1::Stats stats;
+    v1::GetStatsResponse stats;
     REQUIRE(eventually([&] { return admin.stats(&stats).ok() && stats.agents() == 1; }));
     CHECK(stats.clients() == 1);
     CHECK(stats.clients_dropped() == 0);

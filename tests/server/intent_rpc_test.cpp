@@ -90,7 +90,7 @@ struct RaoulFixture {
     }));
   }
 
-  grpc::Status program(const std::string& action, v1::ProgramIntentionReply* reply,
+  grpc::Status program(const std::string& action, v1::ProgramIntentionResponse* reply,
                        const std::function<void(v1::ProgramIntentionRequest&)>& fill = {}) {
     v1::ProgramIntentionRequest r;
     r.set_agent(kRaoul);
@@ -100,7 +100,7 @@ struct RaoulFixture {
   }
   uint64_t programOk(const std::string& action,
                      const std::function<void(v1::ProgramIntentionRequest&)>& fill = {}) {
-    v1::ProgramIntentionReply reply;
+    v1::ProgramIntentionResponse reply;
     const grpc::Status s = program(action, &reply, fill);
     INFO(s.error_message());
     REQUIRE(s.ok());
@@ -290,7 +290,7 @@ TEST_CASE("Game and external actions arrive on the stream", "[grpc][intent]") {
 
 TEST_CASE("ProgramIntention answers with the error codes of the API", "[grpc][intent]") {
   RaoulFixture f;
-  v1::ProgramIntentionReply reply;
+  v1::ProgramIntentionResponse reply;
 
   SECTION("Should refuse a malformed request, naming the fields") {
     v1::ProgramIntentionRequest r;

@@ -53,7 +53,7 @@ grpc::Status trace(Admin& admin, uint64_t agent, std::optional<bool> on, nlohman
   v1::GetPlanTraceRequest r;
   r.set_agent(agent);
   if (on) r.set_trace(*on);
-  v1::GetPlanTraceReply reply;
+  v1::GetPlanTraceResponse reply;
   grpc::Status s = admin.call(&v1::NpcSim::Stub::GetPlanTrace, r, &reply);
   if (s.ok() && out) *out = nlohmann::json::parse(reply.json());
   return s;

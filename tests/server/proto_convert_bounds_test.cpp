@@ -78,6 +78,7 @@ TEST_CASE("convertUpdate refuses values beyond their bounds, naming the field",
        [](v1::WorldUpdate& u) {
          v1::Obstacle* o = u.add_obstacles();
          o->set_id(3);
+         o->set_cover(v1::COVER_HARD);
          setVec(o->mutable_min(), -50000.f, 0.f, 0.f);
          setVec(o->mutable_max(), 50000.f, 1.f, 1.f);
        },
@@ -86,6 +87,7 @@ TEST_CASE("convertUpdate refuses values beyond their bounds, naming the field",
        [](v1::WorldUpdate& u) {
          v1::Obstacle* o = u.add_obstacles();
          o->set_id(3);
+         o->set_cover(v1::COVER_HARD);
          setVec(o->mutable_min(), 1e30f, 0.f, 0.f);
          setVec(o->mutable_max(), 1e30f, 1.f, 1.f);
        },
@@ -149,6 +151,7 @@ TEST_CASE("convertUpdate accepts values at their bounds and follows configured b
   s->set_radius(2000.f);
   v1::Obstacle* o = u.add_obstacles();
   o->set_id(3);
+  o->set_cover(v1::COVER_HARD);
   setVec(o->mutable_min(), 0.f, 0.f, 0.f);
   setVec(o->mutable_max(), 1000.f, 1000.f, 1000.f);
 

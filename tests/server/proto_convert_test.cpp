@@ -242,6 +242,7 @@ TEST_CASE("convertUpdate names bad obstacles, removals, stimuli and results", "[
   SECTION("Should refuse an obstacle whose min exceeds its max") {
     v1::Obstacle* o = u.add_obstacles();
     o->set_id(4);
+    o->set_cover(v1::COVER_HARD);
     setVec(o->mutable_min(), 0.f, 5.f, 0.f);
     setVec(o->mutable_max(), 1.f, 1.f, 1.f);
 
@@ -254,13 +255,16 @@ TEST_CASE("convertUpdate names bad obstacles, removals, stimuli and results", "[
 
   SECTION("Should refuse obstacles with id 0, missing or non-finite corners") {
     v1::Obstacle* zero = u.add_obstacles();
+    zero->set_cover(v1::COVER_HARD);
     setVec(zero->mutable_min(), 0.f, 0.f, 0.f);
     setVec(zero->mutable_max(), 1.f, 1.f, 1.f);
     v1::Obstacle* missing = u.add_obstacles();
     missing->set_id(5);
+    missing->set_cover(v1::COVER_SOFT);
     setVec(missing->mutable_max(), 1.f, 1.f, 1.f);
     v1::Obstacle* nan = u.add_obstacles();
     nan->set_id(6);
+    nan->set_cover(v1::COVER_HARD);
     setVec(nan->mutable_min(), 0.f, 0.f, 0.f);
     setVec(nan->mutable_max(), 1.f, kNaN, 1.f);
 
@@ -294,9 +298,11 @@ TEST_CASE("convertUpdate names bad obstacles, removals, stimuli and results", "[
     v1::ActionResult* nan = u.add_results();
     nan->set_agent(5);
     nan->set_intention(2);
+    nan->set_outcome(v1::ActionResult::OUTCOME_PROGRESS);
     nan->set_progress(kNaN);
     v1::ActionResult* zero = u.add_results();
     zero->set_intention(0);
+    zero->set_outcome(v1::ActionResult::OUTCOME_COMPLETED);
 
     ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
 
@@ -306,6 +312,57 @@ TEST_CASE("convertUpdate names bad obstacles, removals, stimuli and results", "[
     CHECK(out.errors[2] == "results[2]: agent must not be 0");
     CHECK(out.errors[3] == "results[2].intention: must not be 0");
     CHECK(out.commands.empty());
+  }
+
+  SECTION("Should refuse an obstacle without its cover and a result without its outcome") {
+    // Their zero values are UNSPECIFIED: a forgotten field is an error, not hard cover or
+    // a completed action.
+    v1::Obstacle* o = u.add_obstacles();
+    o->set_id(7);
+    setVec(o->mutable_min(), 0.f, 0.f, 0.f);
+    setVec(o->mutable_max(), 1.f, 1.f, 1.f);
+    v1::ActionResult* r = u.add_results();
+    r->set_agent(5);
+    r->set_intention(2);
+    v1::ActionResult* unknown = u.add_results();
+    unknown->set_agent(5);
+    unknown->set_intention(3);
+    unknown->set_outcome(static_cast<v1::ActionResult::Outcome>(9));
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.size() == 3);
+    CHECK(out.errors[0] == "obstacles[0] (id 7).cover: must be set");
+    CHECK(out.errors[1] == "results[0] (agent 5).outcome: must be set");
+    CHECK(out.errors[2] == "results[1] (agent 5).outcome: unknown value 9");
+    CHECK(out.commands.empty());
+  }
+
+  SECTION("Should take each outcome and cover as named") {
+    for (auto cover : {v1::COVER_HARD, v1::COVER_SOFT}) {
+      v1::Obstacle* o = u.add_obstacles();
+      o->set_id(10 + cover);
+      o->set_cover(cover);
+      setVec(o->mutable_min(), 0.f, 0.f, 0.f);
+      setVec(o->mutable_max(), 1.f, 1.f, 1.f);
+    }
+    for (auto outcome : {v1::ActionResult::OUTCOME_COMPLETED, v1::ActionResult::OUTCOME_FAILED,
+                         v1::ActionResult::OUTCOME_PROGRESS}) {
+      v1::ActionResult* r = u.add_results();
+      r->set_agent(5);
+      r->set_intention(outcome);
+      r->set_outcome(outcome);
+    }
+
+    ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
+
+    REQUIRE(out.errors.empty());
+    REQUIRE(out.commands.size() == 5);
+    CHECK(bodyAs<UpsertObstacle>(out.commands[0]).obstacle.cover == Cover::kHard);
+    CHECK(bodyAs<UpsertObstacle>(out.commands[1]).obstacle.cover == Cover::kSoft);
+    CHECK(bodyAs<ActionResult>(out.commands[2]).outcome == ActionOutcome::kCompleted);
+    CHECK(bodyAs<ActionResult>(out.commands[3]).outcome == ActionOutcome::kFailed);
+    CHECK(bodyAs<ActionResult>(out.commands[4]).outcome == ActionOutcome::kProgress);
   }
 
   SECTION("Should refuse sounds with a bad radius and signals without a name or target") {

@@ -236,7 +236,7 @@ bool actionsKeepFlowing(const Clients& clients, uint64_t more = 5) {
 }
 
 grpc::Status reload(Admin& admin) {
-  v1::ReloadDefinitionsReply reply;
+  v1::ReloadDefinitionsResponse reply;
   return admin.call(&Stub::ReloadDefinitions, v1::ReloadDefinitionsRequest(), &reply);
 }
 

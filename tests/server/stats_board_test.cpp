@@ -54,7 +54,7 @@ TEST_CASE("GetStats reports current tick percentiles whatever the status interva
   Admin admin(grpc::CreateChannel("127.0.0.1:" + std::to_string(daemon.port()),
                                   grpc::InsecureChannelCredentials()));
 
-  v1::Stats stats;
+  v1::GetStatsResponse stats;
   REQUIRE(eventually([&] { return admin.stats(&stats).ok() && stats.tick() >= 30; },
                      std::chrono::seconds(10)));
   CHECK(stats.tick_p50_ms() > 0.0);

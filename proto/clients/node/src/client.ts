@@ -13,18 +13,18 @@ import { GameStream } from "./game_stream";
 import type { ProtoGrpcType } from "./generated/npc";
 import type { NpcSimClient } from "./generated/npc/v1/NpcSim";
 import type { Entity } from "./generated/npc/v1/Entity";
-import type { GetAgentReply__Output } from "./generated/npc/v1/GetAgentReply";
+import type { GetAgentResponse__Output } from "./generated/npc/v1/GetAgentResponse";
 import type { GetPlanTraceRequest } from "./generated/npc/v1/GetPlanTraceRequest";
-import type { GetPlanTraceReply__Output } from "./generated/npc/v1/GetPlanTraceReply";
-import type { GetStealthMeterReply__Output } from "./generated/npc/v1/GetStealthMeterReply";
+import type { GetPlanTraceResponse__Output } from "./generated/npc/v1/GetPlanTraceResponse";
+import type { GetStealthMeterResponse__Output } from "./generated/npc/v1/GetStealthMeterResponse";
 import type { Param } from "./generated/npc/v1/Param";
-import type { ProgramIntentionReply__Output } from "./generated/npc/v1/ProgramIntentionReply";
-import type { ReloadDefinitionsReply__Output } from "./generated/npc/v1/ReloadDefinitionsReply";
+import type { ProgramIntentionResponse__Output } from "./generated/npc/v1/ProgramIntentionResponse";
+import type { ReloadDefinitionsResponse__Output } from "./generated/npc/v1/ReloadDefinitionsResponse";
 import type { SetPlannerValueRequest } from "./generated/npc/v1/SetPlannerValueRequest";
 import type { SetSensorsRequest } from "./generated/npc/v1/SetSensorsRequest";
 import type { Signal } from "./generated/npc/v1/Signal";
-import type { SpawnAgentReply__Output } from "./generated/npc/v1/SpawnAgentReply";
-import type { Stats__Output } from "./generated/npc/v1/Stats";
+import type { SpawnAgentResponse__Output } from "./generated/npc/v1/SpawnAgentResponse";
+import type { GetStatsResponse__Output } from "./generated/npc/v1/GetStatsResponse";
 
 /** Where the proto the package was built against lives (copied in by `npm run proto`). */
 export const PROTO_PATH = path.join(__dirname, "..", "..", "proto", "npc", "v1", "npc.proto");
@@ -120,18 +120,18 @@ export class NpcdClient {
   // Admin calls. Failures reject with NpcdError (NOT_FOUND, INVALID_ARGUMENT, ...).
 
   async spawnAgent(agent: Entity): Promise<string> {
-    const reply = await this.unary<SpawnAgentReply__Output>(this.stub.SpawnAgent, "SpawnAgent", { agent });
+    const reply = await this.unary<SpawnAgentResponse__Output>(this.stub.SpawnAgent, "SpawnAgent", { agent });
     return reply.id;
   }
   async despawnAgent(id: string | number): Promise<void> {
     await this.unary<unknown>(this.stub.DespawnAgent, "DespawnAgent", { id });
   }
   /** The agent's debug view, as the daemon's GetAgent reply. */
-  getAgent(id: string | number): Promise<GetAgentReply__Output> {
-    return this.unary<GetAgentReply__Output>(this.stub.GetAgent, "GetAgent", { id });
+  getAgent(id: string | number): Promise<GetAgentResponse__Output> {
+    return this.unary<GetAgentResponse__Output>(this.stub.GetAgent, "GetAgent", { id });
   }
-  getStats(): Promise<Stats__Output> {
-    return this.unary<Stats__Output>(this.stub.GetStats, "GetStats", {});
+  getStats(): Promise<GetStatsResponse__Output> {
+    return this.unary<GetStatsResponse__Output>(this.stub.GetStats, "GetStats", {});
   }
   async sendSignal(signal: Signal): Promise<void> {
     await this.unary<unknown>(this.stub.SendSignal, "SendSignal", { signal });
@@ -142,8 +142,8 @@ export class NpcdClient {
   async setSensors(request: SetSensorsRequest): Promise<void> {
     await this.unary<unknown>(this.stub.SetSensors, "SetSensors", request);
   }
-  getStealthMeter(player: string | number): Promise<GetStealthMeterReply__Output> {
-    return this.unary<GetStealthMeterReply__Output>(this.stub.GetStealthMeter, "GetStealthMeter", { player });
+  getStealthMeter(player: string | number): Promise<GetStealthMeterResponse__Output> {
+    return this.unary<GetStealthMeterResponse__Output>(this.stub.GetStealthMeter, "GetStealthMeter", { player });
   }
   async wakePlace(place: string, delaySeconds = 0): Promise<void> {
     await this.unary<unknown>(this.stub.WakePlace, "WakePlace", { place, delay_s: delaySeconds });
@@ -155,7 +155,7 @@ export class NpcdClient {
     params: Param[] = [],
     delaySeconds = 0,
   ): Promise<string> {
-    const reply = await this.unary<ProgramIntentionReply__Output>(this.stub.ProgramIntention, "ProgramIntention", {
+    const reply = await this.unary<ProgramIntentionResponse__Output>(this.stub.ProgramIntention, "ProgramIntention", {
       agent,
       action,
       params,
@@ -175,11 +175,11 @@ export class NpcdClient {
   async setPlannerValue(request: SetPlannerValueRequest): Promise<void> {
     await this.unary<unknown>(this.stub.SetPlannerValue, "SetPlannerValue", request);
   }
-  getPlanTrace(request: GetPlanTraceRequest): Promise<GetPlanTraceReply__Output> {
-    return this.unary<GetPlanTraceReply__Output>(this.stub.GetPlanTrace, "GetPlanTrace", request);
+  getPlanTrace(request: GetPlanTraceRequest): Promise<GetPlanTraceResponse__Output> {
+    return this.unary<GetPlanTraceResponse__Output>(this.stub.GetPlanTrace, "GetPlanTrace", request);
   }
-  reloadDefinitions(): Promise<ReloadDefinitionsReply__Output> {
-    return this.unary<ReloadDefinitionsReply__Output>(this.stub.ReloadDefinitions, "ReloadDefinitions", {});
+  reloadDefinitions(): Promise<ReloadDefinitionsResponse__Output> {
+    return this.unary<ReloadDefinitionsResponse__Output>(this.stub.ReloadDefinitions, "ReloadDefinitions", {});
   }
 
   private unary<Res>(method: UnaryMethod, name: string, request: object): Promise<Res> {

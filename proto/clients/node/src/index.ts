@@ -7,7 +7,7 @@ export type { Entity } from "./generated/npc/v1/Entity";
 export type { Event__Output as Event } from "./generated/npc/v1/Event";
 export type { Param } from "./generated/npc/v1/Param";
 export type { ServerMessage__Output as ServerMessage } from "./generated/npc/v1/ServerMessage";
-export type { Stats__Output as Stats } from "./generated/npc/v1/Stats";
+export type { GetStatsResponse__Output as Stats } from "./generated/npc/v1/GetStatsResponse";
 export type { Subscription } from "./generated/npc/v1/Subscription";
 export type { Welcome__Output as Welcome } from "./generated/npc/v1/Welcome";
 export type { WorldUpdate } from "./generated/npc/v1/WorldUpdate";
