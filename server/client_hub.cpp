@@ -220,6 +220,17 @@ void ClientHub::drain() {
   for (const std::shared_ptr<Session>& session : sessions) session->finish(status);
 }
 
+ClientHub::OutboxDepth ClientHub::outboxDepth() const {
+  OutboxDepth depth;
+  std::lock_guard lock(mutex_);
+  for (const auto& session : sessions_) {
+    const size_t n = session->outboxSize();
+    depth.total += n;
+    depth.max = std::max(depth.max, n);
+  }
+  return depth;
+}
+
 size_t ClientHub::clientCount() const {
   std::lock_guard lock(mutex_);
   return sessions_.size();

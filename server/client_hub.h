@@ -70,6 +70,13 @@ class ClientHub {
   // slow: outbox exceeded 256 messages"), counts it in droppedCount() and closes it.
   void dropSlowClient(const std::shared_ptr<Session>& session);
 
+  // Any thread: messages queued for the streams, all together and the fullest one's.
+  struct OutboxDepth {
+    size_t total = 0;
+    size_t max = 0;
+  };
+  OutboxDepth outboxDepth() const;
+
   size_t clientCount() const;
   uint64_t droppedCount() const;
   const HubLimits& limits() const { return limits_; }

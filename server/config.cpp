@@ -172,7 +172,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen",
                 "world_bounds_m", "watchdog", "tls_client_ca", "tls_client_auth", "clients",
                 "handshake_timeout_s", "max_connection_idle_s", "keepalive_s", "max_memory_mb",
-                "max_clients", "tick", "snapshot"});
+                "max_clients", "tick", "snapshot", "access_log"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -185,6 +185,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     }
     if (auto v = r.string(j, "", "world", false)) c.world = resolvePath(base_dir, *v);
     if (auto v = r.boolean(j, "", "derive_footsteps", false)) c.derive_footsteps = *v;
+    if (auto v = r.boolean(j, "", "access_log", false)) c.access_log = *v;
     if (auto v = r.number(j, "", "definitions_poll_s", false)) c.definitions_poll_s = *v;
     if (auto v = r.string(j, "", "metrics_listen", false)) c.metrics_listen = *v;
     if (auto v = r.string(j, "", "debug_listen", false)) c.debug_listen = *v;

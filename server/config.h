@@ -45,6 +45,7 @@ struct DaemonConfig {
   bool simulated_players = false;      // run the built-in demo game (scripted players)
   std::string log_level = "info";      // trace, debug, info, warn, error, off
   std::string log_format = "text";     // text | json (one JSON object per line)
+  bool access_log = false;             // one info line per gRPC call: method, client, code, ms
   double status_interval_s = 5.0;      // status line period; 0 = never
   int max_message_bytes = 4 << 20;     // largest WorldUpdate accepted
   uint32_t outbox_max_messages = 256;  // per client; beyond it the client is dropped

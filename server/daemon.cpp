@@ -22,7 +22,7 @@
 #include "logging.h"
 #include "metrics.h"
 #include "npc_service.h"
-#include "base/worker_pool.h"
+#include "rpc_observer.h"
 #include "sim/simulation.h"
 #include "sim/world_file.h"
 #include "snapshot_restore.h"
@@ -78,6 +78,25 @@ AccessControl accessControl(const DaemonConfig& c) {
   std::vector<ClientCredential> credentials = c.clients;
   if (!c.auth_token.empty()) credentials.push_back({"", c.auth_token, "", Role::kAdmin});
   return AccessControl(std::move(credentials));
+}
+
+// The access log's line for one call; the client is the credential's name ("-" for a call
+// without a valid credential, "anonymous" for the shared token or an open daemon).
+std::string accessLine(const RpcRecord& r, const AccessControl& access) {
+  std::string client = "-";
+  std::string peer = "-";
+  if (r.context != nullptr) {
+    if (const ClientCredential* c = access.identify(*r.context)) {
+      client = c->name.empty() ? "anonymous" : c->name;
+    }
+    peer = r.context->peer();
+  }
+  return logEvent("rpc", accessLogLine(r, client, peer),
+                  {{"method", r.method},
+                   {"client", client},
+                   {"peer", peer},
+                   {"code", statusCodeName(r.code)},
+                   {"ms", r.seconds * 1000.0}});
 }
 
 int milliseconds(double seconds) {
@@ -247,6 +266,16 @@ bool Daemon::start(std::vector<std::string>& errors) {
   builder.RegisterService(service_.get());
   builder.SetMaxReceiveMessageSize(config_.max_message_bytes);
   limitConnections(config_, builder);
+  // Every call as it ends: per-method metrics and, with access_log, one line each.
+  if (metrics_ || config_.access_log) {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> observers;
+    observers.push_back(std::make_unique<RpcObserverFactory>(
+        [this, access = accessControl(config_)](const RpcRecord& r) {
+          if (metrics_) metrics_->onRpc(r);
+          if (config_.access_log) spdlog::info(accessLine(r, access));
+        }));
+    builder.experimental().SetInterceptorCreators(std::move(observers));
+  }
   server_ = builder.BuildAndStart();
   if (!server_ || port_ == 0) {
     errors.push_back("cannot listen on " + config_.listen +
@@ -313,6 +342,9 @@ bool Daemon::start(std::vector<std::string>& errors) {
     if (snapshots_) s.state_checksum = stateChecksum(*sim_);
     s.errors_input = hub_->errorCount(ClientHub::ErrorKind::kInput);
     s.errors_refused = hub_->errorCount(ClientHub::ErrorKind::kRefused);
+    const ClientHub::OutboxDepth outbox = hub_->outboxDepth();
+    s.outbox_messages = outbox.total;
+    s.outbox_max = outbox.max;
   };
   // The board keeps its own window of tick durations so GetStats's percentiles are current
   // whatever status_interval_s is.
@@ -330,13 +362,27 @@ bool Daemon::start(std::vector<std::string>& errors) {
   driver_->start();
   tick_thread_ = std::thread([this] { io_.run(); });
   watchdog_->start([budget_ms = watchdog_->budgetMs()](const StallReport& r) {
-    spdlog::warn(logText("tick watchdog: " + r.text(budget_ms)));
+    spdlog::warn(logEvent("tick stall", "tick watchdog: " + r.text(budget_ms),
+                          {{"tick", r.tick},
+                           {"elapsed_ms", r.elapsed_ms},
+                           {"budgets", r.budgets},
+                           {"phase", tickPhaseName(r.phase)},
+                           {"agent", raw(r.agent)}}));
   });
   started_ = true;
-  spdlog::info(logText(fmt::format("npcd {} (revision {}) listening on {} (port {}), {:g} ticks/s, world {}{}",
-                                   buildVersion(), buildRevision(), config_.listen, port_, config_.tick_hz,
-                                   config_.world.empty() ? "(empty)" : config_.world,
-                                   demo_ ? ", simulated players on" : "")));
+  spdlog::info(logEvent(
+      "listening",
+      fmt::format("npcd {} (revision {}) listening on {} (port {}), {:g} ticks/s, world {}{}",
+                  buildVersion(), buildRevision(), config_.listen, port_, config_.tick_hz,
+                  config_.world.empty() ? "(empty)" : config_.world,
+                  demo_ ? ", simulated players on" : ""),
+      {{"version", buildVersion()},
+       {"revision", buildRevision()},
+       {"listen", config_.listen},
+       {"port", port_},
+       {"tick_hz", config_.tick_hz},
+       {"world", config_.world},
+       {"simulated_players", demo_ != nullptr}}));
   if (debug_) {
     const std::string host = config_.debug_listen.substr(0, config_.debug_listen.rfind(':'));
     spdlog::info(logText(fmt::format("debug page on http://{}:{}/", host, debug_->port())));
@@ -384,7 +430,8 @@ void Daemon::shutdown() {
     spdlog::warn(logText("planner statistics: " + saved.message()));
   }
   const SimStats s = sim_->stats();
-  spdlog::info(logText("npcd stopped after " + std::to_string(s.tick) + " ticks"));
+  spdlog::info(logEvent("stopped", "npcd stopped after " + std::to_string(s.tick) + " ticks",
+                        {{"tick", s.tick}}));
 }
 
 }  // namespace npc

@@ -31,4 +31,23 @@ std::string logText(const std::string& text) {
   return g_json ? nlohmann::json(text).dump() : text;
 }
 
+std::string formatLogEvent(bool json, std::string_view event, const std::string& text,
+                           const std::vector<LogField>& fields) {
+  if (!json) return text;
+  // The pattern closes the object after %v: this is `"msg","key":value,...`.
+  std::string line = nlohmann::json(std::string(event)).dump();
+  for (const LogField& f : fields) {
+    line += ',';
+    line += nlohmann::json(f.key).dump();
+    line += ':';
+    line += std::visit([](const auto& v) { return nlohmann::json(v).dump(); }, f.value);
+  }
+  return line;
+}
+
+std::string logEvent(std::string_view event, const std::string& text,
+                     const std::vector<LogField>& fields) {
+  return formatLogEvent(g_json, event, text, fields);
+}
+
 }  // namespace npc

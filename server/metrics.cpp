@@ -1,6 +1,7 @@
 #include "metrics.h"
 
 #include "build_info.h"
+#include "process_metrics.h"
 
 #include <exception>
 
@@ -40,6 +41,8 @@ Metrics::Metrics(const std::string& listen, std::string& error)
     return;
   }
   exposer_->RegisterCollectable(registry_);
+  process_ = std::make_shared<ProcessMetrics>();
+  exposer_->RegisterCollectable(process_);
   const auto ports = exposer_->GetListeningPorts();
   port_ = ports.empty() ? 0 : ports.front();
 
@@ -76,7 +79,26 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   auto& agents = prometheus::BuildGauge().Name("npcd_agents").Help("Agents by state").Register(r);
   agents_awake_ = &agents.Add({{"state", "awake"}});
   agents_asleep_ = &agents.Add({{"state", "asleep"}});
-  places_ = gauge(r, "npcd_places", "Places in the world");
+  auto& places = prometheus::BuildGauge()
+                     .Name("npcd_places")
+                     .Help("Places by hibernation state (awake counts draining places)")
+                     .Register(r);
+  places_awake_ = &places.Add({{"state", "awake"}});
+  places_asleep_ = &places.Add({{"state", "asleep"}});
+  outbox_messages_ = gauge(r, "npcd_outbox_messages",
+                           "Messages queued for Connect streams, all clients together");
+  outbox_max_ = gauge(r, "npcd_outbox_messages_max",
+                      "Messages queued for the furthest-behind Connect stream (dropped at "
+                      "outbox_max_messages)");
+  rpc_handled_ = &prometheus::BuildCounter()
+                      .Name("grpc_server_handled_total")
+                      .Help("gRPC calls completed on the server, by method and status code")
+                      .Register(r);
+  rpc_seconds_ = &prometheus::BuildHistogram()
+                      .Name("grpc_server_handling_seconds")
+                      .Help("Duration of gRPC calls until their status was sent (a Connect "
+                            "stream: its whole life)")
+                      .Register(r);
   entities_ = gauge(r, "npcd_entities", "Entities in the world");
   clients_ = gauge(r, "npcd_stream_clients", "Connected Connect streams");
   clients_dropped_ = counter(r, "npcd_clients_dropped_total", "Clients dropped for falling behind");
@@ -108,7 +130,10 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   ticks_->Increment();
   agents_awake_->Set(static_cast<double>(s.sim.agents_awake));
   agents_asleep_->Set(static_cast<double>(s.sim.agents_asleep));
-  places_->Set(static_cast<double>(s.sim.places));
+  places_awake_->Set(static_cast<double>(s.sim.places_awake));
+  places_asleep_->Set(static_cast<double>(s.sim.places_asleep));
+  outbox_messages_->Set(static_cast<double>(s.outbox_messages));
+  outbox_max_->Set(static_cast<double>(s.outbox_max));
   entities_->Set(static_cast<double>(s.sim.entities));
   clients_->Set(static_cast<double>(s.clients));
   grow(overruns_, s.tick_overruns, last_.overruns);
@@ -125,6 +150,22 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(errors_input_, s.errors_input, last_.errors_input);
   grow(errors_refused_, s.errors_refused, last_.errors_refused);
   grow(tick_stalls_, s.tick_stalls, last_.stalls);
+}
+
+void Metrics::onRpc(const RpcRecord& rpc) {
+  if (!exposer_) return;
+  const RpcName name = splitRpcName(rpc.method);
+  prometheus::Labels labels{{"grpc_service", std::string(name.service)},
+                            {"grpc_method", std::string(name.method)},
+                            {"grpc_type", std::string(rpc.type)}};
+  // 1 ms .. 10 s for unary calls (a tick or two); streams land in +Inf.
+  rpc_seconds_
+      ->Add(labels, prometheus::Histogram::BucketBoundaries{0.001, 0.0025, 0.005, 0.01, 0.025,
+                                                            0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+                                                            5.0, 10.0})
+      .Observe(rpc.seconds);
+  labels.emplace("grpc_code", std::string(statusCodeName(rpc.code)));
+  rpc_handled_->Add(labels).Increment();
 }
 
 void Metrics::onPhases(const TickProfile& profile) {

@@ -8,14 +8,18 @@
 #include <memory>
 #include <string>
 
+#include "rpc_observer.h"
 #include "stats_board.h"
 
 namespace prometheus {
+class Collectable;
 class Counter;
 class Exposer;
 class Gauge;
 class Histogram;
 class Registry;
+template <typename T>
+class Family;
 }  // namespace prometheus
 
 namespace npc {
@@ -36,6 +40,10 @@ class Metrics {
   void onTick(const DaemonStats& stats, double tick_s);
   // Tick thread, after every tick: the wall time of each phase of the last tick.
   void onPhases(const TickProfile& profile);
+  // Any gRPC thread, as a call ends (RpcObserver): grpc_server_handled_total and
+  // grpc_server_handling_seconds, labelled as the Go and Java gRPC middleware label them
+  // (grpc_service, grpc_method, grpc_type, and grpc_code for the count).
+  void onRpc(const RpcRecord& rpc);
 
  private:
   // Counters move by the growth of the cumulative figures since the last tick.
@@ -45,6 +53,7 @@ class Metrics {
              plans_failed = 0, plans_partial = 0, stalls = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
+  std::shared_ptr<prometheus::Collectable> process_;  // the exposer keeps only a weak_ptr
   std::unique_ptr<prometheus::Exposer> exposer_;
   int port_ = 0;
   Cumulative last_;
@@ -56,7 +65,12 @@ class Metrics {
   prometheus::Counter* overruns_ = nullptr;
   prometheus::Gauge* agents_awake_ = nullptr;
   prometheus::Gauge* agents_asleep_ = nullptr;
-  prometheus::Gauge* places_ = nullptr;
+  prometheus::Gauge* places_awake_ = nullptr;   // npcd_places{state="awake"} (draining too)
+  prometheus::Gauge* places_asleep_ = nullptr;  // npcd_places{state="asleep"}
+  prometheus::Gauge* outbox_messages_ = nullptr;
+  prometheus::Gauge* outbox_max_ = nullptr;
+  prometheus::Family<prometheus::Counter>* rpc_handled_ = nullptr;
+  prometheus::Family<prometheus::Histogram>* rpc_seconds_ = nullptr;
   prometheus::Gauge* entities_ = nullptr;
   prometheus::Gauge* clients_ = nullptr;
   prometheus::Counter* clients_dropped_ = nullptr;

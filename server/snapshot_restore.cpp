@@ -55,8 +55,10 @@ bool restoreFromSnapshot(const DaemonConfig& config, const std::string& definiti
     errors.push_back("--restore: " + path + ": " + error);
     return false;
   }
-  spdlog::info(logText("restored " + std::to_string(header.agents()) + " agents at tick " +
-                       std::to_string(header.tick()) + " from " + path));
+  spdlog::info(logEvent("restored",
+                        "restored " + std::to_string(header.agents()) + " agents at tick " +
+                            std::to_string(header.tick()) + " from " + path,
+                        {{"agents", header.agents()}, {"tick", header.tick()}, {"path", path}}));
   return true;
 }
 

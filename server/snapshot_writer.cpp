@@ -99,13 +99,17 @@ void SnapshotWriter::run() {
     r.bytes = bytes.size();
     r.status = store_.write(r.tick, bytes, r.path);
     if (r.status.isOk()) {
-      spdlog::info(logText("snapshot of tick " + std::to_string(r.tick) + " written to " + r.path +
-                           " (" + std::to_string(r.bytes) + " bytes)"));
+      spdlog::info(logEvent("snapshot written",
+                            "snapshot of tick " + std::to_string(r.tick) + " written to " +
+                                r.path + " (" + std::to_string(r.bytes) + " bytes)",
+                            {{"tick", r.tick}, {"path", r.path}, {"bytes", r.bytes}}));
       std::lock_guard lock(mutex_);
       ++written_;
     } else {
-      spdlog::error(logText("snapshot of tick " + std::to_string(r.tick) + " not written: " +
-                            r.status.message()));
+      spdlog::error(logEvent("snapshot not written",
+                             "snapshot of tick " + std::to_string(r.tick) + " not written: " +
+                                 r.status.message(),
+                             {{"tick", r.tick}, {"error", r.status.message()}}));
     }
     for (const Done& done : job->done) done(r);
   }

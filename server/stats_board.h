@@ -32,6 +32,8 @@ struct DaemonStats {
   uint64_t errors_input = 0;    // error events sent to clients, ClientHub::ErrorKind::kInput
   uint64_t errors_refused = 0;  // and ClientHub::ErrorKind::kRefused
   uint64_t state_checksum = 0;  // after the last tick (state/state_checksum.h); 0: off
+  uint64_t outbox_messages = 0;  // messages queued for all Connect streams together
+  uint64_t outbox_max = 0;       // the fullest stream's outbox
 };
 
 class StatsBoard {

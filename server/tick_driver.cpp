@@ -78,9 +78,13 @@ void TickDriver::scheduleNext() {
       stats_.skipped += static_cast<uint64_t>(behind);
     }
     if (stats_.overruns == 1 || stats_.overruns % 100 == 0) {
-      spdlog::warn(logText("tick overrun #" + std::to_string(stats_.overruns) + " at tick " +
-                           std::to_string(sim_.tickCount()) + " (" +
-                           std::to_string(stats_.skipped) + " slots skipped so far)"));
+      spdlog::warn(logEvent("tick overrun",
+                            "tick overrun #" + std::to_string(stats_.overruns) + " at tick " +
+                                std::to_string(sim_.tickCount()) + " (" +
+                                std::to_string(stats_.skipped) + " slots skipped so far)",
+                            {{"tick", sim_.tickCount()},
+                             {"overruns", stats_.overruns},
+                             {"slots_skipped", stats_.skipped}}));
     }
   }
   tick_due_ = next;
@@ -116,7 +120,9 @@ void TickDriver::onStatus() {
   last_.tick_p99_ms = stats_.percentileMs(99);
   last_.ticks_per_second = ticks_per_second_;
   board_.store(last_);
-  if (options_.status_interval_s > 0) spdlog::info(logText(statusLine()));
+  if (options_.status_interval_s > 0) {
+    spdlog::info(logEvent("status", statusLine(), statusFields()));
+  }
   status_due_ += status_period_;
   status_timer_->armAt(status_due_, [this] { onStatus(); });
 }
@@ -142,6 +148,27 @@ std::string TickDriver::statusLine() const {
     text += line;
   }
   return text;
+}
+
+std::vector<LogField> TickDriver::statusFields() const {
+  std::vector<LogField> fields{{"tick", last_.sim.tick},
+                               {"ticks_per_s", ticks_per_second_},
+                               {"agents", last_.sim.agents},
+                               {"agents_awake", last_.sim.agents_awake},
+                               {"agents_asleep", last_.sim.agents_asleep},
+                               {"places_awake", last_.sim.places_awake},
+                               {"places_asleep", last_.sim.places_asleep},
+                               {"tick_p50_ms", stats_.percentileMs(50)},
+                               {"tick_p99_ms", stats_.percentileMs(99)},
+                               {"actions_per_s", actions_per_second_},
+                               {"clients", last_.clients},
+                               {"overruns", stats_.overruns}};
+  const DaemonStats board = board_.load();
+  for (TickPhase phase : kTickPhases) {
+    fields.emplace_back("p99_ms_" + std::string(tickPhaseName(phase)),
+                        board.phases[index(phase)].p99_ms);
+  }
+  return fields;
 }
 
 }  // namespace npc

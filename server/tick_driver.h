@@ -16,11 +16,13 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <memory>
 
 #include <boost/asio/io_context.hpp>
 
+#include "logging.h"
 #include "sim/simulation.h"
 #include "stats_board.h"
 #include "tick_clock.h"
@@ -56,6 +58,8 @@ class TickDriver {
   const TickStats& stats() const { return stats_; }
   // The line printed every status interval (also useful in tests).
   std::string statusLine() const;
+  // Its figures, the fields of the status line in JSON logs (see logEvent).
+  std::vector<LogField> statusFields() const;
 
  private:
   using Clock = TickClock;

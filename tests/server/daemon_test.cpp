@@ -54,7 +54,7 @@ TEST_CASE("The daemon runs the demo world and serves clients", "[daemon]") {
 
     grpc::ClientContext ctx;
     ctx.set_deadline(std::chrono::system_clock::now() + 5s);
-    npc::v1::Stats stats;
+    npc::v1::GetStatsResponse stats;
     REQUIRE(stub->GetStats(&ctx, npc::v1::GetStatsRequest{}, &stats).ok());
     REQUIRE(stats.agents() == demoNpcs());
     REQUIRE(stats.tick() > 0);
@@ -109,6 +109,48 @@ TEST_CASE("The daemon serves Prometheus metrics", "[daemon][metrics]") {
   daemon.shutdown();
 }
 
+TEST_CASE("The daemon's metrics count gRPC calls by method and code, places, outboxes and "
+          "its process", "[daemon][metrics]") {
+  Daemon daemon(demoConfig());
+  std::vector<std::string> errors;
+  REQUIRE(daemon.start(errors));
+  auto stub = npc::v1::NpcSim::NewStub(grpc::CreateChannel(
+      "127.0.0.1:" + std::to_string(daemon.port()), grpc::InsecureChannelCredentials()));
+  for (int i = 0; i < 2; ++i) {
+    grpc::ClientContext ctx;
+    npc::v1::GetStatsResponse stats;
+    REQUIRE(stub->GetStats(&ctx, npc::v1::GetStatsRequest{}, &stats).ok());
+  }
+  grpc::ClientContext ctx;
+  npc::v1::GetAgentRequest unknown;
+  unknown.set_id(999999);
+  npc::v1::GetAgentResponse agent;
+  REQUIRE(stub->GetAgent(&ctx, unknown, &agent).error_code() == grpc::StatusCode::NOT_FOUND);
+  REQUIRE(waitFor([&] { return daemon.stats().load().sim.tick >= 3; }));
+
+  const std::string body = httpGet(daemon.metricsPort(), "/metrics");
+  // prometheus-cpp writes labels in name order.
+  CHECK_THAT(body, Catch::Contains("grpc_server_handled_total{grpc_code=\"OK\",grpc_method="
+                                   "\"GetStats\",grpc_service=\"npc.v1.NpcSim\",grpc_type="
+                                   "\"unary\"} 2"));
+  CHECK_THAT(body, Catch::Contains("grpc_server_handled_total{grpc_code=\"NOT_FOUND\","
+                                   "grpc_method=\"GetAgent\",grpc_service=\"npc.v1.NpcSim\","
+                                   "grpc_type=\"unary\"} 1"));
+  CHECK_THAT(body, Catch::Contains("grpc_server_handling_seconds_count{grpc_method=\"GetStats\","
+                                   "grpc_service=\"npc.v1.NpcSim\",grpc_type=\"unary\"} 2"));
+  const SimStats sim = daemon.stats().load().sim;
+  CHECK_THAT(body, Catch::Contains("npcd_places{state=\"awake\"}"));
+  CHECK_THAT(body, Catch::Contains("npcd_places{state=\"asleep\"}"));
+  CHECK(sim.places_awake + sim.places_asleep == 4);
+  CHECK_THAT(body, Catch::Contains("npcd_outbox_messages 0"));
+  CHECK_THAT(body, Catch::Contains("npcd_outbox_messages_max 0"));
+  CHECK_THAT(body, Catch::Contains("process_cpu_seconds_total "));
+  CHECK_THAT(body, Catch::Contains("process_resident_memory_bytes "));
+  CHECK_THAT(body, Catch::Contains("process_open_fds "));
+  CHECK_THAT(body, Catch::Contains("process_start_time_seconds "));
+  daemon.shutdown();
+}
+
 TEST_CASE("The daemon refuses to start on bad definitions, naming them", "[daemon]") {
   DaemonConfig c = demoConfig();
   c.world = "/nonexistent/world.json";
@@ -144,7 +186,7 @@ TEST_CASE("Connections that never send the HTTP/2 preface are closed", "[daemon]
       "127.0.0.1:" + std::to_string(daemon.port()), grpc::InsecureChannelCredentials()));
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + 5s);
-  npc::v1::Stats stats;
+  npc::v1::GetStatsResponse stats;
   CHECK(stub->GetStats(&ctx, npc::v1::GetStatsRequest{}, &stats).ok());  // still serving
   daemon.shutdown();
 }
