@@ -6,6 +6,8 @@
 # build-sanitize/fuzz/artifacts/. The corpus each target grew is kept in
 # build-sanitize/fuzz/corpus/<target> and reused by the next run.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      e.g. scripts/fuzz.sh 600 world_update
+# NPCD_FUZZ_RUNS=N also stops each target after N runs (the long runs' 1M goal:
+#   NPCD_FUZZ_RUNS=1000000 scripts/fuzz.sh 7200 bst_xml).
 # Reproduce a finding: build-sanitize/tests/fuzz/<target>_fuzz <artifact>
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,7 +59,7 @@ for t in "${targets[@]}"; do
   status=0
   ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
     "$build/tests/fuzz/${t}_fuzz" -max_total_time="$seconds" -timeout="$timeout_s" \
-    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 ${NPCD_FUZZ_RUNS:+-runs=$NPCD_FUZZ_RUNS} \
     -artifact_prefix="$out/artifacts/$t-" "$out/corpus/$t" "$seed_dir" > "$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)

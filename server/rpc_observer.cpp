@@ -55,7 +55,7 @@ RpcName splitRpcName(std::string_view full) {
   return {full.substr(0, slash), full.substr(slash + 1)};
 }
 
-std::string_view statusCodeName(grpc::StatusCode code) {
+std::string_view statusCodeName(int code) {
   static constexpr std::array<std::string_view, 17> kNames = {
       "OK",                 "CANCELLED",           "UNKNOWN",
       "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",   "NOT_FOUND",
@@ -63,8 +63,7 @@ std::string_view statusCodeName(grpc::StatusCode code) {
       "FAILED_PRECONDITION", "ABORTED",            "OUT_OF_RANGE",
       "UNIMPLEMENTED",      "INTERNAL",            "UNAVAILABLE",
       "DATA_LOSS",          "UNAUTHENTICATED"};  // by grpc::StatusCode value, 0..16
-  const auto i = static_cast<size_t>(code);
-  return i < kNames.size() ? kNames[i] : "UNKNOWN";
+  return code >= 0 && static_cast<size_t>(code) < kNames.size() ? kNames[code] : "UNKNOWN";
 }
 
 std::string accessLogLine(const RpcRecord& rpc, std::string_view client, std::string_view peer) {

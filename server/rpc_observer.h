@@ -22,7 +22,7 @@ namespace npc {
 struct RpcRecord {
   std::string_view method;   // "/npc.v1.NpcSim/GetStats"
   std::string_view type;     // "unary", "client_stream", "server_stream", "bidi_stream"
-  grpc::StatusCode code = grpc::StatusCode::OK;
+  int code = grpc::StatusCode::OK;  // a grpc::StatusCode as sent on the wire
   double seconds = 0.0;
   const grpc::ServerContextBase* context = nullptr;  // for the caller's identity and peer
 };
@@ -34,8 +34,9 @@ struct RpcName {
 };
 RpcName splitRpcName(std::string_view full);
 
-// "OK", "INVALID_ARGUMENT", ... as gRPC names its codes; "UNKNOWN" for a value out of range.
-std::string_view statusCodeName(grpc::StatusCode code);
+// "OK", "INVALID_ARGUMENT", ... as gRPC names its codes; "UNKNOWN" for a value out of range
+// (an int: a value outside the enum's range may not be held in a grpc::StatusCode).
+std::string_view statusCodeName(int code);
 
 // The access log's line for one call made by `client` from `peer`:
 // "rpc /npc.v1.NpcSim/GetStats client=admin peer=ipv4:127.0.0.1:4711 code=OK 0.41 ms".
