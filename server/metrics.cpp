@@ -154,7 +154,17 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
 
 void Metrics::onRpc(const RpcRecord& rpc) {
   if (!exposer_) return;
-  const RpcName name = splitRpcName(rpc.method);
+  RpcName name = splitRpcName(rpc.method);
+  {
+    std::lock_guard lock(rpc_methods_mutex_);
+    if (rpc_methods_.count(rpc.method) == 0) {
+      if (rpc_methods_.size() < kMaxRpcMethods) {
+        rpc_methods_.emplace(rpc.method);
+      } else {
+        name = {"other", "other"};
+      }
+    }
+  }
   prometheus::Labels labels{{"grpc_service", std::string(name.service)},
                             {"grpc_method", std::string(name.method)},
                             {"grpc_type", std::string(rpc.type)}};

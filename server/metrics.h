@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "rpc_observer.h"
@@ -71,6 +73,11 @@ class Metrics {
   prometheus::Gauge* outbox_max_ = nullptr;
   prometheus::Family<prometheus::Counter>* rpc_handled_ = nullptr;
   prometheus::Family<prometheus::Histogram>* rpc_seconds_ = nullptr;
+  // Method paths come from callers: at most kMaxRpcMethods get their own series, the rest
+  // count as grpc_method "other", so no client can grow the registry without bound.
+  static constexpr size_t kMaxRpcMethods = 64;
+  std::mutex rpc_methods_mutex_;
+  std::set<std::string, std::less<>> rpc_methods_;  // guarded by rpc_methods_mutex_
   prometheus::Gauge* entities_ = nullptr;
   prometheus::Gauge* clients_ = nullptr;
   prometheus::Counter* clients_dropped_ = nullptr;
