@@ -12,6 +12,7 @@ PACKAGES=(
   nlohmann-json3-dev
   catch2
   libpugixml-dev
+  libcli11-dev
   liblua5.4-dev
   libbenchmark-dev
   librecast-dev

@@ -108,22 +108,4 @@ bool loadConfigFile(const std::string& path, DaemonConfig& config, std::vector<s
 bool parseConfig(const std::string& name, const std::string& text, const std::string& base_dir,
                  DaemonConfig& config, std::vector<std::string>& errors);
 
-// Command line. `help` is set for --help / -h (print usage() and exit 0), `version` for
-// --version (print versionLine() from build_info.h and exit 0).
-struct CommandLine {
-  std::string config_path;
-  std::string listen;
-  std::string metrics_listen;
-  std::string debug_listen;
-  std::string log_level;
-  std::string restore;  // --restore latest|FILE
-  bool help = false;
-  bool version = false;
-};
-bool parseCommandLine(int argc, const char* const* argv, CommandLine& out, std::string& error);
-std::string usage();
-
-// Loads the file named on the command line (if any) and applies flag overrides.
-bool resolveConfig(const CommandLine& cli, DaemonConfig& config, std::vector<std::string>& errors);
-
 }  // namespace npc

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "build_info.h"
+#include "command_line.h"
 #include "config.h"
 #include "daemon.h"
 #include "goap/plan_command.h"

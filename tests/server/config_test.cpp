@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "command_line.h"
 #include "config.h"
 
 using namespace npc;
@@ -75,42 +76,6 @@ TEST_CASE("The shipped configs load cleanly", "[config]") {
   REQUIRE(c.listen == "127.0.0.1:50051");
   REQUIRE(c.tick_hz == 10);
   REQUIRE(c.world == NPCD_SOURCE_DIR "/config/demo.json");
-}
-
-TEST_CASE("Command-line flags override the config file", "[config]") {
-  CommandLine cli;
-  std::string error;
-  const char* argv[] = {"npcd", "--config", NPCD_SOURCE_DIR "/config/npcd.json", "--listen",
-                        "127.0.0.1:7777", "--log-level", "warn"};
-  REQUIRE(parseCommandLine(7, argv, cli, error));
-  DaemonConfig c;
-  std::vector<std::string> errors;
-  REQUIRE(resolveConfig(cli, c, errors));
-  REQUIRE(c.listen == "127.0.0.1:7777");
-  REQUIRE(c.log_level == "warn");
-  REQUIRE(c.simulated_players);  // from the file
-
-  SECTION("Should refuse unknown flags and missing values") {
-    const char* bad[] = {"npcd", "--port", "1"};
-    REQUIRE_FALSE(parseCommandLine(3, bad, cli, error));
-    REQUIRE(error == "unknown argument --port (see --help)");
-    const char* dangling[] = {"npcd", "--listen"};
-    REQUIRE_FALSE(parseCommandLine(2, dangling, cli, error));
-    REQUIRE(error == "--listen needs a value (see --help)");
-  }
-  SECTION("Should list every flag in --help") {
-    for (const char* flag : {"--config", "--listen", "--log-level", "--help", "--version"}) {
-      REQUIRE_THAT(usage(), Catch::Contains(flag));
-    }
-  }
-  SECTION("Should ask for the version with --version, and only then") {
-    REQUIRE_FALSE(cli.version);
-    CommandLine asked;
-    const char* version[] = {"npcd", "--version"};
-    REQUIRE(parseCommandLine(2, version, asked, error));
-    REQUIRE(asked.version);
-    REQUIRE_FALSE(asked.help);
-  }
 }
 
 TEST_CASE("The debug page's address comes from debug_listen or --debug-listen", "[config][debug]") {
