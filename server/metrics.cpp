@@ -112,6 +112,13 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   plans_failed_ = counter(r, "npcd_plans_failed_total", "Planner searches that found no plan");
   plans_partial_ = counter(r, "npcd_plans_partial_total",
                            "Planner searches cut short by a limit (a partial result)");
+  prometheus::Histogram::BucketBoundaries plan_bounds;
+  for (uint64_t ns : LatencyHistogram::kBoundsNs) plan_bounds.push_back(static_cast<double>(ns) / 1e9);
+  plan_seconds_ = &prometheus::BuildHistogram()
+                       .Name("npcd_plan_search_seconds")
+                       .Help("Wall time of one planner search (GOAP, on the tick thread)")
+                       .Register(r)
+                       .Add({}, plan_bounds);
   // Error events sent to clients, once per client reached: refused at the edge (input) or
   // by the tick thread (refused).
   auto& errors = prometheus::BuildCounter()
@@ -147,9 +154,21 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(plans_, s.sim.plans, last_.plans);
   grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
   grow(plans_partial_, s.sim.plans_partial, last_.plans_partial);
+  observeGrowth(s.sim.plan_latency);
   grow(errors_input_, s.errors_input, last_.errors_input);
   grow(errors_refused_, s.errors_refused, last_.errors_refused);
   grow(tick_stalls_, s.tick_stalls, last_.stalls);
+}
+
+void Metrics::observeGrowth(const LatencyHistogram& plan_latency) {
+  if (plan_latency.total == last_plan_latency_.total) return;
+  std::vector<double> increments(LatencyHistogram::kBuckets);
+  for (size_t i = 0; i < increments.size(); ++i) {
+    increments[i] = static_cast<double>(plan_latency.counts[i] - last_plan_latency_.counts[i]);
+  }
+  plan_seconds_->ObserveMultiple(
+      increments, static_cast<double>(plan_latency.sum_ns - last_plan_latency_.sum_ns) / 1e9);
+  last_plan_latency_ = plan_latency;
 }
 
 void Metrics::onRpc(const RpcRecord& rpc) {

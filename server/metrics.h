@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "base/latency_histogram.h"
 #include "rpc_observer.h"
 #include "stats_board.h"
 
@@ -48,6 +49,9 @@ class Metrics {
   void onRpc(const RpcRecord& rpc);
 
  private:
+  // The planner-search histogram moves by the searches counted since the last tick.
+  void observeGrowth(const LatencyHistogram& plan_latency);
+
   // Counters move by the growth of the cumulative figures since the last tick.
   struct Cumulative {
     uint64_t actions = 0, completed = 0, failed = 0, errors_input = 0, errors_refused = 0,
@@ -59,9 +63,11 @@ class Metrics {
   std::unique_ptr<prometheus::Exposer> exposer_;
   int port_ = 0;
   Cumulative last_;
+  LatencyHistogram last_plan_latency_;
 
   prometheus::Histogram* tick_duration_ = nullptr;
   std::array<prometheus::Histogram*, kTickPhaseCount> phase_duration_{};  // by TickPhase
+  prometheus::Histogram* plan_seconds_ = nullptr;
   prometheus::Counter* tick_stalls_ = nullptr;
   prometheus::Counter* ticks_ = nullptr;
   prometheus::Counter* overruns_ = nullptr;

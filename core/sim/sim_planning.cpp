@@ -479,7 +479,9 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal
     r.trace = trace.get();
   }
   P.planner.setStatistics(pd.stats.get());
+  const uint64_t started_ns = plan_clock_();
   const goap::PlanResult& result = P.planner.plan(r);
+  totals_.plan_latency.record(plan_clock_() - started_ns);
   ++p.searches;
   ++totals_.plans;
   if (!result.hasPlan() && result.status != goap::PlanStatus::kFound) ++totals_.plans_failed;

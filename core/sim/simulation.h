@@ -22,6 +22,7 @@
 #include "agent/archetype.h"
 #include "agent/builtin_behaviors.h"
 #include "base/dense_table.h"
+#include "base/latency_histogram.h"
 #include "bst/selection_tree_library.h"
 #include "hibernation/dormant_agent.h"
 #include "hibernation/long_action.h"
@@ -102,6 +103,7 @@ struct SimStats {
   uint64_t plans_partial = 0;  // searches cut by a limit (counted in plans_failed too unless
                                // the domain accepts partial plans)
   uint64_t plan_steps_failed = 0;
+  LatencyHistogram plan_latency;  // wall time of each planner search (measured, never used)
 };
 
 class Simulation {
@@ -169,6 +171,8 @@ class Simulation {
   // Wall time per phase of the last tick and where the tick is now (always on; the server
   // adds its emit phase and reads progress from its watchdog thread).
   TickProfile& profile() { return profile_; }
+  // The clock that times planner searches (stats().plan_latency); tests inject a counter.
+  void setPlanClock(PhaseClock clock) { plan_clock_ = clock; }
   const TickProfile& profile() const { return profile_; }
 
   // Tick thread: direct access for set-up (places, obstacles) and read-only queries.
@@ -404,6 +408,7 @@ class Simulation {
   TickOutput output_;
   TickProfile profile_;
   SimStats totals_;
+  PhaseClock plan_clock_ = &steadyClockNs;
 };
 
 }  // namespace npc

@@ -100,6 +100,7 @@ TEST_CASE("The daemon serves Prometheus metrics", "[daemon][metrics]") {
   REQUIRE_THAT(body, Catch::Contains("npcd_tick_duration_seconds_bucket"));
   REQUIRE_THAT(body, Catch::Contains("npcd_agents{state=\"awake\"} " + std::to_string(demoNpcs())));
   REQUIRE_THAT(body, Catch::Contains("npcd_plans_total"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_plan_search_seconds_bucket{le=\"5e-06\"}"));
   REQUIRE_THAT(body, Catch::Contains("npcd_stream_clients 0"));
   REQUIRE_THAT(body, Catch::Contains("npcd_actions_total"));
   REQUIRE_THAT(body, Catch::Contains("npcd_perception_rays_total"));

@@ -313,6 +313,35 @@ TEST_CASE("planner searches per tick are capped; the rest wait their turn", "[si
   for (uint64_t id = 10; id < 13; ++id) CHECK(describe(sim, id)["planner"]["searches"] == 1);
 }
 
+namespace {
+uint64_t plan_clock_now = 0;
+// Each reading advances 30 µs: a search between two readings takes exactly 30 µs.
+uint64_t thirtyMicrosecondClock() { return plan_clock_now += 30'000; }
+}  // namespace
+
+TEST_CASE("every planner search is timed into the latency histogram", "[sim][planning][metrics]") {
+  SimConfig config = chefConfig();
+  config.max_plans_per_tick = 1;
+  Simulation sim(config, chefArchetypes());
+  sim.setPlanClock(&thirtyMicrosecondClock);
+  REQUIRE(sim.loadPlannerDomains({{"chef.json", kChefDomain}}).ok());
+  REQUIRE(sim.submit(knife(502, {3.f, 0.f, 0.f})));
+  for (uint64_t id = 10; id < 12; ++id) {
+    REQUIRE(sim.submit(upsert(id, EntityKind::kNpc, {0.f, static_cast<float>(id), 0.f}, "chef")));
+  }
+  CHECK(sim.stats().plan_latency.total == 0);
+  sim.tick();
+  sim.tick();
+  const LatencyHistogram h = sim.stats().plan_latency;
+  REQUIRE(sim.stats().plans == 2);
+  CHECK(h.total == 2);
+  CHECK(h.sum_ns == 60'000);
+  // 30 µs lies in the bucket (25 µs, 50 µs].
+  CHECK(h.counts[3] == 2);
+  CHECK(LatencyHistogram::kBoundsNs[2] < 30'000);
+  CHECK(LatencyHistogram::kBoundsNs[3] >= 30'000);
+}
+
 TEST_CASE("<Plan> and <ExecutePlan> drive the planner from a behavior tree", "[sim][planning][mbt]") {
   SECTION("every step succeeds: the tree goes on after ExecutePlan") {
     auto sim = chefWorld();
