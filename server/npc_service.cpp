@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "agent_view.h"
 #include "client_hub.h"
 #include "grpc_status.h"
 #include "proto_convert.h"
@@ -84,12 +85,16 @@ std::function<void(const Status&)> statusReply(Call call) {
   return [call = std::move(call)](const Status& s) { call->finish(toGrpcStatus(s)); };
 }
 
-// The reply of a command answering with a JSON view (GetAgent, GetPlanTrace).
+// The reply of a command answering with a JSON view and the typed fields read from it
+// (GetAgent, GetPlanTrace).
 template <class Reply>
 auto jsonReply(Reply* reply) {
   return [reply](Call call) {
     return [call = std::move(call), reply](const Status& s, const std::string& json) {
-      call->finish(toGrpcStatus(s), [&] { reply->set_json(json); });
+      call->finish(toGrpcStatus(s), [&] {
+        reply->set_json(json);
+        addTypedView(json, *reply);
+      });
     };
   };
 }

@@ -49,13 +49,15 @@ grpc::Status setValue(Admin& admin, uint64_t agent, const std::string& name, con
   return admin.call(&v1::NpcSim::Stub::SetPlannerValue, r);
 }
 
-grpc::Status trace(Admin& admin, uint64_t agent, std::optional<bool> on, nlohmann::json* out) {
+grpc::Status trace(Admin& admin, uint64_t agent, std::optional<bool> on, nlohmann::json* out,
+                   v1::GetPlanTraceResponse* typed = nullptr) {
   v1::GetPlanTraceRequest r;
   r.set_agent(agent);
   if (on) r.set_trace(*on);
   v1::GetPlanTraceResponse reply;
   grpc::Status s = admin.call(&v1::NpcSim::Stub::GetPlanTrace, r, &reply);
   if (s.ok() && out) *out = nlohmann::json::parse(reply.json());
+  if (typed) *typed = reply;
   return s;
 }
 
@@ -88,6 +90,37 @@ TEST_CASE("GetPlanTrace and SetPlannerValue reach an agent's planner", "[grpc][p
     CHECK_FALSE(j["trace"]["expansions"].empty());
     CHECK(j["trace"]["result"]["status"] == "found");
     CHECK(j["trace"]["result"]["goal"] == "Lit");
+
+    // The typed fields of the same reply say the same.
+    v1::GetPlanTraceResponse typed;
+    REQUIRE(trace(admin, 1, std::nullopt, &j, &typed).ok());
+    CHECK(typed.agent() == 1);
+    CHECK(typed.traced());
+    CHECK(typed.planner().domain() == "lamp");
+    CHECK(typed.planner().goal() == j["planner"]["goal"].get<std::string>());
+    REQUIRE(typed.has_trace());
+    const v1::PlanSearchView& search = typed.trace();
+    CHECK(search.domain() == "lamp");
+    CHECK(search.goals_size() == static_cast<int>(j["trace"]["goals"].size()));
+    CHECK(search.result().status() == "found");
+    CHECK(search.result().goal() == "Lit");
+    CHECK(search.generated() == j["trace"]["result"]["generated"].get<uint64_t>());
+    REQUIRE(search.result().steps_size() == 2);
+    CHECK(search.result().steps(0).action() == "StrikeMatch");
+    CHECK(search.result().steps(1).action() == "LightLamp");
+    REQUIRE(search.expansions_size() == static_cast<int>(j["trace"]["expansions"].size()));
+    for (int i = 0; i < search.expansions_size(); ++i) {
+      const nlohmann::json& e = j["trace"]["expansions"][static_cast<size_t>(i)];
+      const v1::PlanExpansion& x = search.expansions(i);
+      CHECK(x.node() == e["node"].get<uint32_t>());
+      CHECK(x.has_parent() == e.contains("parent"));
+      CHECK(x.g() == e["g"].get<float>());
+      CHECK(x.via() == e.value("via", ""));
+      CHECK(x.children_size() == static_cast<int>(e["children"].size()));
+      CHECK(x.rejected_size() == static_cast<int>(e["rejected"].size()));
+      CHECK(x.open_conditions_size() == static_cast<int>(e["open_conditions"].size()));
+    }
+    CHECK_FALSE(search.expansions(0).has_parent());  // the start node
   }
 
   SECTION("Should plan from a fact the game set") {
