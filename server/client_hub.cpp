@@ -3,10 +3,33 @@
 #include <algorithm>
 #include <string>
 
+#include <spdlog/spdlog.h>
+
+#include "logging.h"
 #include "proto_convert.h"
 #include "session.h"
 
 namespace npc {
+
+namespace {
+
+const char* errorKindName(ClientHub::ErrorKind kind) {
+  return kind == ClientHub::ErrorKind::kInput ? "input" : "refused";
+}
+
+// Debug level: a busy client's mistakes would flood the info log, and the counters
+// (npcd_errors_total) already say how many there are.
+void logClientError(ClientId client, ClientHub::ErrorKind kind, uint64_t seq, EntityId agent,
+                    const std::string& text) {
+  if (!spdlog::should_log(spdlog::level::debug)) return;
+  spdlog::debug(logEvent("client error",
+                         "error to client " + std::to_string(raw(client)) + " (update " +
+                             std::to_string(seq) + ", " + errorKindName(kind) + "): " + text,
+                         {{"client", raw(client)}, {"kind", errorKindName(kind)}, {"seq", seq},
+                          {"agent", raw(agent)}, {"error", text}}));
+}
+
+}  // namespace
 
 namespace {
 
@@ -105,6 +128,13 @@ std::shared_ptr<Session> ClientHub::open(const std::string& name, bool read_only
   session->push(std::move(welcome));  // no reactor yet: it is written once attached
 
   sessions_.push_back(session);
+  spdlog::info(logEvent("client connected",
+                        "client " + std::to_string(raw(id)) +
+                            (name.empty() ? std::string() : " (" + name + ")") + " connected" +
+                            (read_only ? " read-only" : "") + ", " +
+                            std::to_string(sessions_.size()) + " streams open",
+                        {{"client", raw(id)}, {"identity", name}, {"read_only", read_only},
+                         {"streams", sessions_.size()}}));
   return session;
 }
 
@@ -113,6 +143,10 @@ void ClientHub::close(const std::shared_ptr<Session>& session) {
   auto it = std::find(sessions_.begin(), sessions_.end(), session);
   if (it == sessions_.end()) return;
   sessions_.erase(it);
+  spdlog::info(logEvent("client disconnected",
+                        "client " + std::to_string(raw(session->id())) + " disconnected, " +
+                            std::to_string(sessions_.size()) + " streams open",
+                        {{"client", raw(session->id())}, {"streams", sessions_.size()}}));
   if (!session->named()) {
     submitLifecycleLocked(Command{session->id(), 0, ClientGone{false}});
     return;
@@ -129,6 +163,9 @@ void ClientHub::dropSlowClient(const std::shared_ptr<Session>& session) {
                               " too slow: outbox exceeded " +
                               std::to_string(limits_.outbox_max_messages) + " messages";
   if (!session->finish(grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, message))) return;
+  spdlog::warn(logEvent("client dropped", message,
+                        {{"client", raw(session->id())},
+                         {"outbox_max", limits_.outbox_max_messages}}));
   {
     std::lock_guard lock(mutex_);
     ++dropped_;
@@ -149,8 +186,10 @@ void ClientHub::retryLifecycle() {
   if (sim_.submit(lifecycle_pending_)) lifecycle_pending_.clear();
 }
 
-void ClientHub::countErrors(ErrorKind kind, size_t n) {
-  (kind == ErrorKind::kInput ? errors_input_ : errors_refused_) += n;
+void ClientHub::countErrors(ClientId client, ErrorKind kind, uint64_t seq,
+                            const std::vector<std::string>& errors) {
+  (kind == ErrorKind::kInput ? errors_input_ : errors_refused_) += errors.size();
+  for (const std::string& text : errors) logClientError(client, kind, seq, EntityId::kNone, text);
 }
 
 uint64_t ClientHub::errorCount(ErrorKind kind) const {
@@ -201,7 +240,14 @@ void ClientHub::publish(const Simulation& sim) {
       message.set_tick(out.tick);
       message.set_sim_time(out.sim_time_s);
       const Session::PushResult pushed = session->push(std::move(message));
-      if (pushed == Session::PushResult::kQueued) countErrors(ErrorKind::kRefused, errors);
+      if (pushed == Session::PushResult::kQueued && errors > 0) {
+        errors_refused_ += errors;
+        for (const EventOut& e : out.events) {
+          if (e.kind == EventKind::kError && wantsEvent(e, me, *sub, places_)) {
+            logClientError(me, ErrorKind::kRefused, e.seq, e.agent, e.text);
+          }
+        }
+      }
       if (pushed == Session::PushResult::kFull) dropSlowClient(session);
     }
     session->afterPublish(out.tick, out.sim_time_s, inbox_has_room);

@@ -54,8 +54,10 @@ class ClientHub {
   // Error events delivered to clients, each counted once per client it reached: `input`
   // were refused at the edge (malformed items, rate limit, full queue), `refused` by the
   // tick thread (unknown ids, ownership, state). GetStats "errors" is their sum.
+  // Each is also logged at debug level ("client error": client, kind, seq, agent, error).
   enum class ErrorKind : uint8_t { kInput, kRefused };
-  void countErrors(ErrorKind kind, size_t n);
+  void countErrors(ClientId client, ErrorKind kind, uint64_t seq,
+                   const std::vector<std::string>& errors);
   uint64_t errorCount(ErrorKind kind) const;
 
   // Tick thread, after every Simulation::tick(): converts the tick's actions and events into

@@ -210,7 +210,7 @@ bool ConnectReactor::withinRateLimit() {
 void ConnectReactor::reportErrors(uint64_t seq, const std::vector<std::string>& errors) {
   const Session::PushResult pushed = session_->pushErrors(seq, errors);
   if (pushed == Session::PushResult::kQueued) {
-    hub_.countErrors(ClientHub::ErrorKind::kInput, errors.size());
+    hub_.countErrors(session_->id(), ClientHub::ErrorKind::kInput, seq, errors);
   } else if (pushed == Session::PushResult::kFull) {
     hub_.dropSlowClient(session_);
   }
