@@ -29,10 +29,6 @@ void logClientError(ClientId client, ClientHub::ErrorKind kind, uint64_t seq, En
                           {"agent", raw(agent)}, {"error", text}}));
 }
 
-}  // namespace
-
-namespace {
-
 bool placePasses(PlaceIndex place, const Subscription& sub, const std::vector<PlaceIndex>& places) {
   if (sub.places.empty()) return true;
   return place != PlaceIndex::kNone && std::find(places.begin(), places.end(), place) != places.end();
