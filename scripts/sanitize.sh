@@ -34,9 +34,8 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # ignore_noninstrumented_modules: Debian's gRPC, Abseil and protobuf are not built with TSan,
 # so TSan cannot see their own locks and reports their internals (epoll_wait on a poller's
 # descriptor, Abseil's deadlock graph) as races. Their calls into intercepted functions are
-# not checked; every access in npcd's own code still is. tests/sanitizers/tsan.supp names
-# the gRPC template code inlined into npcd that reports the same blindness.
-export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$root/tests/sanitizers/tsan.supp}"
+# not checked; every access in npcd's own code still is.
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1}"
 
 asan() {
   local build="${NPCD_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
