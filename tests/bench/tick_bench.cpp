@@ -2,35 +2,17 @@
 // steady state, whatever the agent count).
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <cstdlib>
-#include <new>
 
 #include <benchmark/benchmark.h>
 
 #include <nlohmann/json.hpp>
 
+#include "allocation_counter.h"
 #include "base/json_reader.h"
 #include "base/rng.h"
 #include "demo/demo_game.h"
 #include "sim/scale_world.h"
 #include "sim/simulation.h"
-
-namespace {
-std::atomic<uint64_t> g_allocations{0};
-}
-
-// Counting replacements of the global allocation functions. GCC cannot see that new and
-// delete below are a matched malloc/free pair and warns; they are.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-void* operator new(size_t size) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
 
 using namespace npc;
 
@@ -76,9 +58,9 @@ void BM_SimTick(benchmark::State& state) {
     sim.submit({ClientId{1}, 0, UpsertEntity{s}});
   }
   for (int i = 0; i < 5; ++i) sim.tick();  // spawn and warm up buffers
-  const uint64_t before = g_allocations.load();
+  const uint64_t before = npc::test::allocationCount();
   for (auto _ : state) sim.tick();
-  const uint64_t allocs = g_allocations.load() - before;
+  const uint64_t allocs = npc::test::allocationCount() - before;
   state.counters["allocs_per_tick"] =
       benchmark::Counter(static_cast<double>(allocs) / static_cast<double>(state.iterations()));
   state.counters["time_per_agent"] =
@@ -161,9 +143,9 @@ void BM_SimTickPlanning(benchmark::State& state) {
   uint64_t allocs = 0;
   const uint64_t plans_before = sim.stats().plans;
   for (auto _ : state) {
-    const uint64_t before = g_allocations.load();
+    const uint64_t before = npc::test::allocationCount();
     sim.tick();
-    allocs += g_allocations.load() - before;
+    allocs += npc::test::allocationCount() - before;
     state.PauseTiming();
     playGame();
     state.ResumeTiming();
@@ -223,9 +205,9 @@ void BM_ScaleWorldTick(benchmark::State& state) {
   tick_ms.reserve(1024);
   uint64_t allocs = 0;
   for (auto _ : state) {
-    const uint64_t a = g_allocations.load();
+    const uint64_t a = npc::test::allocationCount();
     sim.tick();
-    allocs += g_allocations.load() - a;
+    allocs += npc::test::allocationCount() - a;
     tick_ms.push_back(static_cast<double>(sim.profile().lastTickNs()) / 1e6);
     state.PauseTiming();
     step();

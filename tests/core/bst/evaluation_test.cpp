@@ -1,30 +1,13 @@
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <type_traits>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "bst_test_support.h"
+#include "allocation_counter.h"
 
 using namespace npc;
 using namespace npc::test;
-
-// Counts heap allocations so the tests can show that signals and evaluation allocate nothing.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
 
 static_assert(sizeof(BstAgentState) == 32, "per-agent selection state stays at 32 bytes");
 static_assert(std::is_trivially_copyable_v<BstAgentState>);
@@ -88,13 +71,13 @@ TEST_CASE("Evaluation is skipped while the variables stay the same", "[bst][eval
     const SignalId seen = library.internSignal("OnEnemySeen");
     const SignalId none = library.internSignal("OnNoTarget");
     const SelectionVariableId sound = library.findVariable("AwareOfSound");
-    const long before = g_allocations.load();
+    const uint64_t before = npc::test::allocationCount();
     for (int i = 0; i < 1000; ++i) {
       library.applySignal(grunt, i % 2 ? seen : none);
       library.setVariable(grunt, sound, i % 3 == 0);
       library.evaluate(grunt);
     }
-    REQUIRE(g_allocations.load() == before);
+    REQUIRE(npc::test::allocationCount() == before);
   }
 }
 

@@ -1,8 +1,5 @@
 // No per-plan heap allocation: after warm-up, searches (traced or not, with statistics),
-// the queue and the runner allocate nothing (counting operator new).
-#include <atomic>
-#include <cstdlib>
-#include <new>
+// the queue and the runner allocate nothing (tests/allocation_counter.h).
 
 #include <catch2/catch.hpp>
 
@@ -11,24 +8,11 @@
 #include "goap/statistics.h"
 #include "goap/trace.h"
 #include "goap_test_support.h"
+#include "allocation_counter.h"
 
 using namespace npc;
 using namespace npc::goap;
 using namespace npc::goap::test;
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
 
 TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocation]") {
   GoapLibrary lib;
@@ -70,16 +54,16 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
   runAll(true);  // warm-up: pools grow to the largest search
   runAll(false);
 
-  const long before = g_allocations.load();
+  const uint64_t before = npc::test::allocationCount();
   float total = 0;
   for (int i = 0; i < 20; ++i) total += runAll(false);
-  CHECK(g_allocations.load() - before == 0);
+  CHECK(npc::test::allocationCount() - before == 0);
   CHECK(total == Approx(20 * expected));
 
   SECTION("Should not allocate with the monitor and statistics on either") {
-    const long b = g_allocations.load();
+    const uint64_t b = npc::test::allocationCount();
     for (int i = 0; i < 5; ++i) runAll(true);
-    CHECK(g_allocations.load() - b == 0);
+    CHECK(npc::test::allocationCount() - b == 0);
   }
   SECTION("Should not allocate in the queue or the runner") {
     PlannerQueue queue(8);
@@ -105,8 +89,8 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
     };
     cycle();
     cycle();
-    const long b = g_allocations.load();
+    const uint64_t b = npc::test::allocationCount();
     for (int i = 0; i < 5; ++i) cycle();
-    CHECK(g_allocations.load() - b == 0);
+    CHECK(npc::test::allocationCount() - b == 0);
   }
 }

@@ -1,31 +1,15 @@
 // A steady-state tick allocates nothing: programming, scheduling, client results, external
-// actions, influence changes. Counted with a replacement operator new for this binary.
-#include <atomic>
-#include <cstdlib>
+// actions, influence changes. Counted by tests/allocation_counter.h.
 #include <memory>
-#include <new>
 
 #include <catch2/catch.hpp>
 
 #include "intent_fixture.h"
 #include "inventory_fixture.h"
+#include "allocation_counter.h"
 
 using namespace npc;
 using namespace npc::test;
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
 
 TEST_CASE("A steady-state tick allocates nothing", "[intent][alloc]") {
   IntentFixture f;
@@ -92,9 +76,9 @@ TEST_CASE("A steady-state tick allocates nothing", "[intent][alloc]") {
 
   for (int t = 0; t < 20; ++t) tickAll(t);  // warm up
   const SchedulerStats before = f.scheduler.stats();
-  const long allocations = g_allocations.load();
+  const uint64_t allocations = npc::test::allocationCount();
   for (int t = 20; t < 120; ++t) tickAll(t);
-  REQUIRE(g_allocations.load() == allocations);
+  REQUIRE(npc::test::allocationCount() == allocations);
   // ...and the loop exercised every path.
   const SchedulerStats& after = f.scheduler.stats();
   REQUIRE(after.completed > before.completed);
@@ -131,9 +115,9 @@ TEST_CASE("Inventory actions allocate nothing once their items are known", "[int
     f.events.clear();
   };
   round(0);  // warm up
-  const long allocations = g_allocations.load();
+  const uint64_t allocations = npc::test::allocationCount();
   for (uint64_t i = 1; i < 64; ++i) round(i);
-  REQUIRE(g_allocations.load() == allocations);
+  REQUIRE(npc::test::allocationCount() == allocations);
   REQUIRE(f.model.count(gertrude, "bread") == 128);
   REQUIRE(f.model.count(f.agent_id, "flowers") == 64);
   REQUIRE(f.scheduler.stats().failed == 0);

@@ -2,39 +2,14 @@
 // tree shared by all agents; per agent only variables, timestamps and the runtime data of
 // the nodes it is in, created on entry and freed on leave from a bucket allocator; and no
 // heap allocation per tick.
-#include <atomic>
-#include <cstdlib>
-#include <new>
 
 #include <catch2/catch.hpp>
 
 #include "mbt_test_support.h"
+#include "allocation_counter.h"
 
 using namespace npc;
 using namespace npc::test;
-
-// Counts heap allocations in this test binary.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size ? size : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t align) {
-  ++g_allocations;
-  const size_t a = static_cast<size_t>(align);
-  if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
 
 namespace {
 
@@ -180,9 +155,9 @@ TEST_CASE("A tick allocates nothing from the heap once warmed up", "[mbt][memory
   };
   run(200);  // warm up: buckets reach their peak
   SECTION("Should make no heap allocation while events and ticks run") {
-    const long before = g_allocations.load();
+    const uint64_t before = npc::test::allocationCount();
     run(400);
-    REQUIRE(g_allocations.load() - before == 0);
+    REQUIRE(npc::test::allocationCount() - before == 0);
     size_t shots = 0;
     for (const TestHost& h : hosts) shots += h.started("Shoot");
     REQUIRE(shots > 100);  // the agents really fought
@@ -222,9 +197,9 @@ TEST_CASE("Lua nodes allocate only inside Lua's bucket-backed heap", "[mbt][memo
   };
   run(300);
   SECTION("Should make no operator new call once Lua's heap is warm") {
-    const long before = g_allocations.load();
+    const uint64_t before = npc::test::allocationCount();
     run(300);
-    REQUIRE(g_allocations.load() - before == 0);
+    REQUIRE(npc::test::allocationCount() - before == 0);
     REQUIRE(hosts[0].started("Shoot") > 50);
     REQUIRE(hosts[0].logs.empty());
   }
@@ -256,9 +231,9 @@ TEST_CASE("The bucket allocator reuses freed blocks by size class", "[mbt][memor
     std::vector<void*> blocks(1000);
     for (void*& p : blocks) p = buckets.allocate(48);
     for (void* p : blocks) buckets.deallocate(p, 48);
-    const long before = g_allocations.load();
+    const uint64_t before = npc::test::allocationCount();
     for (void*& p : blocks) p = buckets.allocate(40);
     for (void* p : blocks) buckets.deallocate(p, 40);
-    REQUIRE(g_allocations.load() == before);
+    REQUIRE(npc::test::allocationCount() == before);
   }
 }
