@@ -238,9 +238,12 @@ void ClientHub::publish(const Simulation& sim) {
       const Session::PushResult pushed = session->push(std::move(message));
       if (pushed == Session::PushResult::kQueued && errors > 0) {
         errors_refused_ += errors;
-        for (const EventOut& e : out.events) {
-          if (e.kind == EventKind::kError && wantsEvent(e, me, *sub, places_)) {
-            logClientError(me, ErrorKind::kRefused, e.seq, e.agent, e.text);
+        // Naming them takes a second pass over the tick's events: only when debug is on.
+        if (spdlog::should_log(spdlog::level::debug)) {
+          for (const EventOut& e : out.events) {
+            if (e.kind == EventKind::kError && wantsEvent(e, me, *sub, places_)) {
+              logClientError(me, ErrorKind::kRefused, e.seq, e.agent, e.text);
+            }
           }
         }
       }

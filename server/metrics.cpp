@@ -154,13 +154,13 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(plans_, s.sim.plans, last_.plans);
   grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
   grow(plans_partial_, s.sim.plans_partial, last_.plans_partial);
-  observeGrowth(s.sim.plan_latency);
+  observePlanLatency(s.sim.plan_latency);
   grow(errors_input_, s.errors_input, last_.errors_input);
   grow(errors_refused_, s.errors_refused, last_.errors_refused);
   grow(tick_stalls_, s.tick_stalls, last_.stalls);
 }
 
-void Metrics::observeGrowth(const LatencyHistogram& plan_latency) {
+void Metrics::observePlanLatency(const LatencyHistogram& plan_latency) {
   if (plan_latency.total == last_plan_latency_.total) return;
   std::vector<double> increments(LatencyHistogram::kBuckets);
   for (size_t i = 0; i < increments.size(); ++i) {

@@ -50,7 +50,7 @@ class Metrics {
 
  private:
   // The planner-search histogram moves by the searches counted since the last tick.
-  void observeGrowth(const LatencyHistogram& plan_latency);
+  void observePlanLatency(const LatencyHistogram& plan_latency);
 
   // Counters move by the growth of the cumulative figures since the last tick.
   struct Cumulative {
