@@ -104,6 +104,7 @@ void toIntentions(const json& j, v1::AgentView& out) {
     view.set_game(flag(in, "game"));
     view.set_side(text(in, "side"));
     view.set_date_s(number<double>(in, "date_s"));
+    view.set_depends_on(number<uint64_t>(in, "depends_on"));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <future>
@@ -17,6 +18,7 @@
 #include "base/worker_pool.h"
 #include "build_info.h"
 #include "client_hub.h"
+#include "config_reload.h"
 #include "debug/debug_page.h"
 #include "demo/demo_game.h"
 #include "logging.h"
@@ -284,47 +286,19 @@ bool Daemon::start(std::vector<std::string>& errors) {
     return false;
   }
 
+  std::error_code no_file;
+  if (std::filesystem::is_regular_file(config_.source, no_file)) {
+    config_reload_ = std::make_unique<ConfigReload>(config_.source, config_);
+  }
   TickDriverOptions options;
   options.tick_hz = config_.tick_hz;
   options.status_interval_s = config_.status_interval_s;
   TickHooks hooks;
   const auto poll_ticks = static_cast<uint64_t>(config_.definitions_poll_s * config_.tick_hz);
   hooks.after_tick = [this, poll_ticks] {
-    if (poll_ticks > 0 && sim_->tickCount() % poll_ticks == 0) {
-      bool reloaded = false;
-      if (auto report = sim_->reloadBehaviorTreesIfChanged()) {
-        if (report->ok()) {
-          reloaded = true;
-          spdlog::info(logText("behavior trees reloaded (" + std::to_string(report->trees) +
-                               " trees)"));
-        } else {
-          spdlog::error(logText("behavior tree reload refused, previous set kept:\n" +
-                                report->text()));
-        }
-      }
-      if (auto report = sim_->reloadPlannerDomainsIfChanged()) {
-        if (report->ok()) {
-          reloaded = true;
-          spdlog::info(logText("planner domains reloaded (" + std::to_string(report->domains.size()) +
-                               " domains)"));
-        } else {
-          spdlog::error(logText("planner domain reload refused, previous set kept:\n" +
-                                report->text()));
-        }
-      }
-      if (auto report = sim_->reloadSelectionTreesIfChanged()) {
-        if (report->ok()) {
-          reloaded = true;
-          spdlog::info(logText("selection trees reloaded (" + std::to_string(report->trees) +
-                               " trees)"));
-        } else {
-          spdlog::error(logText("selection tree reload refused, previous set kept:\n" +
-                                report->text()));
-        }
-      }
-      // Snapshots name the definitions they were taken with.
-      if (reloaded && snapshots_) snapshots_->setDefinitionsHash(configDefinitionsHash(config_));
-    }
+    const bool poll_due = poll_ticks > 0 && sim_->tickCount() % poll_ticks == 0;
+    if (poll_due) reloadDefinitionsIfChanged();
+    if (poll_due || config_reload_requested_.exchange(false)) reloadConfigIfChanged();
     if (demo_) {
       demo_->step(*sim_, demo_commands_);
       if (!sim_->submit(demo_commands_)) demo_commands_.clear();
@@ -433,5 +407,60 @@ void Daemon::shutdown() {
   spdlog::info(logEvent("stopped", "npcd stopped after " + std::to_string(s.tick) + " ticks",
                         {{"tick", s.tick}}));
 }
+
+void Daemon::reloadDefinitionsIfChanged() {
+  bool reloaded = false;
+  // One log line per directory that changed: what was loaded, or why the set was refused.
+  auto note = [&](const auto& report, const char* what, size_t count, const char* unit) {
+    if (!report) return;
+    if (report->ok()) {
+      reloaded = true;
+      spdlog::info(logText(fmt::format("{} reloaded ({} {})", what, count, unit)));
+    } else {
+      spdlog::error(logText(fmt::format("{} reload refused, previous set kept:\n{}", what,
+                                        report->text())));
+    }
+  };
+  auto trees = sim_->reloadBehaviorTreesIfChanged();
+  note(trees, "behavior trees", trees ? trees->trees : 0, "trees");
+  auto domains = sim_->reloadPlannerDomainsIfChanged();
+  note(domains, "planner domains", domains ? domains->domains.size() : 0, "domains");
+  auto selection = sim_->reloadSelectionTreesIfChanged();
+  note(selection, "selection trees", selection ? selection->trees : 0, "trees");
+  // Snapshots name the definitions they were taken with.
+  if (reloaded && snapshots_) snapshots_->setDefinitionsHash(configDefinitionsHash(config_));
+}
+
+void Daemon::reloadConfigIfChanged() {
+  if (!config_reload_) return;
+  std::optional<ConfigChange> change = config_reload_->poll();
+  if (!change) return;
+  if (!change->errors.empty()) {
+    std::string text;
+    for (const std::string& e : change->errors) text += "\n" + e;
+    spdlog::error(logText("config reload refused, running configuration kept:" + text));
+    return;
+  }
+  for (const std::string& key : change->needs_restart) {
+    spdlog::warn(logText(config_reload_->path() + ": " + key +
+                         " changed; it takes effect at the next start"));
+  }
+  if (change->tuning) {
+    SetPerceptionTuning tuning = std::move(*change->tuning);
+    tuning.reply = [path = config_reload_->path()](const Status& s, const PerceptionTuning& now) {
+      if (!s.isOk()) {
+        spdlog::error(logText(path + ": " + s.message()));
+        return;
+      }
+      spdlog::info(logText(fmt::format("{}: perception tuning reloaded: som_speed {:g}, "
+                                       "decay_per_update {:g}, suspicious_threshold {:g}",
+                                       path, now.som_speed, now.decay_per_update,
+                                       now.suspicious_threshold)));
+    };
+    sim_->submit({ClientId::kDaemon, 0, std::move(tuning)});
+  }
+}
+
+void Daemon::requestConfigReload() { config_reload_requested_ = true; }
 
 }  // namespace npc

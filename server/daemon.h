@@ -3,6 +3,7 @@
 // whole daemons in-process on an ephemeral port ("127.0.0.1:0").
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
@@ -21,6 +22,7 @@ class Server;
 namespace npc {
 
 class ClientHub;
+class ConfigReload;
 class DebugPage;
 class DemoGame;
 class Metrics;
@@ -55,10 +57,17 @@ class Daemon {
   // Where the tick thread is now, in words (for the bounded shutdown's last log line).
   std::string whereIsTheTick() const;
 
+  // Reads the config file again at the next tick (SIGHUP), as its poll would: perception
+  // tuning changes live, other changed keys are logged as needing a restart.
+  void requestConfigReload();
+
   const StatsBoard& stats() const { return stats_; }
   const DaemonConfig& config() const { return config_; }
 
  private:
+  void reloadDefinitionsIfChanged();  // tick thread, every definitions_poll_s
+  void reloadConfigIfChanged();       // tick thread: that poll, or after requestConfigReload
+
   DaemonConfig config_;
   StatsBoard stats_;
   // Before sim_: answers still queued in the simulation refer to its connections.
@@ -74,6 +83,8 @@ class Daemon {
   std::unique_ptr<TickDriver> driver_;
   std::unique_ptr<TickWatchdog> watchdog_;  // declared after sim_: watches its profile
   std::unique_ptr<SnapshotWriter> snapshots_;  // null when snapshot.dir is not set
+  std::unique_ptr<ConfigReload> config_reload_;  // null when the config is not a file
+  std::atomic<bool> config_reload_requested_{false};
   std::thread tick_thread_;
   std::vector<Command> demo_commands_;  // tick thread scratch, capacity reused
   int port_ = 0;

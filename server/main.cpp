@@ -1,6 +1,7 @@
 // npcd: the NPC simulation daemon. See README.md for configuration and the API.
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <string_view>
@@ -62,11 +63,21 @@ int main(int argc, char** argv) {
     for (const auto& e : errors) spdlog::error(npc::logText(e));
     return 2;
   }
+  // SIGHUP reloads the config file (and keeps waiting); SIGINT and SIGTERM stop.
   boost::asio::io_context signals_io;
-  boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM);
-  signals.async_wait([](const boost::system::error_code&, int signal) {
-    spdlog::info(npc::logText(std::string("received ") + (signal == SIGINT ? "SIGINT" : "SIGTERM")));
-  });
+  boost::asio::signal_set signals(signals_io, SIGINT, SIGTERM, SIGHUP);
+  std::function<void(const boost::system::error_code&, int)> on_signal =
+      [&](const boost::system::error_code&, int signal) {
+        if (signal == SIGHUP) {
+          spdlog::info(npc::logText("received SIGHUP: reloading " + config.source));
+          daemon.requestConfigReload();
+          signals.async_wait(on_signal);
+          return;
+        }
+        spdlog::info(npc::logText(std::string("received ") +
+                                  (signal == SIGINT ? "SIGINT" : "SIGTERM")));
+      };
+  signals.async_wait(on_signal);
   signals_io.run();
   // The stop is bounded: in-flight calls get shutdown_grace_s, the rest shutdown_limit_s.
   const double limit_s = config.shutdown_grace_s + config.watchdog.shutdown_limit_s;

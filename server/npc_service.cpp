@@ -249,7 +249,15 @@ grpc::ServerUnaryReactor* NpcService::SetPerceptionTuning(
     grpc::CallbackServerContext* context, const v1::SetPerceptionTuningRequest* request,
     v1::SetPerceptionTuningResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "SetPerceptionTuning")) return refused;
-  return submitAdmin<npc::SetPerceptionTuning>(hub_.sim(), *request, statusReply);
+  return submitAdmin<npc::SetPerceptionTuning>(hub_.sim(), *request, [reply](Call call) {
+    return [call = std::move(call), reply](const Status& s, const PerceptionTuning& now) {
+      call->finish(toGrpcStatus(s), [&] {
+        reply->set_som_speed(now.som_speed);
+        reply->set_decay_per_update(now.decay_per_update);
+        reply->set_suspicious_threshold(now.suspicious_threshold);
+      });
+    };
+  });
 }
 
 grpc::ServerUnaryReactor* NpcService::RegisterVisibilityType(

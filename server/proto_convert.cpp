@@ -489,6 +489,7 @@ bool toCommand(const v1::RegisterVisibilityTypeRequest& r, RegisterVisibilityTyp
   out.type = r.type();
   out.multiplier = r.has_multiplier() ? r.multiplier() : 1.f;
   out.use_coefficient = r.use_coefficient();
+  out.neutral = r.neutral();
   out.remove = r.remove();
   return !err.any();
 }
@@ -528,6 +529,7 @@ bool toCommand(const v1::ProgramIntentionRequest& r, ProgramIntention& out,
   out.agent = static_cast<EntityId>(r.agent());
   out.action = r.action();
   out.delay_s = r.delay_s();
+  out.depends_on = static_cast<IntentionId>(r.depends_on());
   return !err.any();
 }
 

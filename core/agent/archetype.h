@@ -23,8 +23,10 @@
 //   idle, wander, greet, ambient (greet, else wander), investigate, attack, face_target,
 //   long_action (a daemon-side long action such as ContinuousBaking, see
 //   core/hibernation/long_action.h), plan (the archetype's "planner", see PlannerDef).
-// "hibernation_action" names the long action an agent starts when its place goes to sleep
-// (none needed when its current behavior already is a long action); "inventory" gives its
+// "hibernation_action" names the long action the daemon starts when the agent's place goes
+// to sleep, for controllers that do not hand over themselves (a selection tree that picks a
+// long_action behavior on OnPlaceHibernating needs none; nor does an agent whose current
+// behavior already is a long action); "inventory" gives its
 // starting items, e.g. { "flour": 100 }.
 // "No Behavior" (no tree, no fixed behavior, or a behavior with no entry here) only faces
 // its attention target.

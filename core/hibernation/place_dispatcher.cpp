@@ -21,9 +21,17 @@ void PlaceDispatcher::resize(size_t count, double now_s) {
 
 void PlaceDispatcher::noteActivity(PlaceIndex place, double now_s) {
   if (raw(place) >= places_.size()) return;
-  Status& s = places_[raw(place)];
-  s.last_activity_s = now_s;
-  if (s.state == PlaceState::kDraining) s.state = PlaceState::kAwake;
+  places_[raw(place)].last_activity_s = now_s;
+}
+
+void PlaceDispatcher::takeResumed(double now_s, std::vector<PlaceIndex>& out) {
+  for (size_t i = 0; i < places_.size(); ++i) {
+    Status& s = places_[i];
+    if (s.state == PlaceState::kDraining && now_s - s.last_activity_s < config_.quiet_s) {
+      s.state = PlaceState::kAwake;
+      out.push_back(static_cast<PlaceIndex>(i));
+    }
+  }
 }
 
 size_t PlaceDispatcher::beginDraining(double now_s) {

@@ -3,7 +3,7 @@
 // place) and decides when a quiet place starts to hibernate and when a sleeping one must wake.
 //
 //   awake ──quiet for quiet_s──▶ draining ──no agent mid client action──▶ asleep
-//     ▲                            │ activity                                │ wake cause
+//     ▲                            │ activity (takeResumed)                  │ wake cause
 //     └────────────────────────────┴─────────────────────────────────────────┘
 // Draining lets client-side actions in flight finish (agents start no new ones) so nothing
 // is cut off: see core/hibernation/README.md. The simulation moves agents in and out; this
@@ -36,7 +36,13 @@ class PlaceDispatcher {
   void resize(size_t count, double now_s);
   const HibernationConfig& config() const { return config_; }
 
+  // Activity keeps an awake place awake. A draining place goes back to awake at the next
+  // takeResumed(), which says which ones did, so their agents can be told (OnPlaceAwake).
   void noteActivity(PlaceIndex place, double now_s);
+  // Draining places that saw activity since they began to drain become awake again; their
+  // indices are appended to `out`. No extra state: a place drains only once quiet_s passed
+  // since its last activity, so activity less than quiet_s ago came after it began.
+  void takeResumed(double now_s, std::vector<PlaceIndex>& out);
   PlaceState state(PlaceIndex place) const {
     return raw(place) < places_.size() ? places_[raw(place)].state : PlaceState::kAwake;
   }

@@ -44,7 +44,7 @@ uint8_t ActionScheduler::nextDue(const IntentionQueue& q, double clock_s, bool& 
   for (uint8_t i = 0; i < q.count_; ++i) {
     const Intention& in = q.slots_[q.order_[i]];
     if (in.date_s > clock_s) break;
-    if (in.started()) continue;
+    if (in.started() || in.waitsOnPrerequisite()) continue;
     if (in.coercive()) {
       coercive = true;
       return q.order_[i];
@@ -59,14 +59,18 @@ void ActionScheduler::finish(Turn& t, uint8_t slot, IntentionEventKind kind,
   IntentionEvent e = makeEvent(t.turn.agent, t.q.slots_[slot], kind, reason, t.clock_s);
   e.detail = detail;
   if (subject != EntityId::kNone) e.subject = subject;
-  t.events.push(e);  // room was checked for the whole turn
+  t.events.push(e);  // room was checked for the whole turn: each intention ends once
   switch (kind) {
     case IntentionEventKind::kCompleted: ++stats_.completed; break;
     case IntentionEventKind::kFailed: ++stats_.failed; break;
     case IntentionEventKind::kInterrupted: ++stats_.interrupted; break;
     case IntentionEventKind::kStarted: break;
   }
-  t.q.erase(slot);
+  t.q.erase(slot, kind == IntentionEventKind::kCompleted, [&](const Intention& dropped) {
+    t.events.push(makeEvent(t.turn.agent, dropped, IntentionEventKind::kFailed,
+                            IntentionReason::kPrerequisiteFailed, t.clock_s));
+    ++stats_.failed;
+  });
 }
 
 void ActionScheduler::perform(Turn& t, uint8_t slot) {
@@ -234,7 +238,7 @@ TurnStatus ActionScheduler::update(IntentAgentState& state, const AgentTurn& tur
   } else {
     for (uint8_t i = 0; i < q.count_; ++i) {
       const Intention& in = q.slots_[q.order_[i]];
-      if (!in.started()) {
+      if (!in.started() && !in.waitsOnPrerequisite()) {  // its prerequisite's end touches
         wake = in.date_s;
         break;
       }

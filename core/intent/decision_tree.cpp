@@ -21,25 +21,31 @@ IntentionEvent makeEvent(EntityId agent, const Intention& in, IntentionEventKind
 }
 
 Programmed DecisionTree::add(double date_s, uint16_t action, std::span<const ActionArg> args,
-                             uint8_t flags, uint8_t capacity) {
+                             uint8_t flags, uint8_t capacity, IntentionId depends_on) {
   if (!ctx_.registry->known(action)) return {IntentStatus::kUnknownAction, IntentionId::kNone};
   if (args.size() > kMaxActionArgs) return {IntentStatus::kTooManyArgs, IntentionId::kNone};
   if (std::isnan(date_s) || date_s == std::numeric_limits<double>::infinity()) {
     return {IntentStatus::kBadDate, IntentionId::kNone};
+  }
+  uint8_t prerequisite = kNoIntentionSlot;
+  if (depends_on != IntentionId::kNone) {
+    prerequisite = queue_.slotOf(depends_on);
+    if (prerequisite == kNoIntentionSlot) return {IntentStatus::kUnknownIntention, depends_on};
   }
   if (queue_.size() >= capacity) {
     ++queue_.overflow_;
     return {IntentStatus::kQueueFull, IntentionId::kNone};
   }
   const IntentionId id = ctx_.ids->next();
-  queue_.insert(id, date_s, action, args, flags);
+  queue_.insert(id, date_s, action, args, flags)->depends_on_slot = prerequisite;
   return {IntentStatus::kOk, id};
 }
 
 Programmed DecisionTree::program(double date_s, uint16_t action,
-                                 std::span<const ActionArg> args) {
+                                 std::span<const ActionArg> args, IntentionId depends_on) {
   if (ctx_.registry->gameOnly(action)) return {IntentStatus::kGameOnly, IntentionId::kNone};
-  return add(date_s, action, args, 0, IntentionQueue::kCapacity - kGameReservedIntentions);
+  return add(date_s, action, args, 0, IntentionQueue::kCapacity - kGameReservedIntentions,
+             depends_on);
 }
 
 IntentStatus DecisionTree::deprogram(IntentionId ref) {
@@ -48,7 +54,7 @@ IntentStatus DecisionTree::deprogram(IntentionId ref) {
   const Intention& in = queue_.slots_[slot];
   if (in.gameScheduled()) return IntentStatus::kGameOwned;
   if (in.started()) return IntentStatus::kNotPending;
-  queue_.erase(slot);
+  remove(slot, false);
   return IntentStatus::kOk;
 }
 
@@ -78,7 +84,16 @@ void DecisionTree::end(uint8_t slot, IntentionEventKind kind, IntentionReason re
   e.detail = detail;
   e.subject = subject;
   if (ctx_.events) ctx_.events->push(e);
-  queue_.erase(slot);
+  remove(slot, kind == IntentionEventKind::kCompleted);
+}
+
+void DecisionTree::remove(uint8_t slot, bool completed) {
+  queue_.erase(slot, completed, [&](const Intention& dropped) {
+    if (ctx_.events) {
+      ctx_.events->push(makeEvent(agent_, dropped, IntentionEventKind::kFailed,
+                                  IntentionReason::kPrerequisiteFailed, ctx_.now_s));
+    }
+  });
 }
 
 Status toStatus(IntentStatus status, EntityId agent, IntentionId intention) {

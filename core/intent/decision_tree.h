@@ -5,6 +5,9 @@
 //
 //   program(date, action, args)  schedules an intention; same date = in programming order,
 //                                as soon as possible from that date
+//   program(..., depends_on)     ... that runs only if intention `depends_on` completes
+//                                (seed 004's decision tree: a chain programmed at once;
+//                                dropped with Failed kPrerequisiteFailed otherwise)
 //   iterateOnIntentions(fn)      the controller's intentions, chronological
 //   deprogram(ref)               removes one that has not started (no event)
 //   cancel(ref)                  interrupts the current one (Interrupted, kCancelled)
@@ -71,7 +74,10 @@ class DecisionTree {
   // agent can perform it is decided when it starts: a Failed kNotAvailable event);
   // kGameOnly; kTooManyArgs (> kMaxActionArgs); kBadDate (NaN, +inf); kQueueFull (counted
   // in overflow()).
-  Programmed program(double date_s, uint16_t action, std::span<const ActionArg> args = {});
+  // With `depends_on` (an intention of this queue, pending or running; kUnknownIntention
+  // otherwise), it waits for that one to complete and is dropped if it ends any other way.
+  Programmed program(double date_s, uint16_t action, std::span<const ActionArg> args = {},
+                     IntentionId depends_on = IntentionId::kNone);
   // Calls fn(const Intention&) for each intention the controller programmed, in
   // chronological order (game-scheduled actions are skipped; ActionTree shows them).
   template <class Fn>
@@ -80,7 +86,8 @@ class DecisionTree {
       if (!queue_.at(i).gameScheduled()) fn(queue_.at(i));
     }
   }
-  // Removes an intention that has not started. kUnknownIntention, kNotPending, kGameOwned.
+  // Removes an intention that has not started (no event; those that depended on it are
+  // dropped with Failed kPrerequisiteFailed). kUnknownIntention, kNotPending, kGameOwned.
   IntentStatus deprogram(IntentionId ref);
   // Interrupts the current intention (long daemon-side or client-side): Interrupted event
   // with kCancelled; a client-side one tells the client to stop through that event.
@@ -99,7 +106,9 @@ class DecisionTree {
 
  protected:
   Programmed add(double date_s, uint16_t action, std::span<const ActionArg> args,
-                 uint8_t flags, uint8_t capacity);
+                 uint8_t flags, uint8_t capacity, IntentionId depends_on = IntentionId::kNone);
+  // Removes `slot`, settling its dependents (released, or dropped with their events).
+  void remove(uint8_t slot, bool completed);
   // Emits the event and removes the intention.
   void end(uint8_t slot, IntentionEventKind kind, IntentionReason reason,
            uint16_t detail = NameTable::kNone, EntityId subject = EntityId::kNone);

@@ -69,7 +69,12 @@ nlohmann::json describe(const IntentionQueue& queue, const ActionRegistry& regis
   j["overflow"] = queue.overflow();
   j["busy_until_s"] = queue.busyUntil();
   nlohmann::json list = nlohmann::json::array();
-  for (uint8_t i = 0; i < queue.size(); ++i) list.push_back(describe(queue.at(i), registry, now_s));
+  for (uint8_t i = 0; i < queue.size(); ++i) {
+    nlohmann::json in = describe(queue.at(i), registry, now_s);
+    const Intention* prerequisite = queue.prerequisiteOf(queue.at(i));
+    in["depends_on"] = prerequisite ? nlohmann::json(raw(prerequisite->id)) : nlohmann::json(nullptr);
+    list.push_back(std::move(in));
+  }
   j["intentions"] = std::move(list);
   return j;
 }

@@ -60,6 +60,7 @@ inline constexpr uint8_t kIntentionGameScheduled = 1 << 0;  // programmed by the
 inline constexpr uint8_t kIntentionCoercive = 1 << 1;       // interrupts the current one when due
 
 inline constexpr double kNoDeadline = std::numeric_limits<double>::infinity();
+inline constexpr uint8_t kNoIntentionSlot = 0xff;
 
 struct Intention {
   IntentionId id = IntentionId::kNone;
@@ -74,6 +75,11 @@ struct Intention {
   IntentionPhase phase = IntentionPhase::kPending;
   uint8_t flags = 0;
   uint8_t arg_count = 0;
+  // The queue slot of the intention this one runs after, only if that one completes (seed
+  // 004's decision tree: "B only if A succeeded"); kNoIntentionSlot: none. A slot, not an
+  // id, to fit the padding: the queue settles every dependent the moment its prerequisite
+  // leaves (IntentionQueue::erase), so a slot never outlives what it names.
+  uint8_t depends_on_slot = kNoIntentionSlot;
   // Client-side: the longest silence allowed, in tenths of a second (fits the padding
   // before the arguments; capped at 6553.5 s). Each PROGRESS report moves the deadline to
   // report time + this, so long actions live while the game says they progress.
@@ -84,6 +90,7 @@ struct Intention {
   bool started() const { return phase != IntentionPhase::kPending; }
   bool gameScheduled() const { return (flags & kIntentionGameScheduled) != 0; }
   bool coercive() const { return (flags & kIntentionCoercive) != 0; }
+  bool waitsOnPrerequisite() const { return depends_on_slot != kNoIntentionSlot; }
 };
 
 }  // namespace npc

@@ -34,6 +34,7 @@ std::string_view toString(IntentionReason reason) {
     case IntentionReason::kActionUnavailable: return "action_unavailable";
     case IntentionReason::kGameInterrupted: return "game_interrupted";
     case IntentionReason::kRestored: return "restored";
+    case IntentionReason::kPrerequisiteFailed: return "prerequisite_failed";
   }
   return "?";
 }
@@ -69,6 +70,8 @@ std::string explain(const IntentionEvent& e, const NameTable& names) {
     case IntentionReason::kGameInterrupted: return "interrupted by the game";
     case IntentionReason::kRestored:
       return "the daemon restarted from a snapshot taken while it ran";
+    case IntentionReason::kPrerequisiteFailed:
+      return "dropped: the intention it depended on did not complete";
   }
   return {};
 }

@@ -35,6 +35,8 @@ enum class IntentionReason : uint8_t {
   kActionUnavailable,   // Interrupted: the influence providing it was removed
   kGameInterrupted,     // Interrupted: ActionTree::setInterrupted
   kRestored,            // Interrupted: it was running when the snapshot restored was taken
+  kPrerequisiteFailed,  // Failed: it was to run only if another intention completed, and
+                        // that one failed, was interrupted or deprogrammed (never started)
 };
 
 std::string_view toString(IntentionEventKind kind);

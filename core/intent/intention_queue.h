@@ -12,6 +12,10 @@
 //     intention goes after every one whose date is <= its own).
 //   - At most one intention is current (started): the one at current(). Ended intentions
 //     (completed, failed, interrupted) leave the queue at once; their events say how.
+//   - Dependencies (seed 004's "decision tree"): an intention may run only after another of
+//     the queue completes. It does not start while its prerequisite is in the queue; when
+//     the prerequisite completes it is free to run, when it ends any other way (failed,
+//     interrupted, deprogrammed) the dependent is dropped too, and so on down the chain.
 //   - References are IntentionIds, unique for the daemon's lifetime: a reference to an
 //     ended intention finds nothing, it can never alias a newer one.
 //   - Trivially copyable, no pointers, no heap: ≈1.9 KB embedded in the agent, copied as
@@ -39,6 +43,10 @@ class IntentionQueue {
   const Intention& at(uint8_t i) const { return slots_[order_[i]]; }
   // The intention `id`, or nullptr.
   const Intention* find(IntentionId id) const;
+  // The intention `in` runs after (only if it completes), or nullptr.
+  const Intention* prerequisiteOf(const Intention& in) const {
+    return in.waitsOnPrerequisite() ? &slots_[in.depends_on_slot] : nullptr;
+  }
   // The current (started) intention, or nullptr.
   const Intention* current() const { return current_ == kNoSlot ? nullptr : &slots_[current_]; }
   // program() calls refused because the queue was full, since the agent was created.
@@ -56,7 +64,29 @@ class IntentionQueue {
   // Adds a pending intention in chronological order; nullptr (and overflow + 1) when full.
   Intention* insert(IntentionId id, double date_s, uint16_t action,
                     std::span<const ActionArg> args, uint8_t flags);
-  // Removes the intention in `slot` (clears current when it was current).
+  // Removes the intention in `slot` (clears current when it was current). Its dependents
+  // are released when it `completed`; otherwise each is dropped as well, depth first, after
+  // being passed to on_dropped(const Intention&) (which emits its event).
+  template <class OnDropped>
+  void erase(uint8_t slot, bool completed, OnDropped&& on_dropped) {
+    for (uint8_t i = 0; i < count_;) {
+      Intention& dependent = slots_[order_[i]];
+      if (dependent.depends_on_slot != slot) {
+        ++i;
+        continue;
+      }
+      dependent.depends_on_slot = kNoIntentionSlot;
+      if (completed) {
+        ++i;
+        continue;
+      }
+      on_dropped(static_cast<const Intention&>(dependent));
+      erase(order_[i], false, on_dropped);
+      i = 0;  // the chain's removals may sit anywhere in order_: scan again (<= 8 entries)
+    }
+    erase(slot);
+  }
+  // Removes the intention in `slot` alone (it has no dependents, or they were settled).
   void erase(uint8_t slot);
   // Slot of `id`, or kNoSlot.
   uint8_t slotOf(IntentionId id) const;

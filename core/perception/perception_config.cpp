@@ -130,12 +130,13 @@ void readVisibilityTypes(const json& j, const std::string& path, JsonReader& r,
       continue;
     }
     if (!r.isObject(it.value(), type_path)) continue;
-    r.onlyKeys(it.value(), type_path, {"multiplier", "use_coefficient"});
+    r.onlyKeys(it.value(), type_path, {"multiplier", "use_coefficient", "neutral"});
     VisibilityTypeConfig t;
     t.name = it.key();
     readBounded(it.value(), type_path, "multiplier", r, t.multiplier, 0.f, true,
                 kMaxVisibilityMultiplier, "");
     if (auto v = r.boolean(it.value(), type_path, "use_coefficient", false)) t.use_coefficient = *v;
+    if (auto v = r.boolean(it.value(), type_path, "neutral", false)) t.neutral = *v;
     out.push_back(std::move(t));
   }
 }

@@ -10,7 +10,8 @@
 //              "memory": { "base_s": 5, "per_visible_s": 1, "min_s": 2, "max_s": 30 },
 //              "sounds": { "gunshot": { "lifetime_s": 4, "threat": 1.0 }, ... },
 //              "footsteps": { "stand_base_m": 4, ... },
-//              "visibility_types": { "grenade": { "multiplier": 2, "use_coefficient": false } },
+//              "visibility_types": { "grenade": { "multiplier": 2, "use_coefficient": false },
+//                                    "flowers": { "neutral": true } },
 //              ... every other PerceptionConfig field by its name }
 //   sensors: { "vision": true, "hearing": true, "signals": true, "sight_range_m": 50,
 //              "fov_deg": 160, "hearing_scale": 1, "soft_cover_s": [3, 5] }
@@ -53,6 +54,9 @@ struct VisibilityTypeConfig {
   std::string name;
   float multiplier = 1.f;        // [Limit: > 0]
   bool use_coefficient = false;  // false: "switch" vision, visible as soon as a ray passes
+  // Neutral things (flowers, a dropped tool) are seen and remembered (OnObjectSeen) but are
+  // nobody's enemy: no OnEnemySeen / OnLostSightOfTarget, never the attention target.
+  bool neutral = false;
 };
 
 struct PerceptionConfig {

@@ -151,6 +151,7 @@ AttentionTarget pickAttention(const PerceptionState& state) {
     }
   };
   for (const TargetTrack& t : state.activeTracks()) {
+    if (t.has(TargetTrack::kNeutral)) continue;  // seen, remembered, never attended to
     if (t.state == TrackState::kVisible) {
       consider(AttentionClass::kVisible, t.target, t.position, t.threat, t.distance_m);
     } else if (t.state == TrackState::kMemory) {

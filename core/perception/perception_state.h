@@ -45,6 +45,7 @@ struct TargetTrack {
     kUsesCoefficient = 1,  // perceived through the coefficient (players, flagged types)
     kPlayer = 2,           // counted by the stealth meter
     kSuspicious = 4,       // OnSuspicious already sent for this track
+    kNeutral = 8,          // a neutral type: remembered, never an enemy or attention target
   };
   EntityId target = EntityId::kNone;  // the principal (an attribute is never a target)
   EntityHandle handle;                // its entity row when last seen (stale when removed)

@@ -41,7 +41,9 @@ PerceptionSystem::PerceptionSystem(PerceptionConfig config, NameTable& species)
       target_grid_(config_.target_cell_m, 4096) {
   for (const VisibilityTypeConfig& t : config_.visibility_types) {
     const uint16_t type = species.intern(t.name);
-    if (type != NameTable::kNone) visibility_.registerType(type, {t.multiplier, t.use_coefficient});
+    if (type != NameTable::kNone) {
+      visibility_.registerType(type, {t.multiplier, t.use_coefficient, t.neutral});
+    }
   }
   pending_sounds_.reserve(config_.max_pending_sounds);
   pending_signals_.reserve(config_.max_pending_signals);
@@ -141,17 +143,17 @@ std::optional<PerceptionSystem::TargetItem> PerceptionSystem::classify(const Wor
   const float mult = type ? type->multiplier : 1.f;
   switch (e.kind) {
     case EntityKind::kPlayer:
-      return TargetItem{row, row, mult, mult, e.species, true, true, false};
+      return TargetItem{row, row, mult, mult, e.species, true, true, false, false};
     case EntityKind::kNpc: {
       // When every perceiver shares one species, NPCs of it can be nobody's target.
       if (single_species_ && e.species == only_species_) return std::nullopt;
       const bool coef = type && type->use_coefficient;
-      return TargetItem{row, row, mult, mult, e.species, false, coef, !coef};
+      return TargetItem{row, row, mult, mult, e.species, false, coef, !coef, type && type->neutral};
     }
     case EntityKind::kObject:
       if (!type) return std::nullopt;
       return TargetItem{row, row, mult, mult, e.species, false, type->use_coefficient,
-                        !type->use_coefficient};
+                        !type->use_coefficient, type->neutral};
     case EntityKind::kAttribute: {
       if (!type) return std::nullopt;  // seed: attributes need an assessment multiplier
       const EntityHandle h = world.entities().find(visibility_.principalOf(e.id));
@@ -257,7 +259,8 @@ void PerceptionSystem::gatherSight(const World& world, const Entity& self, uint3
       track.threat = item.threat;
       track.last_seen_s = now_s;
       track.flags = (item.track_uses_coefficient ? TargetTrack::kUsesCoefficient : 0) |
-                    (item.principal_is_player ? TargetTrack::kPlayer : 0);
+                    (item.principal_is_player ? TargetTrack::kPlayer : 0) |
+                    (item.neutral ? TargetTrack::kNeutral : 0);
       ti = addTrack(st, track, item.instant && sight.block == SightBlock::kClear);
       if (ti < 0) return;
       lane.evidence[ti] = {};
@@ -290,11 +293,13 @@ void PerceptionSystem::advanceTracks(const World& world, const Entity& self,
     t.coefficient = kMaxCoefficient;
     t.visible_since_s = now_s;
     t.timer_s = -1.0;
-    emit(lane, SignalId::kOnEnemySeen, self.id, t.target, t.position, t.threat);
+    emit(lane, t.has(TargetTrack::kNeutral) ? SignalId::kOnObjectSeen : SignalId::kOnEnemySeen,
+         self.id, t.target, t.position, t.threat);
   };
   auto toMemory = [&](TargetTrack& t) {
     t.state = TrackState::kMemory;
     t.timer_s = now_s + memoryDuration(config_.memory, t.threat, now_s - t.visible_since_s);
+    if (t.has(TargetTrack::kNeutral)) return;  // nobody's enemy: nothing to lose sight of
     emit(lane, SignalId::kOnLostSightOfTarget, self.id, t.target, t.position, t.threat);
   };
 
@@ -330,7 +335,7 @@ void PerceptionSystem::advanceTracks(const World& world, const Entity& self,
             toVisible(t);
           } else if (t.coefficient <= 0.f) {
             drop = true;
-          } else if (!t.has(TargetTrack::kSuspicious) &&
+          } else if (!t.has(TargetTrack::kSuspicious) && !t.has(TargetTrack::kNeutral) &&
                      t.coefficient > config_.suspicious_threshold) {
             t.flags |= TargetTrack::kSuspicious;
             emit(lane, SignalId::kOnSuspicious, self.id, t.target, t.position, t.coefficient);
@@ -350,7 +355,9 @@ void PerceptionSystem::advanceTracks(const World& world, const Entity& self,
         case TrackState::kMemory:
           t.coefficient = std::max(0.f, t.coefficient - config_.decay_per_update);
           if (now_s >= t.timer_s) {
-            emit(lane, SignalId::kOnTargetForgotten, self.id, t.target, t.position, t.threat);
+            if (!t.has(TargetTrack::kNeutral)) {
+              emit(lane, SignalId::kOnTargetForgotten, self.id, t.target, t.position, t.threat);
+            }
             drop = true;
           }
           break;

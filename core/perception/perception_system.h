@@ -131,6 +131,7 @@ class PerceptionSystem {
     bool principal_is_player;
     bool track_uses_coefficient;  // the principal is perceived through the coefficient
     bool instant;                 // seeing this makes the principal visible at once
+    bool neutral;                 // the principal's type is neutral (never an enemy)
   };
   // A track's evidence gathered during one full update.
   struct Evidence {

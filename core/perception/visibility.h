@@ -13,7 +13,8 @@
 // Registered type → assessment multiplier (the target's threat index and a factor of the
 // coefficient increment) and whether it is perceived through the coefficient. Players always
 // use the coefficient (multiplier 1 unless their species is registered); other targets use
-// "switch" vision unless their type says otherwise.
+// "switch" vision unless their type says otherwise. A neutral type (never players) is
+// tracked and remembered but announced as OnObjectSeen and never the attention target.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,7 @@ class World;
 struct VisibilityType {
   float multiplier = 1.f;
   bool use_coefficient = false;
+  bool neutral = false;  // seen and remembered, never an enemy (VisibilityTypeConfig)
 };
 
 class VisibilityRegistry {

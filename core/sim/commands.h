@@ -110,19 +110,27 @@ struct SetBehaviorVariable {
   bool value = false;
   std::function<void(const Status&)> reply;
 };
-// Admin: perception tuning, live (seed 000's ai_SOM_SPEED); unset fields keep their value.
-// kInvalidArgument names the field out of range; nothing changes then.
+// The perception tuning a daemon runs with (PerceptionConfig's live part).
+struct PerceptionTuning {
+  float som_speed = 0.f;
+  float decay_per_update = 0.f;
+  float suspicious_threshold = 0.f;
+};
+// Admin (and config reload): perception tuning, live (seed 000's ai_SOM_SPEED); unset fields
+// keep their value, so an empty command reads it. kInvalidArgument names the field out of
+// range; nothing changes then. The reply carries the tuning in effect afterwards.
 struct SetPerceptionTuning {
   std::optional<float> som_speed;             // [Limit: finite, > 0]
   std::optional<float> decay_per_update;      // [Limit: finite, >= 0]
   std::optional<float> suspicious_threshold;  // [Limit: (0, 10]]
-  std::function<void(const Status&)> reply;
+  std::function<void(const Status&, const PerceptionTuning&)> reply;
 };
 // Admin: register (or, with remove, unregister) an object type for visibility.
 struct RegisterVisibilityType {
   std::string type;          // the objects' species name
   float multiplier = 1.f;    // assessment multiplier [Limit: > 0]
   bool use_coefficient = false;
+  bool neutral = false;      // seen and remembered, never an enemy (VisibilityType)
   bool remove = false;
   std::function<void(const Status&)> reply;
 };
@@ -186,6 +194,8 @@ struct ProgramIntention {
   std::string action;
   double delay_s = 0.0;  // [Limit: finite, >= 0]
   std::vector<IntentionParam> params;  // at most kMaxActionArgs (6); client-side actions 4
+  // Runs only if this intention of the agent completes; dropped if it ends otherwise.
+  IntentionId depends_on = IntentionId::kNone;
   std::function<void(const Status&, IntentionId)> reply;
 };
 // Admin: ends one of the agent's intentions as its controller would: the running one is

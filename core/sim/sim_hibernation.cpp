@@ -74,6 +74,11 @@ void Simulation::updatePlaces() {
   for (const Entity& e : world_.entities().rows()) {
     if (e.kind == EntityKind::kPlayer && e.active) places_.noteActivity(e.place, now);
   }
+  // Draining places where something happened again are awake: their agents hear it
+  // (OnPlaceAwake, 0 s slept) so a tree that wound down on OnPlaceHibernating picks up.
+  scratch_places_.clear();
+  places_.takeResumed(now, scratch_places_);
+  for (PlaceIndex p : scratch_places_) signalPlace(p, "OnPlaceAwake", 0.f);
   scratch_places_.clear();
   places_.takeDueWakes(now, scratch_places_);
   for (PlaceIndex p : scratch_places_) {

@@ -424,7 +424,8 @@ Agent* Simulation::awakeAgent(EntityId id, Status& error) {
 
 Status Simulation::programOn(EntityId agent_id, const std::string& name,
                              const std::vector<IntentionParam>& params, double delay_s,
-                             std::optional<bool> game_coercive, IntentionId& id) {
+                             std::optional<bool> game_coercive, IntentionId depends_on,
+                             IntentionId& id) {
   Status error;
   Agent* agent = awakeAgent(agent_id, error);
   if (!agent) return error;
@@ -452,7 +453,12 @@ Status Simulation::programOn(EntityId agent_id, const std::string& name,
   const double date = dateAfter(timeS(), delay_s);
   ActionTree tree(agent->intent.queue, agent->id, treeContext());
   const Programmed p = game_coercive ? tree.programGame(date, action, used, *game_coercive)
-                                     : tree.program(date, action, used);
+                                     : tree.program(date, action, used, depends_on);
+  if (p.status == IntentStatus::kUnknownIntention) {
+    return {StatusCode::kNotFound, "agent " + std::to_string(raw(agent_id)) + ": depends_on: intention " +
+                                       std::to_string(raw(depends_on)) +
+                                       " is not in the agent's queue (it ended, or never was)"};
+  }
   if (!p.ok()) return toStatus(p.status, agent_id, p.id);
   id = p.id;
   flushIntentions();
@@ -460,11 +466,11 @@ Status Simulation::programOn(EntityId agent_id, const std::string& name,
 }
 
 Status Simulation::programIntention(const ProgramIntention& c, IntentionId& id) {
-  return programOn(c.agent, c.action, c.params, c.delay_s, std::nullopt, id);
+  return programOn(c.agent, c.action, c.params, c.delay_s, std::nullopt, c.depends_on, id);
 }
 
 Status Simulation::gameAction(const GameAction& c, IntentionId& id) {
-  return programOn(c.agent, c.action, c.params, c.delay_s, c.coercive, id);
+  return programOn(c.agent, c.action, c.params, c.delay_s, c.coercive, IntentionId::kNone, id);
 }
 
 Status Simulation::externalAction(const ExternalAction& c) {

@@ -216,7 +216,8 @@ void Simulation::apply(Command& command) {
           if (c.reply) c.reply(registerVisibilityType(c));
         } else if constexpr (std::is_same_v<T, SetPerceptionTuning>) {
           Status s = setPerceptionTuning(c);
-          if (c.reply) c.reply(s);
+          const PerceptionConfig& now = perception_.config();
+          if (c.reply) c.reply(s, {now.som_speed, now.decay_per_update, now.suspicious_threshold});
         } else if constexpr (std::is_same_v<T, SetAttributePrincipal>) {
           Status s = perception_.visibility().setPrincipal(world_, c.attribute, c.principal);
           if (c.reply) c.reply(s);
@@ -697,7 +698,7 @@ Status Simulation::registerVisibilityType(const RegisterVisibilityType& c) {
   if (type == NameTable::kNone) {
     return {StatusCode::kResourceExhausted, "visibility type: too many distinct species"};
   }
-  perception_.visibility().registerType(type, {c.multiplier, c.use_coefficient});
+  perception_.visibility().registerType(type, {c.multiplier, c.use_coefficient, c.neutral});
   return {};
 }
 

@@ -309,9 +309,10 @@ class Simulation {
                       std::vector<std::string>& errors);
   // Programs `name` on an awake agent's queue: a controller intention, or (game_coercive
   // set) a game-scheduled one, coercive or not. Shared by the admin and game paths.
+  // A controller intention may depend on another (kNone: none).
   Status programOn(EntityId agent, const std::string& name,
                    const std::vector<IntentionParam>& params, double delay_s,
-                   std::optional<bool> game_coercive, IntentionId& id);
+                   std::optional<bool> game_coercive, IntentionId depends_on, IntentionId& id);
   Status programIntention(const ProgramIntention& command, IntentionId& id);
   Status gameAction(const GameAction& command, IntentionId& id);
   Status externalAction(const ExternalAction& command);

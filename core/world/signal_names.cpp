@@ -10,7 +10,7 @@ namespace {
 constexpr std::array<std::string_view, kStandardSignalCount> kStandardNames = {
     "OnEnemySeen",  "OnLostSightOfTarget", "OnNoTarget",
     "OnNewAttentionTarget", "OnTargetForgotten", "OnSuspicious",
-    "OnHearSound",  "OnHearThreateningSound", "OnBulletRain"};
+    "OnHearSound",  "OnHearThreateningSound", "OnBulletRain", "OnObjectSeen"};
 
 }  // namespace
 

@@ -25,6 +25,7 @@ enum class SignalId : uint16_t {
   kOnHearSound,                 // a new sound target (position; value = threat)
   kOnHearThreateningSound,      // a new or escalated sound target with threat >= threshold
   kOnBulletRain,                // a bullet impact within bullet_rain_radius_m
+  kOnObjectSeen,                // a neutral target (VisibilityType::neutral) came into view
   kFirstCustom,
   kNone = 0xffff,
 };

@@ -278,9 +278,17 @@ TEST_CASE("SetPerceptionTuning changes perception tuning live", "[grpc][admin]")
   v1::SetPerceptionTuningRequest r;
 
   SECTION("Should accept new values and keep the fields left unset") {
+    v1::SetPerceptionTuningResponse before, after, read;
+    REQUIRE(admin.call(&Stub::SetPerceptionTuning, r, &before).ok());  // empty: a read
+    CHECK(before.som_speed() == 1.5f);
     r.set_som_speed(4.f);
     r.set_suspicious_threshold(3.f);
-    CHECK(admin.call(&Stub::SetPerceptionTuning, r).ok());
+    REQUIRE(admin.call(&Stub::SetPerceptionTuning, r, &after).ok());
+    CHECK(after.som_speed() == 4.f);
+    CHECK(after.suspicious_threshold() == 3.f);
+    CHECK(after.decay_per_update() == before.decay_per_update());
+    REQUIRE(admin.call(&Stub::SetPerceptionTuning, v1::SetPerceptionTuningRequest(), &read).ok());
+    CHECK(read.som_speed() == 4.f);
   }
   SECTION("Should refuse a value out of range, naming the field") {
     r.set_som_speed(2.f);
@@ -288,6 +296,9 @@ TEST_CASE("SetPerceptionTuning changes perception tuning live", "[grpc][admin]")
     grpc::Status s = admin.call(&Stub::SetPerceptionTuning, r);
     CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
     CHECK(s.error_message() == "perception tuning: decay_per_update must be finite and >= 0");
+    v1::SetPerceptionTuningResponse read;
+    REQUIRE(admin.call(&Stub::SetPerceptionTuning, v1::SetPerceptionTuningRequest(), &read).ok());
+    CHECK(read.som_speed() == 1.5f);  // nothing changed
   }
 }
 

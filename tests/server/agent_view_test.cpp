@@ -79,6 +79,8 @@ void checkMatches(const json& j, const v1::AgentView& view) {
     CHECK(view.intentions(i).id() == in.at("id").get<uint64_t>());
     CHECK(view.intentions(i).action() == in.at("action").get<std::string>());
     CHECK(view.intentions(i).phase() == in.at("phase").get<std::string>());
+    CHECK(view.intentions(i).depends_on() ==
+          (in.at("depends_on").is_null() ? 0 : in.at("depends_on").get<uint64_t>()));
   }
   CHECK(view.has_planner() == j.contains("planner"));
   if (view.has_planner()) {

@@ -107,6 +107,17 @@ struct RaoulFixture {
     REQUIRE(reply.intention() != 0);
     return reply.intention();
   }
+  // Go to the flowers, then Take them; `chained`: Take runs only if Go completes.
+  std::pair<uint64_t, uint64_t> goThenTake(bool chained) {
+    const uint64_t go = programOk("Go", [](v1::ProgramIntentionRequest& r) {
+      entityParam(r.mutable_params(), "target", kFlowers);
+    });
+    const uint64_t take = programOk("Take", [&](v1::ProgramIntentionRequest& r) {
+      entityParam(r.mutable_params(), "object", kFlowers);
+      if (chained) r.set_depends_on(go);
+    });
+    return {go, take};
+  }
   uint64_t waitTenMinutes() {
     return programOk("Wait", [](v1::ProgramIntentionRequest& r) {
       v1::Param* p = r.add_params();
@@ -159,12 +170,7 @@ grpc::Status influence(Admin& admin, uint64_t agent, const std::string& name, bo
 
 TEST_CASE("Raoul picks the flowers through a real gRPC client", "[grpc][intent]") {
   RaoulFixture f;
-  const uint64_t go = f.programOk("Go", [](v1::ProgramIntentionRequest& r) {
-    entityParam(r.mutable_params(), "target", kFlowers);
-  });
-  const uint64_t take = f.programOk("Take", [](v1::ProgramIntentionRequest& r) {
-    entityParam(r.mutable_params(), "object", kFlowers);
-  });
+  const auto [go, take] = f.goThenTake(false);
   REQUIRE(take > go);
   auto go_action = f.waitAction(go);
   REQUIRE(go_action);
@@ -218,6 +224,37 @@ TEST_CASE("Raoul picks the flowers through a real gRPC client", "[grpc][intent]"
     const nlohmann::json raoul = f.admin.view(kRaoul);
     CHECK(raoul["inventory"].empty());
     CHECK(raoul["actions_failed"] == 2);
+  }
+}
+
+TEST_CASE("A chain programmed over gRPC: Take only if Go completed", "[grpc][intent]") {
+  RaoulFixture f;
+  const auto [go, take] = f.goThenTake(true);
+  REQUIRE(f.waitIntention(v1::EVENT_KIND_INTENTION_STARTED, go));
+  v1::GetAgentRequest get;
+  get.set_id(kRaoul);
+  v1::GetAgentResponse agent;
+  REQUIRE(f.admin.call(&Stub::GetAgent, get, &agent).ok());
+  REQUIRE(agent.agent().intentions_size() == 2);
+  CHECK(agent.agent().intentions(1).id() == take);
+  CHECK(agent.agent().intentions(1).depends_on() == go);
+  CHECK(agent.agent().intentions(0).depends_on() == 0);
+
+  f.report(go, v1::ActionResult::OUTCOME_FAILED, "too steep for a beginner alpinist");
+  auto dropped = f.waitIntention(v1::EVENT_KIND_INTENTION_FAILED, take);
+  REQUIRE(dropped);
+  CHECK(dropped->text() == "agent 2001: intention " + std::to_string(take) +
+                               " \"Take\" failed: dropped: the intention it depended on did not "
+                               "complete");
+
+  SECTION("Should refuse a dependency on an intention that has ended") {
+    v1::ProgramIntentionResponse reply;
+    const grpc::Status s = f.program("Take", &reply, [&](v1::ProgramIntentionRequest& r) {
+      entityParam(r.mutable_params(), "object", kFlowers);
+      r.set_depends_on(go);
+    });
+    CHECK(s.error_code() == grpc::StatusCode::NOT_FOUND);
+    CHECK(s.error_message().find("depends_on: intention " + std::to_string(go)) != std::string::npos);
   }
 }
 

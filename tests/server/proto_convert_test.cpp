@@ -875,7 +875,11 @@ TEST_CASE("Admin requests become commands or name their bad fields", "[proto_con
     CHECK(c.type == "grenade");
     CHECK(c.multiplier == 1.f);
     CHECK(c.use_coefficient);
+    CHECK_FALSE(c.neutral);
     CHECK_FALSE(c.remove);
+    r.set_neutral(true);
+    REQUIRE(toCommand(r, c, errors));
+    CHECK(c.neutral);
 
     r.set_multiplier(2.5f);
     r.set_remove(true);

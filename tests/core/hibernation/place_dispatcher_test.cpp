@@ -20,10 +20,17 @@ TEST_CASE("PlaceDispatcher moves quiet places towards sleep", "[hibernation][dis
     REQUIRE(d.beginDraining(15.0) == 1);
     REQUIRE(d.state(a) == PlaceState::kDraining);
   }
-  SECTION("Should return a draining place to awake on activity") {
+  SECTION("Should return a draining place to awake on activity, and say which") {
     d.beginDraining(20.0);
     d.noteActivity(a, 20.5);
+    std::vector<PlaceIndex> resumed;
+    d.takeResumed(20.6, resumed);
+    REQUIRE(resumed == std::vector<PlaceIndex>{a});
     REQUIRE(d.state(a) == PlaceState::kAwake);
+    REQUIRE(d.state(b) == PlaceState::kDraining);  // still quiet
+    resumed.clear();
+    d.takeResumed(20.7, resumed);
+    REQUIRE(resumed.empty());  // told once
   }
   SECTION("Should keep sleeping places asleep on activity, until woken") {
     d.setAsleep(a, 30.0);

@@ -164,3 +164,83 @@ TEST_CASE("toStatus says where and why", "[intent][tree]") {
   REQUIRE(toStatus(IntentStatus::kUnknownIntention, EntityId{7}, IntentionId{3}).code() ==
           StatusCode::kNotFound);
 }
+
+TEST_CASE("program with a prerequisite: run only if it completes", "[intent][tree][depends]") {
+  TreeFixture f;
+  Switches sw;
+  const uint16_t fail = f.name("Fail");
+  f.registry.addTo(f.own, "Fail", std::make_unique<TimedAction>(0.1f, &sw, true));
+  DecisionTree t = f.tree();
+
+  SECTION("Should run the dependent after its prerequisite completed") {
+    const Programmed a = t.program(0, f.a);
+    const Programmed b = t.program(0, f.b, {}, a.id);
+    REQUIRE(b.ok());
+    REQUIRE(f.agent.queue.prerequisiteOf(*f.agent.queue.find(b.id))->id == a.id);
+    f.tick();
+    REQUIRE(f.drain() == Lines{"started A", "completed A", "started B", "completed B"});
+  }
+  SECTION("Should drop the whole chain below a failure, and keep what is independent") {
+    const Programmed x = t.program(0, fail);
+    const Programmed b = t.program(0, f.b, {}, x.id);
+    t.program(0, f.c, {}, b.id);
+    t.program(0, f.a);  // independent
+    f.tick();
+    REQUIRE(f.drain() == Lines{"started Fail", "failed Fail (perform_failed)",
+                               "failed B (prerequisite_failed)", "failed C (prerequisite_failed)",
+                               "started A", "completed A"});
+    REQUIRE(f.agent.queue.empty());
+  }
+  SECTION("Should not start a dependent programmed before a later prerequisite") {
+    const Programmed later = t.program(5.0, f.a);
+    t.program(0, f.b, {}, later.id);  // due now, first in the queue, but waits for A
+    f.tick();
+    REQUIRE(f.drain().empty());
+    REQUIRE(f.queued() == Lines{"B", "A"});
+    f.now = 5.0;
+    f.tick();
+    REQUIRE(f.drain() == Lines{"started A", "completed A", "started B", "completed B"});
+  }
+  SECTION("Should drop dependents of a cancelled or deprogrammed intention") {
+    const Programmed w = t.program(0, f.wait);
+    const Programmed b = t.program(0, f.b, {}, w.id);
+    f.tick();  // Work runs for 5 s
+    REQUIRE(f.drain() == Lines{"started Work"});
+    REQUIRE(t.cancel(w.id) == IntentStatus::kOk);
+    REQUIRE(f.drain() == Lines{"interrupted Work (cancelled)", "failed B (prerequisite_failed)"});
+    const Programmed c = t.program(9.0, f.c);
+    t.program(9.0, f.a, {}, c.id);
+    REQUIRE(t.deprogram(c.id) == IntentStatus::kOk);
+    REQUIRE(f.drain() == Lines{"failed A (prerequisite_failed)"});
+    REQUIRE(f.agent.queue.empty());
+    (void)b;
+  }
+  SECTION("Should refuse a prerequisite that is not in the queue") {
+    const Programmed a = t.program(0, f.a);
+    f.tick();
+    const Programmed b = t.program(0, f.b, {}, a.id);  // A has ended
+    REQUIRE(b.status == IntentStatus::kUnknownIntention);
+    REQUIRE(f.agent.queue.empty());
+  }
+}
+
+TEST_CASE("A failed prerequisite drops a chain whose links sit anywhere in the queue",
+          "[intent][tree][depends]") {
+  TreeFixture f;
+  Switches sw;
+  const uint16_t fail = f.name("Fail");
+  f.registry.addTo(f.own, "Fail", std::make_unique<TimedAction>(0.1f, &sw, true));
+  DecisionTree t = f.tree();
+  // Chronological order: C (date 1), X (2), B (3), D (4); B and D wait on X, C on B.
+  const Programmed x = t.program(2.0, fail);
+  const Programmed b = t.program(3.0, f.b, {}, x.id);
+  t.program(1.0, f.c, {}, b.id);
+  t.program(4.0, f.a, {}, x.id);
+  REQUIRE(f.queued() == Lines{"C", "Fail", "B", "A"});
+  f.now = 2.0;
+  f.tick();
+  REQUIRE(f.drain() == Lines{"started Fail", "failed Fail (perform_failed)",
+                             "failed B (prerequisite_failed)", "failed C (prerequisite_failed)",
+                             "failed A (prerequisite_failed)"});
+  REQUIRE(f.agent.queue.empty());
+}

@@ -43,7 +43,8 @@ TEST_CASE("Config: reading JSON", "[perception][config]") {
       "sounds": { "gunshot": { "lifetime_s": 5, "threat": 0.9 } },
       "footsteps": { "stand_base_m": 5 },
       "visibility_types": { "grenade": { "multiplier": 2, "use_coefficient": false },
-                            "flashlight_spot": { "use_coefficient": true } }
+                            "flashlight_spot": { "use_coefficient": true },
+                            "flowers": { "neutral": true } }
     })"), "/perception", r, c);
     INFO(r.report());
     REQUIRE(r.ok());
@@ -57,10 +58,13 @@ TEST_CASE("Config: reading JSON", "[perception][config]") {
     REQUIRE(c.sounds[static_cast<size_t>(SoundKind::kGunshot)].lifetime_s == 5.f);
     REQUIRE(c.sounds[static_cast<size_t>(SoundKind::kGunshot)].threat == 0.9f);
     REQUIRE(c.footsteps.stand_base_m == 5.f);
-    REQUIRE(c.visibility_types.size() == 2);
+    REQUIRE(c.visibility_types.size() == 3);
     REQUIRE(c.visibility_types[0].name == "flashlight_spot");  // JSON objects are sorted
     REQUIRE(c.visibility_types[0].use_coefficient);
-    REQUIRE(c.visibility_types[1].multiplier == 2.f);
+    REQUIRE_FALSE(c.visibility_types[0].neutral);
+    REQUIRE(c.visibility_types[1].name == "flowers");
+    REQUIRE(c.visibility_types[1].neutral);
+    REQUIRE(c.visibility_types[2].multiplier == 2.f);
   }
   SECTION("Should name the path and the rule of every bad value") {
     PerceptionConfig c;

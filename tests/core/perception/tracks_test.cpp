@@ -203,3 +203,32 @@ TEST_CASE("Tracks: capacities are fixed and truncation is counted", "[perception
     REQUIRE(f.sys().lastTick().candidates_truncated == 1);
   }
 }
+
+TEST_CASE("Tracks: neutral things are seen and remembered, never enemies",
+          "[perception][tracks][attention]") {
+  PerceptionFixture f;
+  f.config.visibility_types.push_back({"flowers", 1.f, false, true});
+  auto& g = f.addAgent(1, "guard", {0, 0, 0});
+  f.add(2, EntityKind::kObject, "flowers", {6, 1, 0});
+  f.step();
+
+  SECTION("Should see them with OnObjectSeen, and attend to nothing") {
+    REQUIRE(f.sees(g, 2));
+    REQUIRE(f.count(SignalId::kOnObjectSeen, 1) == 1);
+    REQUIRE(f.count(SignalId::kOnEnemySeen, 1) == 0);
+    REQUIRE(g.attention.cls == AttentionClass::kNone);
+  }
+  SECTION("Should remember them out of sight without losing sight of a target") {
+    f.world.upsertObstacle({ObstacleId{1}, {{3, -2, 0}, {4, 4, 4}}, Cover::kHard});
+    f.step();
+    REQUIRE(f.remembers(g, 2));
+    REQUIRE(f.count(SignalId::kOnLostSightOfTarget, 1) == 0);
+    REQUIRE(g.attention.cls == AttentionClass::kNone);
+  }
+  SECTION("Should leave a player the attention target") {
+    f.addPlayer(3, {8, -1, 0});
+    f.step(30);
+    REQUIRE(f.sees(g, 3));
+    REQUIRE(g.attention.target == EntityId{3});
+  }
+}

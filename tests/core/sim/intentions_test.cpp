@@ -180,9 +180,10 @@ class RaoulWorld {
 
   // --- commands: each is submitted and applied by one tick ---------------------------------
   Reply program(const std::string& action, std::vector<IntentionParam> params = {},
-                double delay_s = 0.0, uint64_t agent = kRaoul) {
+                double delay_s = 0.0, uint64_t agent = kRaoul,
+                IntentionId depends_on = IntentionId::kNone) {
     auto reply = std::make_shared<Reply>();
-    ProgramIntention c{EntityId{agent}, action, delay_s, std::move(params),
+    ProgramIntention c{EntityId{agent}, action, delay_s, std::move(params), depends_on,
                        [reply](const Status& s, IntentionId id) {
                          reply->status = s;
                          reply->id = id;
@@ -368,6 +369,74 @@ TEST_CASE("Raoul cannot climb to the flowers: Go fails, then Take fails", "[sim]
     REQUIRE(w.variable("Failed"));
     REQUIRE_FALSE(w.variable("Succeeded"));
   }
+}
+
+TEST_CASE("A chain programmed at once: Take only if Go succeeded", "[sim][intent]") {
+  // Seed 004's decision tree: "the next action to perform will be determined by the success
+  // or failure of the previous actions". Take depends on Go, Wait on Take.
+  RaoulWorld w;
+  const Reply go = w.program("Go", {entity("target", kFlowers)});
+  const Reply take = w.program("Take", {entity("object", kFlowers)}, 0.0, kRaoul, go.id);
+  const Reply rest = w.program("Wait", {number("delay", 1, "s")}, 0.0, kRaoul, take.id);
+  REQUIRE(take.code() == StatusCode::kOk);
+  REQUIRE(rest.code() == StatusCode::kOk);
+  const nlohmann::json queue = w.intentions()["queue"]["intentions"];
+  REQUIRE(queue.size() == 3);
+  REQUIRE(queue[1]["depends_on"] == raw(go.id));
+  REQUIRE(queue[2]["depends_on"] == raw(take.id));
+  REQUIRE(queue[0]["depends_on"].is_null());
+
+  SECTION("Should drop Take and what followed it when Go fails, each with its reason") {
+    w.report(go.id, ActionOutcome::kFailed, "too steep for a beginner alpinist");
+    REQUIRE_FALSE(w.everEmitted(take.id));  // never sent to the game
+    REQUIRE(w.history(go.id) == History{"started", "failed"});
+    REQUIRE(w.history(take.id) == History{"failed"});
+    REQUIRE(w.history(rest.id) == History{"failed"});
+    REQUIRE(w.last(take.id)->text ==
+            "agent 2001: intention " + std::to_string(raw(take.id)) +
+                " \"Take\" failed: dropped: the intention it depended on did not complete");
+    REQUIRE(w.intentions()["queue"]["size"] == 0);
+    REQUIRE(w.variable("Failed"));  // the controller hears of the drop like any failure
+  }
+  SECTION("Should run the chain in order when each step succeeds") {
+    w.report(go.id, ActionOutcome::kCompleted);
+    REQUIRE(w.emitted(take.id));
+    w.report(take.id, ActionOutcome::kCompleted);
+    w.tick(12);  // Wait 1 s, inside the daemon
+    REQUIRE(w.history(take.id) == History{"started", "completed"});
+    REQUIRE(w.history(rest.id) == History{"started", "completed"});
+  }
+  SECTION("Should drop the dependents of an intention the controller deprograms") {
+    REQUIRE(w.cancel(take.id).code() == StatusCode::kOk);  // pending: deprogrammed, no event of its own
+    REQUIRE(w.history(take.id).empty());
+    REQUIRE(w.history(rest.id) == History{"failed"});
+    w.report(go.id, ActionOutcome::kCompleted);
+    REQUIRE(w.intentions()["queue"]["size"] == 0);
+  }
+}
+
+TEST_CASE("An intention waiting on another does not hold up independent ones", "[sim][intent]") {
+  RaoulWorld w;
+  const Reply go = w.program("Go", {entity("target", kFlowers)}, 5.0);  // in 5 s
+  const Reply take = w.program("Take", {entity("object", kFlowers)}, 0.0, kRaoul, go.id);
+  const Reply look = w.program("Wait", {number("delay", 0.5, "s")});  // depends on nothing
+  w.tick(8);
+  REQUIRE(w.history(look.id) == History{"started", "completed"});
+  REQUIRE(w.history(take.id).empty());  // due, but waiting for Go
+  w.tick(45);
+  REQUIRE(w.everEmitted(go.id));
+  REQUIRE_FALSE(w.everEmitted(take.id));
+  w.report(go.id, ActionOutcome::kCompleted);
+  REQUIRE(w.emitted(take.id) != nullptr);
+}
+
+TEST_CASE("A dependency on an intention not in the queue is refused", "[sim][intent]") {
+  RaoulWorld w;
+  const Reply take = w.program("Take", {entity("object", kFlowers)}, 0.0, kRaoul, IntentionId{999});
+  REQUIRE(take.code() == StatusCode::kNotFound);
+  REQUIRE(take.status->message() ==
+          "agent 2001: depends_on: intention 999 is not in the agent's queue (it ended, or never was)");
+  REQUIRE(w.intentions()["queue"]["size"] == 0);
 }
 
 TEST_CASE("Take, Drop and Give run inside the daemon and show in GetAgent", "[sim][intent]") {

@@ -49,7 +49,7 @@ struct NavWorld {
     p.type = IntentionParam::Type::kPosition;
     p.name = "position";
     p.position = to;
-    ProgramIntention c{EntityId{1}, "MoveTo", 0.0, {p}, [](const Status& s, IntentionId) {
+    ProgramIntention c{EntityId{1}, "MoveTo", 0.0, {p}, IntentionId::kNone, [](const Status& s, IntentionId) {
                          REQUIRE(s.isOk());
                        }};
     sim.submit({ClientId{7}, 0, std::move(c)});

@@ -2,7 +2,9 @@
 // the daemon playing the game's part (DemoGame), he lives seed 004's examples by himself —
 // picks the meadow's flowers (Take inside the daemon), fails to reach the cliff's (Go too
 // steep, then Take out of reach), and bakes: opens the door, mixes, shapes, carries breads
-// to the oven, waits 10 minutes and tells Gertrude.
+// to the oven, waits 10 minutes and tells Gertrude. The daemon's perception tuning is the
+// demo's (config/npcd.json registers flowers as a neutral visibility type), so Take checks
+// Raoul's memory: he takes only flowers he has seen.
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,16 +35,29 @@ struct RaoulDemo {
   std::string raoul_view;        // GetAgent at the end
   bool meadow_flowers_in_world = true;
   bool cliff_flowers_in_world = false;
-  RaoulDemo() {
-    test::DemoWorld demo_world;
+  bool saw_meadow_flowers = false;  // in his visibility list before they were taken
+  // blind: Raoul's vision is switched off before his day starts.
+  explicit RaoulDemo(bool blind = false) {
+    std::vector<std::string> problems;
+    const SimConfig config = test::demoSimConfig(problems);
+    REQUIRE(problems.empty());
+    test::DemoWorld demo_world(config);
     Simulation& sim = *demo_world.sim;
     const WorldFile& world = demo_world.world;
     DemoGame demo(world.players);
     std::vector<Command> pending;
+    if (blind) {
+      SetSensors eyes_shut;
+      eyes_shut.agent = kRaoul;
+      eyes_shut.vision = false;
+      eyes_shut.reply = [](const Status& s) { REQUIRE(s.isOk()); };
+      REQUIRE(sim.submit({ClientId{1}, 0, eyes_shut}));
+    }
     // About 650 s of his day; a margin, and stop once he told Gertrude.
     for (int t = 0; t < 8000 && !toldGertrude(); ++t) {
       sim.tick();
       record(sim);
+      noteMeadowFlowersSeen(sim);
       demo.step(sim, pending);
       REQUIRE(sim.submit(pending));
     }
@@ -68,6 +83,20 @@ struct RaoulDemo {
       if (e.agent == kRaoul || (e.agent == kGertrude && e.kind == EventKind::kBehavior)) {
         events.push_back(e);
       }
+    }
+  }
+
+  void noteMeadowFlowersSeen(const Simulation& sim) {
+    if (saw_meadow_flowers || !sim.world().entities().get(kMeadowFlowers)) return;
+    std::string view;
+    REQUIRE(sim.describeAgent(kRaoul, view).isOk());
+    const nlohmann::json perception = nlohmann::json::parse(view).at("perception");
+    for (const nlohmann::json& t : perception.at("visible")) {
+      saw_meadow_flowers = saw_meadow_flowers || t.at("target") == raw(kMeadowFlowers);
+    }
+    // Neutral: seen, yet never what he attends to.
+    if (!perception.at("attention").is_null()) {
+      REQUIRE(perception.at("attention").at("target") != raw(kMeadowFlowers));
     }
   }
 
@@ -123,6 +152,7 @@ TEST_CASE("Raoul lives seed 004's examples by himself in the demo world", "[sim]
     REQUIRE(d.completedWithSubject(kMeadowFlowers));  // Take's event names the flowers
     REQUIRE(d.actions.at(0).name == "Go");
     REQUIRE(d.actions.at(0).entity == kMeadowFlowers);
+    REQUIRE(d.saw_meadow_flowers);  // what Take's memory check found
   }
   SECTION("Should fail both actions on the cliff's flowers, each with its reason") {
     const std::vector<EventOut> failed = d.failures();
@@ -162,4 +192,19 @@ TEST_CASE("Raoul lives seed 004's examples by himself in the demo world", "[sim]
     }
     REQUIRE(fetching);
   }
+}
+
+TEST_CASE("Raoul takes only flowers he remembers: with his eyes shut, Take fails",
+          "[sim][demo][raoul]") {
+  // Seed 004: "the flowers he remembers; not seen, the action fails". The game still walks
+  // him there (Go completes), but the daemon's Take finds no memory of them.
+  const RaoulDemo blind(true);
+  const nlohmann::json raoul = nlohmann::json::parse(blind.raoul_view);
+  REQUIRE(raoul.at("inventory") == nlohmann::json{{"key", 1}});
+  REQUIRE(blind.meadow_flowers_in_world);
+  REQUIRE_FALSE(blind.saw_meadow_flowers);
+  const std::vector<EventOut> failed = blind.failures();
+  REQUIRE_FALSE(failed.empty());
+  REQUIRE(failed[0].subject == kMeadowFlowers);
+  REQUIRE(failed[0].text.find("\"Take\" failed: the action failed (not_seen)") != std::string::npos);
 }

@@ -286,7 +286,7 @@ int ticksToNotice(std::optional<float> som_speed, Status* reply_status = nullptr
   Simulation sim(config, std::move(set));
   SetPerceptionTuning tuning;
   tuning.som_speed = som_speed;
-  tuning.reply = [reply_status](const Status& s) {
+  tuning.reply = [reply_status](const Status& s, const PerceptionTuning&) {
     if (reply_status) *reply_status = s;
   };
   sim.submit({ClientId{1}, 0, std::move(tuning)});

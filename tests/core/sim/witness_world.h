@@ -111,7 +111,7 @@ class WitnessWorld {
   Status program(const std::string& action, std::vector<IntentionParam> params = {},
                  EntityId agent = kActor) {
     auto status = std::make_shared<std::optional<Status>>();
-    ProgramIntention c{agent, action, 0.0, std::move(params),
+    ProgramIntention c{agent, action, 0.0, std::move(params), IntentionId::kNone,
                        [status](const Status& s, IntentionId) { *status = s; }};
     sim_.submit({ClientId{7}, 0, std::move(c)});
     tick();
