@@ -1,7 +1,11 @@
 #include "perception_codec.h"
 
 #include <algorithm>
+#include <cmath>
 
+#include "perception/perception_system.h"
+#include "sim/sim_state_access.h"
+#include "world/world.h"
 #include "world_codec.h"
 
 namespace npc {
@@ -106,6 +110,55 @@ void decodePerception(const pb::PerceptionState& in, PerceptionState& s) {
   s.tracks_dropped = in.tracks_dropped();
   s.sound_targets_dropped = in.sound_targets_dropped();
   s.candidates_truncated = in.candidates_truncated();
+}
+
+void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemState& out) {
+  const PerceptionSystem& perception = access.perception();
+  out.set_som_speed(perception.config().som_speed);
+  out.set_decay_per_update(perception.config().decay_per_update);
+  out.set_suspicious_threshold(perception.config().suspicious_threshold);
+  const NameTable& species = access.world().species();
+  perception.visibility().forEachType([&](uint16_t type, const VisibilityType& settings) {
+    pb::VisibilityTypeState& t = *out.add_visibility_types();
+    t.set_species(species.name(type));
+    t.set_multiplier(settings.multiplier);
+    t.set_use_coefficient(settings.use_coefficient);
+    t.set_neutral(settings.neutral);
+  });
+  for (const auto& [attribute, principal] : perception.visibility().principals()) {
+    pb::AttributePrincipalState& link = *out.add_principals();
+    link.set_attribute(raw(attribute));
+    link.set_principal(raw(principal));
+  }
+}
+
+bool restorePerceptionSystem(const pb::PerceptionSystemState& in, SimStateAccess& access,
+                             std::string& error) {
+  auto finite = [](float v) { return std::isfinite(v); };
+  if (!(finite(in.som_speed()) && in.som_speed() > 0.f) ||
+      !(finite(in.decay_per_update()) && in.decay_per_update() >= 0.f) ||
+      !(in.suspicious_threshold() > 0.f && in.suspicious_threshold() <= kMaxCoefficient)) {
+    error = "perception: tuning out of range";
+    return false;
+  }
+  for (const pb::VisibilityTypeState& t : in.visibility_types()) {
+    if (t.species().empty() || !(finite(t.multiplier()) && t.multiplier() > 0.f)) {
+      error = "perception: visibility type \"" + t.species() + "\": bad name or multiplier";
+      return false;
+    }
+  }
+  access.setPerceptionTuning(in.som_speed(), in.decay_per_update(), in.suspicious_threshold());
+  std::vector<std::pair<std::string, VisibilityType>> types;
+  for (const pb::VisibilityTypeState& t : in.visibility_types()) {
+    types.push_back({t.species(), {t.multiplier(), t.use_coefficient(), t.neutral()}});
+  }
+  access.setVisibilityTypes(types);
+  std::vector<std::pair<EntityId, EntityId>> links;
+  for (const pb::AttributePrincipalState& link : in.principals()) {
+    links.emplace_back(EntityId{link.attribute()}, EntityId{link.principal()});
+  }
+  access.setAttributePrincipals(std::move(links));
+  return true;
 }
 
 }  // namespace npc

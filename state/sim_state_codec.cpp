@@ -91,6 +91,7 @@ void captureSimState(Simulation& sim, pb::SimState& out) {
     s.set_id(raw(id));
     encodeGoap(*access.planner(id), *s.mutable_goap());
   }
+  encodePerceptionSystem(access, *out.mutable_perception());
 }
 
 bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& error) {
@@ -111,6 +112,9 @@ bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& er
     }
   }
   if (!restoreHibernation(state.hibernation(), access, error)) return false;
+  if (state.has_perception() && !restorePerceptionSystem(state.perception(), access, error)) {
+    return false;
+  }
   access.finishRestore();
   return true;
 }

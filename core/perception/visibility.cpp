@@ -60,6 +60,12 @@ EntityId VisibilityRegistry::principalOf(EntityId attribute) const {
   return it != principals_.end() && it->first == attribute ? it->second : EntityId::kNone;
 }
 
+void VisibilityRegistry::restorePrincipals(std::vector<std::pair<EntityId, EntityId>> links) {
+  std::sort(links.begin(), links.end(),
+            [](const auto& a, const auto& b) { return raw(a.first) < raw(b.first); });
+  principals_ = std::move(links);
+}
+
 void VisibilityRegistry::forgetEntity(EntityId entity) {
   std::erase_if(principals_,
                 [&](const auto& p) { return p.first == entity || p.second == entity; });

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,15 @@ class VisibilityRegistry {
   void registerType(uint16_t type, VisibilityType settings);
   bool unregisterType(uint16_t type);
   const VisibilityType* find(uint16_t type) const;
+  // Calls fn(uint16_t type, const VisibilityType&) for each registered type, by index.
+  template <class Fn>
+  void forEachType(Fn&& fn) const {
+    for (size_t i = 0; i < types_.size(); ++i) {
+      if (types_[i]) fn(static_cast<uint16_t>(i), *types_[i]);
+    }
+  }
+  // Unregisters every type (a snapshot restore registers them again).
+  void clearTypes() { types_.clear(); }
 
   // Gives `attribute` its principal; principal kNone clears it. kNotFound when either entity
   // is unknown to `world`; kInvalidArgument when `attribute` is not of kind attribute, when
@@ -50,6 +60,11 @@ class VisibilityRegistry {
   // again at use time (kinds may change).
   Status setPrincipal(const World& world, EntityId attribute, EntityId principal);
   EntityId principalOf(EntityId attribute) const;
+  // Every (attribute, principal) link, sorted by attribute id.
+  std::span<const std::pair<EntityId, EntityId>> principals() const { return principals_; }
+  // Snapshot restore: the links as they were captured, unchecked (a principal may be an
+  // agent asleep, outside the world's table); sorted here.
+  void restorePrincipals(std::vector<std::pair<EntityId, EntityId>> links);
   // Removes `entity` as an attribute and every mapping to it as a principal.
   void forgetEntity(EntityId entity);
   size_t attributeCount() const { return principals_.size(); }

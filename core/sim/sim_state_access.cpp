@@ -19,6 +19,7 @@ const ArchetypeSet& SimStateAccess::archetypes() const { return sim_.archetypes_
 const LongActionLibrary& SimStateAccess::longActions() const { return sim_.long_actions_; }
 const NameTable& SimStateAccess::names() const { return sim_.names_; }
 const SelectionTreeLibrary& SimStateAccess::selectionTrees() const { return sim_.trees_; }
+const PerceptionSystem& SimStateAccess::perception() const { return sim_.perception_; }
 const ActionRegistry& SimStateAccess::registry() const { return sim_.registry_; }
 ActionListId SimStateAccess::ownActions(uint16_t archetype) const {
   return sim_.own_actions_[archetype];
@@ -46,6 +47,27 @@ std::vector<EntityId> SimStateAccess::sleepingPlanners() const {
   if (!sim_.planning_) return ids;
   for (const auto& entry : sim_.planning_->sleeping) ids.push_back(entry.first);
   return ids;  // std::map: ascending
+}
+
+void SimStateAccess::setPerceptionTuning(float som_speed, float decay_per_update,
+                                         float suspicious_threshold) {
+  sim_.perception_.setSomSpeed(som_speed);
+  sim_.perception_.setDecayPerUpdate(decay_per_update);
+  sim_.perception_.setSuspiciousThreshold(suspicious_threshold);
+}
+
+void SimStateAccess::setVisibilityTypes(
+    std::span<const std::pair<std::string, VisibilityType>> types) {
+  VisibilityRegistry& registry = sim_.perception_.visibility();
+  registry.clearTypes();
+  for (const auto& [species, settings] : types) {
+    const uint16_t type = sim_.world_.species().intern(species);
+    if (type != NameTable::kNone) registry.registerType(type, settings);
+  }
+}
+
+void SimStateAccess::setAttributePrincipals(std::vector<std::pair<EntityId, EntityId>> links) {
+  sim_.perception_.visibility().restorePrincipals(std::move(links));
 }
 
 void SimStateAccess::clear() {

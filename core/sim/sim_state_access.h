@@ -10,6 +10,9 @@
 //   access.setCounters(...);
 //   access.addEntity(...) / addPlanner(...) / addAgent(...) / addDormant(...) / setPlace(...)
 //   access.finishRestore();
+// Perception's daemon-wide state (tuning, visibility types, attribute principals) is
+// restored after the agents: access.setPerceptionTuning / setVisibilityTypes /
+// setAttributePrincipals.
 // What is not restored: running behavior tree nodes (a restored tree starts again at its
 // root with its variables and timestamps), plans (agents plan afresh, as after waking) and
 // intentions (those that were running are reported INTERRUPTED on the first tick).
@@ -18,6 +21,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "agent/agent.h"
@@ -27,10 +32,12 @@
 #include "hibernation/dormant_agent.h"
 #include "hibernation/place_dispatcher.h"
 #include "mbt/instance.h"
+#include "perception/visibility.h"
 
 namespace npc {
 
 class Simulation;
+class PerceptionSystem;
 class World;
 class ArchetypeSet;
 class LongActionLibrary;
@@ -96,6 +103,8 @@ class SimStateAccess {
   const LongActionLibrary& longActions() const;
   const NameTable& names() const;              // action names (intentions)
   const SelectionTreeLibrary& selectionTrees() const;
+  // Perception's daemon-wide state: tuning, registered visibility types, attribute links.
+  const PerceptionSystem& perception() const;
   // A planning agent's memory, awake (its planner row) or asleep; nullopt if it does not plan.
   std::optional<PlannerMemory> planner(EntityId id) const;
   // Ids of the sleeping planning agents, ascending.
@@ -117,6 +126,12 @@ class SimStateAccess {
   void addDormant(PlaceIndex place, const DormantAgent& record);
   void setPlace(PlaceIndex place, PlaceState state, double last_activity_s, double asleep_since_s,
                 double wake_at_s);
+  // Perception's daemon-wide state as captured (what admin calls and config reloads
+  // changed since start): the tuning, every registered visibility type (replacing the
+  // config's) and the attribute-principal links.
+  void setPerceptionTuning(float som_speed, float decay_per_update, float suspicious_threshold);
+  void setVisibilityTypes(std::span<const std::pair<std::string, VisibilityType>> types);
+  void setAttributePrincipals(std::vector<std::pair<EntityId, EntityId>> links);
   // Sorts the sleepers' index and queues the INTERRUPTED reports for the first tick.
   void finishRestore();
 

@@ -174,6 +174,15 @@ void Simulation::apply(Command& command) {
   auto report = [&](const Status& status, EntityId agent) {
     if (!status.isOk()) emitError(origin, seq, agent, status.message());
   };
+  // A command with a reply answers there; one without (sent on a stream, or by the daemon
+  // itself) still applies, and an error goes to its origin as an error event.
+  auto answer = [&](auto& c, const Status& status, EntityId agent) {
+    if (c.reply) {
+      c.reply(status);
+    } else {
+      report(status, agent);
+    }
+  };
   std::visit(
       [&](auto& c) {
         using T = std::decay_t<decltype(c)>;
@@ -209,18 +218,22 @@ void Simulation::apply(Command& command) {
             report(s, c.target);
           }
         } else if constexpr (std::is_same_v<T, SetSensors>) {
-          if (c.reply) c.reply(setSensors(c));
+          answer(c, setSensors(c), c.agent);
         } else if constexpr (std::is_same_v<T, SetBehaviorVariable>) {
-          if (c.reply) c.reply(setBehaviorVariable(c));
+          answer(c, setBehaviorVariable(c), c.agent);
         } else if constexpr (std::is_same_v<T, RegisterVisibilityType>) {
-          if (c.reply) c.reply(registerVisibilityType(c));
+          answer(c, registerVisibilityType(c), EntityId::kNone);
         } else if constexpr (std::is_same_v<T, SetPerceptionTuning>) {
           Status s = setPerceptionTuning(c);
           const PerceptionConfig& now = perception_.config();
-          if (c.reply) c.reply(s, {now.som_speed, now.decay_per_update, now.suspicious_threshold});
+          if (c.reply) {
+            c.reply(s, {now.som_speed, now.decay_per_update, now.suspicious_threshold});
+          } else {
+            report(s, EntityId::kNone);
+          }
         } else if constexpr (std::is_same_v<T, SetAttributePrincipal>) {
-          Status s = perception_.visibility().setPrincipal(world_, c.attribute, c.principal);
-          if (c.reply) c.reply(s);
+          answer(c, perception_.visibility().setPrincipal(world_, c.attribute, c.principal),
+                 c.attribute);
         } else if constexpr (std::is_same_v<T, GetStealth>) {
           const Entity* player = world_.entities().get(c.player);
           if (!player || player->kind != EntityKind::kPlayer) {

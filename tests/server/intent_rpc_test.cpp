@@ -170,7 +170,8 @@ grpc::Status influence(Admin& admin, uint64_t agent, const std::string& name, bo
 
 TEST_CASE("Raoul picks the flowers through a real gRPC client", "[grpc][intent]") {
   RaoulFixture f;
-  const auto [go, take] = f.goThenTake(false);
+  const std::pair<uint64_t, uint64_t> ids = f.goThenTake(false);
+  const uint64_t go = ids.first, take = ids.second;  // not bindings: lambdas capture these
   REQUIRE(take > go);
   auto go_action = f.waitAction(go);
   REQUIRE(go_action);
@@ -229,7 +230,8 @@ TEST_CASE("Raoul picks the flowers through a real gRPC client", "[grpc][intent]"
 
 TEST_CASE("A chain programmed over gRPC: Take only if Go completed", "[grpc][intent]") {
   RaoulFixture f;
-  const auto [go, take] = f.goThenTake(true);
+  const std::pair<uint64_t, uint64_t> ids = f.goThenTake(true);
+  const uint64_t go = ids.first, take = ids.second;
   REQUIRE(f.waitIntention(v1::EVENT_KIND_INTENTION_STARTED, go));
   v1::GetAgentRequest get;
   get.set_id(kRaoul);

@@ -223,3 +223,53 @@ TEST_CASE("a state naming an archetype these definitions lack is refused", "[sta
   CHECK_FALSE(restoreSimState(state, *second.sim, error));
   CHECK(error == "agent " + std::to_string(id) + ": archetype \"dragon\" is unknown");
 }
+
+TEST_CASE("perception's daemon-wide state keeps what admin calls changed", "[state][perception]") {
+  test::DemoStateWorld first;
+  SetPerceptionTuning tuning;
+  tuning.som_speed = 0.8f;
+  tuning.suspicious_threshold = 4.f;
+  RegisterVisibilityType haystack;
+  haystack.type = "haystack";
+  haystack.multiplier = 2.f;
+  haystack.neutral = true;
+  EntityState footprint;
+  footprint.id = EntityId{9001};
+  footprint.kind = EntityKind::kAttribute;
+  footprint.species = "footprint";
+  footprint.position = Vec3{3, 41, 0};
+  SetAttributePrincipal link{EntityId{9001}, EntityId{1201}, {}};
+  REQUIRE(first.sim->submit({ClientId{1}, 0, tuning}));
+  REQUIRE(first.sim->submit({ClientId{1}, 0, haystack}));
+  REQUIRE(first.sim->submit({ClientId{1}, 0, UpsertEntity{footprint}}));
+  first.run(2);
+  REQUIRE(first.sim->submit({ClientId{1}, 0, link}));
+  first.run(2);
+  pb::SimState state;
+  captureSimState(*first.sim, state);
+  REQUIRE(state.perception().principals_size() == 1);
+
+  test::DemoStateWorld second;
+  std::string error;
+  REQUIRE(restoreSimState(state, *second.sim, error));
+  pb::SimState again;
+  captureSimState(*second.sim, again);
+
+  SECTION("Should come back as it was captured") {
+    CHECK(diff(state.perception(), again.perception()) == "");
+    const PerceptionSystem& p = second.sim->perception();
+    CHECK(p.config().som_speed == 0.8f);
+    CHECK(p.config().suspicious_threshold == 4.f);
+    const VisibilityType* type = p.visibility().find(second.sim->world().species().find("haystack"));
+    REQUIRE(type);
+    CHECK(type->neutral);
+    CHECK(type->multiplier == 2.f);
+    CHECK(p.visibility().principalOf(EntityId{9001}) == EntityId{1201});
+  }
+  SECTION("Should refuse tuning no admin call could have set") {
+    state.mutable_perception()->set_som_speed(-1.f);
+    test::DemoStateWorld third;
+    CHECK_FALSE(restoreSimState(state, *third.sim, error));
+    CHECK(error == "perception: tuning out of range");
+  }
+}
