@@ -22,14 +22,15 @@ using namespace npc;
 namespace {
 
 // The demo's definitions with `world`, ticked `ticks` times with the stand-in game.
-std::unique_ptr<Simulation> loadWorld(const WorldFile& world, int ticks, benchmark::State& state) {
+std::unique_ptr<Simulation> loadWorld(const WorldFile& world, int ticks, benchmark::State& state,
+                                      double quiet_s = 20.0) {
   std::vector<std::string> errors;
   ArchetypeSet archetypes;
   archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors);
   LongActionLibrary long_actions;
   long_actions.loadFile(NPCD_SOURCE_DIR "/config/long_actions.json", errors);
   SimConfig config;
-  config.hibernation.quiet_s = 20.0;
+  config.hibernation.quiet_s = quiet_s;
   auto sim = std::make_unique<Simulation>(config, std::move(archetypes));
   sim->setLongActions(std::move(long_actions));
   const bool loaded = errors.empty() &&
@@ -85,5 +86,78 @@ void BM_CaptureScale(benchmark::State& state) {
   if (sim) measure(state, *sim);
 }
 BENCHMARK(BM_CaptureScale)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+// 10,000 awake agents and range(0) agents asleep. Ticking a million agents until their
+// places sleep would take minutes, so the sleepers are made the way a restore makes them:
+// a small quiet place (no players) falls asleep for real, its sleepers are copied with new
+// ids into the captured state up to range(0), and that state is restored into a fresh
+// simulation (timed: restore_ms). Then the capture (the loop) and the encoding are measured
+// as for the other worlds, with the file's bytes per sleeping agent.
+void BM_CaptureWithSleepers(benchmark::State& state) {
+  const auto sleepers = static_cast<size_t>(state.range(0));
+  ScaleWorldSpec awake_spec;  // 2 players per place: these stay awake
+  awake_spec.agents = 10000;
+  WorldFile world = makeScaleWorld(awake_spec);
+  ScaleWorldSpec quiet_spec;  // one place nobody visits, east of the others
+  quiet_spec.agents = 500;
+  quiet_spec.players_per_place = 0;
+  quiet_spec.mix = {{"villager", 2}, {"woodcutter", 1}, {"guard", 1}};  // one species: nobody to notice
+  quiet_spec.first_agent_id = 20000000;
+  quiet_spec.first_object_id = 90000000;
+  const WorldFile quiet = makeScaleWorld(quiet_spec);
+  const float east = 10000.f;
+  for (Place place : quiet.places) {
+    place.name = "quiet_" + place.name;
+    place.bounds.min.x += east;
+    place.bounds.max.x += east;
+    world.places.push_back(place);
+  }
+  for (Obstacle o : quiet.obstacles) {
+    o.id = static_cast<ObstacleId>(raw(o.id) + 100000);
+    o.box.min.x += east;
+    o.box.max.x += east;
+    world.obstacles.push_back(o);
+  }
+  for (EntityState e : quiet.entities) {
+    if (e.position) e.position->x += east;
+    world.entities.push_back(e);
+  }
+  // Quiet for 2 s, then walks in flight finish (the stand-in game completes them): asleep
+  // well before 30 s.
+  const auto first = loadWorld(world, 300, state, 2.0);
+  if (!first) return;
+  pb::SimState captured;
+  captureSimState(*first, captured);
+  pb::HibernationState& h = *captured.mutable_hibernation();
+  if (h.dormant_size() == 0) {
+    state.SkipWithError("the quiet place did not fall asleep");
+    return;
+  }
+  const int seeds = h.dormant_size();
+  h.mutable_dormant()->Reserve(static_cast<int>(sleepers));
+  for (size_t i = static_cast<size_t>(seeds); i < sleepers; ++i) {
+    pb::DormantAgentState copy = h.dormant(static_cast<int>(i % static_cast<size_t>(seeds)));
+    copy.mutable_body()->set_id(30000000 + i);
+    *h.add_dormant() = std::move(copy);
+  }
+  const auto second = loadWorld(world, 0, state, 2.0);
+  std::string error;
+  const auto start = std::chrono::steady_clock::now();
+  if (!restoreSimState(captured, *second, error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  state.counters["restore_ms"] =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  captured.Clear();
+  measure(state, *second);
+  pb::SimState only_awake;  // the same world with nobody asleep, for the sleepers' share
+  captureSimState(*first, only_awake);
+  only_awake.mutable_hibernation()->clear_dormant();
+  const double awake_bytes = static_cast<double>(encodeSnapshot(only_awake, SnapshotInfo{}).size());
+  state.counters["bytes_per_sleeper"] =
+      (state.counters["bytes"].value - awake_bytes) / static_cast<double>(sleepers);
+}
+BENCHMARK(BM_CaptureWithSleepers)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
