@@ -1,6 +1,7 @@
 #include "config_reload.h"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace npc {
@@ -29,11 +30,12 @@ std::optional<std::string> readText(const std::string& path) {
 // Keys of `a` and `b` (objects) whose values differ, in key order, prefixed.
 void changedKeys(const nlohmann::json& a, const nlohmann::json& b, const std::string& prefix,
                  std::vector<std::string>& out, bool skip_live_perception) {
-  const nlohmann::json empty = nlohmann::json::object();
-  nlohmann::json keys = nlohmann::json::object();
-  for (const auto& [k, v] : (a.is_object() ? a : empty).items()) keys[k] = true;
-  for (const auto& [k, v] : (b.is_object() ? b : empty).items()) keys[k] = true;
-  for (const auto& [key, unused] : keys.items()) {
+  std::set<std::string> keys;
+  for (const nlohmann::json* side : {&a, &b}) {
+    if (!side->is_object()) continue;
+    for (const auto& [key, value] : side->items()) keys.insert(key);
+  }
+  for (const std::string& key : keys) {
     if (skip_live_perception && isLivePerceptionKey(key)) continue;
     const nlohmann::json& old_value = a.contains(key) ? a.at(key) : nlohmann::json();
     const nlohmann::json& new_value = b.contains(key) ? b.at(key) : nlohmann::json();
@@ -85,9 +87,7 @@ std::optional<ConfigChange> ConfigReload::poll() {
     change.tuning = std::move(tuning);
   }
   accepted_ = json;
-  perception_.som_speed = p.som_speed;
-  perception_.decay_per_update = p.decay_per_update;
-  perception_.suspicious_threshold = p.suspicious_threshold;
+  perception_ = p;
   return change;
 }
 

@@ -134,20 +134,20 @@ void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemSt
 
 bool restorePerceptionSystem(const pb::PerceptionSystemState& in, SimStateAccess& access,
                              std::string& error) {
-  auto finite = [](float v) { return std::isfinite(v); };
-  if (!(finite(in.som_speed()) && in.som_speed() > 0.f) ||
-      !(finite(in.decay_per_update()) && in.decay_per_update() >= 0.f) ||
-      !(in.suspicious_threshold() > 0.f && in.suspicious_threshold() <= kMaxCoefficient)) {
-    error = "perception: tuning out of range";
-    return false;
-  }
   for (const pb::VisibilityTypeState& t : in.visibility_types()) {
-    if (t.species().empty() || !(finite(t.multiplier()) && t.multiplier() > 0.f)) {
+    if (t.species().empty() || !(std::isfinite(t.multiplier()) && t.multiplier() > 0.f)) {
       error = "perception: visibility type \"" + t.species() + "\": bad name or multiplier";
       return false;
     }
   }
-  access.setPerceptionTuning(in.som_speed(), in.decay_per_update(), in.suspicious_threshold());
+  SetPerceptionTuning tuning;
+  tuning.som_speed = in.som_speed();
+  tuning.decay_per_update = in.decay_per_update();
+  tuning.suspicious_threshold = in.suspicious_threshold();
+  if (!access.setPerceptionTuning(tuning).isOk()) {
+    error = "perception: tuning out of range";
+    return false;
+  }
   std::vector<std::pair<std::string, VisibilityType>> types;
   for (const pb::VisibilityTypeState& t : in.visibility_types()) {
     types.push_back({t.species(), {t.multiplier(), t.use_coefficient(), t.neutral()}});

@@ -49,11 +49,8 @@ std::vector<EntityId> SimStateAccess::sleepingPlanners() const {
   return ids;  // std::map: ascending
 }
 
-void SimStateAccess::setPerceptionTuning(float som_speed, float decay_per_update,
-                                         float suspicious_threshold) {
-  sim_.perception_.setSomSpeed(som_speed);
-  sim_.perception_.setDecayPerUpdate(decay_per_update);
-  sim_.perception_.setSuspiciousThreshold(suspicious_threshold);
+Status SimStateAccess::setPerceptionTuning(const SetPerceptionTuning& tuning) {
+  return sim_.setPerceptionTuning(tuning);
 }
 
 void SimStateAccess::setVisibilityTypes(

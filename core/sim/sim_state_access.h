@@ -33,6 +33,7 @@
 #include "hibernation/place_dispatcher.h"
 #include "mbt/instance.h"
 #include "perception/visibility.h"
+#include "sim/commands.h"
 
 namespace npc {
 
@@ -129,7 +130,8 @@ class SimStateAccess {
   // Perception's daemon-wide state as captured (what admin calls and config reloads
   // changed since start): the tuning, every registered visibility type (replacing the
   // config's) and the attribute-principal links.
-  void setPerceptionTuning(float som_speed, float decay_per_update, float suspicious_threshold);
+  // The tuning goes through the admin command's checks: an error changes nothing.
+  Status setPerceptionTuning(const SetPerceptionTuning& tuning);
   void setVisibilityTypes(std::span<const std::pair<std::string, VisibilityType>> types);
   void setAttributePrincipals(std::vector<std::pair<EntityId, EntityId>> links);
   // Sorts the sleepers' index and queues the INTERRUPTED reports for the first tick.
