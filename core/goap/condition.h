@@ -2,11 +2,15 @@
 // costs, already resolved to integer ids (see domain_loader.h for their JSON forms).
 //
 //   Condition  Fact(f) op v             planned state; op ∈ = ≠ < ≤ > ≥
+//              Fact(f) in {v, ...}      an enum fact has one of the values
 //              DistanceTo(ref) op r     planned position (state's location slot) to ref, metres
 //              At(ref)                  DistanceTo(ref) ≤ at_tolerance_m
 //              Blackboard(key) op v     agent or group blackboard; fixed during one search
+//              Any(alt, alt, ...)       one alternative holds; an alternative is a conjunction
+//                                       of the kinds above (action preconditions only)
 //   Effect     f := v, f += n, f −= n   (a bounded int leaving [min, max] makes the action
-//                                        inapplicable, it is not clamped)
+//                                        inapplicable, unless the effect clamps: then it
+//                                        saturates at max / min)
 //              MoveTo(ref)              planned position := ref's location
 //              MoveNear(ref, range)     planned position := the point at `range` (minus 1 mm,
 //                                       so range conditions hold despite rounding) from ref on
@@ -26,6 +30,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "goap/goap_types.h"
 #include "world/vec3.h"
@@ -39,7 +44,7 @@ struct LocationRef {
   friend bool operator==(LocationRef, LocationRef) = default;
 };
 
-enum class ConditionKind : uint8_t { kFact, kDistance, kAt, kBlackboard };
+enum class ConditionKind : uint8_t { kFact, kDistance, kAt, kBlackboard, kAny };
 enum class BlackboardScope : uint8_t { kAgent, kGroup };
 
 struct Condition {
@@ -47,9 +52,12 @@ struct Condition {
   CompareOp op = CompareOp::kEq;
   // kFact
   FactId fact = FactId::kNone;
-  int32_t value = 0;       // logical value (bool 0/1, enum index, int value)
+  int32_t value = 0;       // logical value (bool 0/1, enum index, int value); unused by kIn
   FactField field;         // resolved at load
   int32_t min = 0;         // the fact's minimum: raw = value − min
+  // Bit per raw value the condition accepts, whatever the op (resolved at load; a fact has
+  // at most 64 values): evaluation is one shift, and `in` is just another set of values.
+  uint64_t accepted = 0;
   // kDistance / kAt
   LocationRef ref;
   float metres = 0.f;
@@ -57,6 +65,8 @@ struct Condition {
   BlackboardKeyId key = BlackboardKeyId::kNone;
   BlackboardScope scope = BlackboardScope::kAgent;
   float number = 0.f;
+  // kAny: the alternatives, each a non-empty conjunction of conditions of the other kinds.
+  std::vector<std::vector<Condition>> any;
   // Estimated evaluation cost in abstract units (statistics order conditions by
   // cost / failure rate). Defaults: fact 1, blackboard 2, distance/at 4.
   uint16_t eval_cost = 1;
@@ -66,6 +76,11 @@ struct Condition {
   bool readsPlannedState() const { return kind != ConditionKind::kBlackboard; }
   bool readsLocation() const {
     return kind == ConditionKind::kDistance || kind == ConditionKind::kAt;
+  }
+  // kFact: whether the logical value `v` satisfies the condition.
+  bool accepts(int32_t v) const {
+    const int32_t raw = v - min;
+    return raw >= 0 && raw < 64 && ((accepted >> raw) & 1);
   }
 };
 
@@ -77,6 +92,7 @@ struct Effect {
   FactField field;
   int32_t value = 0;       // kSet: logical value; kAdd: signed delta
   int32_t min = 0, max = 0;  // the fact's bounds (kAdd range check)
+  bool clamp = false;      // kAdd: saturate at [min, max] instead of being inapplicable
   LocationRef ref;         // kMoveTo / kMoveNear
   float range_m = 0.f;     // kMoveNear
   bool moves() const { return kind == EffectKind::kMoveTo || kind == EffectKind::kMoveNear; }
@@ -113,14 +129,13 @@ struct LocationView {
   }
 };
 
-// Planned-state conditions (kFact, kDistance, kAt). kBlackboard is evaluated once per
-// search by the planner (it cannot change while planning).
-inline bool holds(const Condition& c, const GoapState& s, const LocationView* view) {
+// Planned-state conditions (kFact, kDistance, kAt) but kAny: the planner's compiled lists
+// (`rest`, variants, goals) never hold an `any`, and its loops keep this one inlined.
+// kBlackboard is evaluated once per search by the planner (it cannot change while planning)
+// and holds here.
+inline bool holdsPlain(const Condition& c, const GoapState& s, const LocationView* view) {
   switch (c.kind) {
-    case ConditionKind::kFact: {
-      const int32_t v = static_cast<int32_t>(readField(s, c.field)) + c.min;
-      return compare(c.op, v, c.value);
-    }
+    case ConditionKind::kFact: return (c.accepted >> readField(s, c.field)) & 1;
     case ConditionKind::kDistance:
     case ConditionKind::kAt: {
       if (!view) return false;
@@ -130,8 +145,18 @@ inline bool holds(const Condition& c, const GoapState& s, const LocationView* vi
       return c.kind == ConditionKind::kAt ? d <= c.metres : compare(c.op, d, c.metres);
     }
     case ConditionKind::kBlackboard: return true;
+    case ConditionKind::kAny: break;  // holds()
   }
   return false;
+}
+
+// kAny: one alternative's conditions all hold (a blackboard one holds, as above: the planner
+// searches `any` as variants, domain.h).
+bool holdsAny(const Condition& c, const GoapState& s, const LocationView* view);
+
+// Any planned-state condition.
+inline bool holds(const Condition& c, const GoapState& s, const LocationView* view) {
+  return c.kind == ConditionKind::kAny ? holdsAny(c, s, view) : holdsPlain(c, s, view);
 }
 
 // Equality tests of many fact conditions at once: (state & mask) == value on every word.

@@ -20,6 +20,7 @@ const char* toString(CompareOp op) {
     case CompareOp::kLe: return "<=";
     case CompareOp::kGt: return ">";
     case CompareOp::kGe: return ">=";
+    case CompareOp::kIn: return "in";
   }
   return "?";
 }
@@ -137,7 +138,8 @@ void GoapDomain::reorderConditions(ActionId action, std::span<const uint16_t> or
   for (size_t i = 0; i < a.conditions.size(); ++i) {
     const Condition& c = a.conditions[i];
     const bool in_mask = c.kind == ConditionKind::kFact && c.op == CompareOp::kEq;
-    if (!in_mask && c.readsPlannedState()) a.rest.push_back(static_cast<uint16_t>(i));
+    const bool variant = c.kind == ConditionKind::kAny;  // checked by ActionVariant
+    if (!in_mask && !variant && c.readsPlannedState()) a.rest.push_back(static_cast<uint16_t>(i));
   }
 }
 

@@ -69,12 +69,26 @@ struct ActionParam {
   bool is_number = false;
 };
 
+// One way to satisfy an action's `any` conditions: an alternative of each, combined. The
+// planner searches every variant as an instance of the same action (same name, effects and
+// cost), so a variant is checked like an action without `any`: one mask test and a few plain
+// conditions, and the heuristic sees ordinary operators. [Limit: ≤ kMaxActionVariants]
+struct ActionVariant {
+  MaskTest eq;                          // the action's eq plus the alternatives' equalities
+  std::vector<Condition> conditions;    // the chosen alternatives' conditions; `declared` is
+                                        // their `any`'s (statistics, traces, why)
+  std::vector<uint16_t> rest;           // indices into `conditions`: planned state, not in eq
+  bool has_context = false;             // a blackboard condition among them
+};
+inline constexpr int kMaxActionVariants = 16;
+
 struct ActionDef {
   std::string name;
   bool needs_object = false;            // a smart-object action: one instance per candidate
   float object_max_distance_m = 1e30f;  // candidates farther from the agent are pruned
   uint8_t max_candidates = 0;           // 0 = domain default
-  std::vector<Condition> conditions;    // evaluation order (statistics may re-order)
+  std::vector<Condition> conditions;    // evaluation order (statistics may re-order); an
+                                        // `any` is one condition (kAny)
   std::vector<Effect> effects;
   CostSpec cost;
   PacingSpec pacing;
@@ -85,15 +99,19 @@ struct ActionDef {
 
   // Compiled at load (never changed by re-ordering: the fast path is order-free).
   MaskTest eq;                          // every "fact = v" condition
-  std::vector<uint16_t> rest;           // other planned-state conditions (indices)
+  std::vector<uint16_t> rest;           // other planned-state conditions but kAny (indices)
   MaskTest sets;                        // every "fact := v" effect
-  bool has_add = false;
+  bool has_add = false;                 // an add/sub effect (strict or clamped)
   bool moves = false;
   bool reads_location = false;          // a location condition or cost term
   bool has_context = false;             // a blackboard condition
   uint8_t targets_used = 0;             // bit per TargetIndex referenced
-  FactSet reads;                        // condition facts, the cost table fact, and the
-                                        // facts of strict add/sub effects (range check)
+  // One per combination of `any` alternatives; empty without `any`. Placed by the flags the
+  // planner's set-up reads, so an action without `any` costs no extra cache line there.
+  std::vector<ActionVariant> variants;
+  FactSet reads;                        // condition facts (every alternative's), the cost
+                                        // table fact, and the facts of strict add/sub
+                                        // effects (range check; a clamped one reads nothing)
   FactSet writes;
 };
 

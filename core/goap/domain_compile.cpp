@@ -20,13 +20,38 @@ std::string number(float v) {
   return buf;
 }
 
+// What a condition makes its action read: facts, the planned position, targets.
+void noteReads(ActionDef& a, const Condition& c) {
+  switch (c.kind) {
+    case ConditionKind::kFact: a.reads.add(c.fact); break;
+    case ConditionKind::kDistance:
+    case ConditionKind::kAt:
+      a.reads_location = true;
+      if (c.ref.kind == RefKind::kTarget) a.targets_used |= uint8_t(1u << idx(c.ref.target));
+      break;
+    case ConditionKind::kBlackboard: break;
+    case ConditionKind::kAny:
+      for (const std::vector<Condition>& alternative : c.any)
+        for (const Condition& part : alternative) noteReads(a, part);
+      break;
+  }
+}
+
 }  // namespace
 
 void DomainLoader::resolveCondition(Condition& c) {
   if (c.kind == ConditionKind::kFact) {
-    c.field = d_->fact(c.fact).field;
-    c.min = d_->fact(c.fact).min;
+    const FactDef& f = d_->fact(c.fact);
+    c.field = f.field;
+    c.min = f.min;
+    if (c.op != CompareOp::kIn) {  // `in` listed its values when parsed
+      c.accepted = 0;
+      for (int32_t v = f.min; v <= f.max; ++v)
+        if (compare(c.op, v, c.value)) c.accepted |= 1ull << (v - f.min);
+    }
   }
+  for (std::vector<Condition>& alternative : c.any)
+    for (Condition& part : alternative) resolveCondition(part);
   c.text = conditionText(c);
 }
 
@@ -35,16 +60,73 @@ std::string DomainLoader::conditionText(const Condition& c) const {
     return r.kind == RefKind::kObject ? std::string("$object") : d_->targets_[idx(r.target)];
   };
   switch (c.kind) {
-    case ConditionKind::kFact:
-      return d_->fact(c.fact).name + " " + toString(c.op) + " " + d_->formatValue(c.fact, c.value);
+    case ConditionKind::kFact: {
+      const FactDef& f = d_->fact(c.fact);
+      if (c.op != CompareOp::kIn)
+        return f.name + " " + toString(c.op) + " " + d_->formatValue(c.fact, c.value);
+      std::string values;
+      for (int32_t v = f.min; v <= f.max; ++v)
+        if (c.accepts(v)) values += (values.empty() ? "" : ", ") + d_->formatValue(c.fact, v);
+      return f.name + " in [" + values + "]";
+    }
     case ConditionKind::kDistance:
       return "distance_to(" + ref(c.ref) + ") " + toString(c.op) + " " + number(c.metres);
     case ConditionKind::kAt: return "at(" + ref(c.ref) + ")";
     case ConditionKind::kBlackboard:
       return std::string(c.scope == BlackboardScope::kGroup ? "group." : "blackboard.") +
              library_.blackboard().name(c.key) + " " + toString(c.op) + " " + number(c.number);
+    case ConditionKind::kAny: {
+      std::string out = "any(";
+      for (size_t k = 0; k < c.any.size(); ++k)
+        for (size_t i = 0; i < c.any[k].size(); ++i)
+          out += (i > 0 ? " and " : k > 0 ? " or " : "") + conditionText(c.any[k][i]);
+      return out + ")";
+    }
   }
   return "?";
+}
+
+// Expands the action's `any` conditions into variants (domain.h): the product of their
+// alternatives, each variant the action's equalities plus one alternative of each `any`.
+// A combination whose equalities contradict can never hold and is dropped.
+void DomainLoader::compileVariants(ActionDef& a, const std::string& path) {
+  std::vector<const Condition*> anys;
+  size_t combinations = 1;
+  for (const Condition& c : a.conditions) {
+    if (c.kind != ConditionKind::kAny) continue;
+    anys.push_back(&c);
+    combinations *= c.any.size();
+  }
+  if (anys.empty()) return;
+  if (combinations > kMaxActionVariants) {
+    err(path, "action \"" + a.name + "\": its \"any\" conditions combine into " +
+                  std::to_string(combinations) + " variants (at most " +
+                  std::to_string(kMaxActionVariants) + ")");
+    return;
+  }
+  for (size_t n = 0; n < combinations; ++n) {
+    ActionVariant v;
+    v.eq = a.eq;
+    bool possible = true;
+    size_t choice = n;
+    for (const Condition* any : anys) {
+      for (Condition part : any->any[choice % any->any.size()]) {
+        part.declared = any->declared;
+        if (part.kind == ConditionKind::kFact && part.op == CompareOp::kEq)
+          possible = possible && v.eq.add(part.field, static_cast<uint32_t>(part.value - part.min));
+        else if (part.readsPlannedState())
+          v.rest.push_back(static_cast<uint16_t>(v.conditions.size()));
+        else
+          v.has_context = true;
+        v.conditions.push_back(std::move(part));
+      }
+      choice /= any->any.size();
+    }
+    if (possible) a.variants.push_back(std::move(v));
+  }
+  if (a.variants.empty())
+    err(path, "action \"" + a.name + "\": every alternative of its \"any\" conditions "
+                  "contradicts its other conditions");
 }
 
 void DomainLoader::finish() {
@@ -82,23 +164,19 @@ void DomainLoader::finish() {
       Condition& c = a.conditions[i];
       c.declared = static_cast<uint16_t>(i);
       resolveCondition(c);
-      if (c.kind == ConditionKind::kFact) {
-        a.reads.add(c.fact);
-        if (c.op == CompareOp::kEq) {
-          if (!a.eq.add(c.field, static_cast<uint32_t>(c.value - c.min)))
-            err(action_paths_[ai], "action \"" + a.name + "\": contradictory conditions on \"" +
-                                       d_->fact(c.fact).name + "\"");
-          continue;
-        }
-        a.rest.push_back(static_cast<uint16_t>(i));
-      } else if (c.readsLocation()) {
-        a.reads_location = true;
-        if (c.ref.kind == RefKind::kTarget) a.targets_used |= uint8_t(1u << idx(c.ref.target));
+      noteReads(a, c);
+      if (c.kind == ConditionKind::kAny) continue;  // compileVariants
+      if (c.kind == ConditionKind::kFact && c.op == CompareOp::kEq) {
+        if (!a.eq.add(c.field, static_cast<uint32_t>(c.value - c.min)))
+          err(action_paths_[ai], "action \"" + a.name + "\": contradictory conditions on \"" +
+                                     d_->fact(c.fact).name + "\"");
+      } else if (c.readsPlannedState()) {
         a.rest.push_back(static_cast<uint16_t>(i));
       } else {
         a.has_context = true;
       }
     }
+    compileVariants(a, action_paths_[ai]);
     for (Effect& e : a.effects) {
       if (e.moves()) {
         a.moves = true;
@@ -114,9 +192,11 @@ void DomainLoader::finish() {
         a.sets.add(e.field, static_cast<uint32_t>(e.value - e.min));
       } else {
         // A strict add/sub that would leave [min, max] makes the action inapplicable: its
-        // applicability depends on the fact, so actions changing the fact are relevant.
+        // applicability depends on the fact, so actions changing the fact are relevant. A
+        // clamped one always applies; its result depends on the fact, but only through the
+        // actions that already change it, so it reads nothing.
         a.has_add = true;
-        a.reads.add(e.fact);
+        if (!e.clamp) a.reads.add(e.fact);
       }
     }
     if (a.cost.table_fact != FactId::kNone) {

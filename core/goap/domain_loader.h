@@ -38,10 +38,18 @@
 //           "records": ["tag"], "on_success": [ { "blackboard": "k", "set": v } ],
 //           "params": { "animation": "swing", "reach": 2.5 } }
 // cond:   { "fact": f, "op": "=", "value": v }   op: = == != < <= > >= (default =)
+//         { "fact": f, "in": [v, ...] }          an enum fact has one of the values
 //         { "distance_to": ref, "op": "<", "value": metres }     { "at": ref }
 //         { "blackboard": key, "scope": "agent" | "group", "op": "=", "value": v }
 //         { "use": "<named condition>", "args": {...} }       any cond: "eval_cost": n
+//         { "any": [cond, cond, ...] }   action "pre" only: one of ≥ 2 alternatives holds;
+//             an alternative is one cond (a "use" may expand to several: all of them),
+//             never another "any". The planner searches one variant per combination of
+//             alternatives [Limit: ≤ 16 per action]; plans, traces and statistics still
+//             name the action, and count the "any" as one condition.
 // effect: { "fact": f, "set": v } | { "fact": f, "add": n } | { "fact": f, "sub": n }
+//         add/sub: int facts; leaving [min, max] makes the action inapplicable, unless
+//         "clamp": true (then the fact saturates at max / min)
 //         { "move_to": ref } | { "move_near": ref, "range": metres } | { "use": ..., "args": ... }
 // cost:   number (= base) | [cost...] (summed) | { "use": ..., "args": ... }
 //         | { "base": b, "travel_per_m": k, "distance_to": ref, "distance_per_m": k,
@@ -90,6 +98,9 @@ class DomainLoader {
                        bool allow_blackboard, bool has_object, std::vector<Condition>& out);
   void parseCondition(const nlohmann::json& j, const std::string& path, bool allow_location,
                       bool allow_blackboard, bool has_object, std::vector<Condition>& out);
+  bool parseAny(const nlohmann::json& list, const std::string& path, bool allow_blackboard,
+                bool has_object, Condition& out);
+  bool parseIn(const nlohmann::json& list, const std::string& path, Condition& out);
   void parseEffects(const nlohmann::json& list, const std::string& path, bool has_object,
                     std::vector<Effect>& out);
   void parseEffect(const nlohmann::json& j, const std::string& path, bool has_object,
@@ -110,6 +121,7 @@ class DomainLoader {
   void parseBuckets(const nlohmann::json& root);
   void finish();
   void resolveCondition(Condition& c);
+  void compileVariants(ActionDef& a, const std::string& path);
   std::string conditionText(const Condition& c) const;
 
   GoapLibrary& library_;

@@ -1,6 +1,7 @@
 // DomainLoader, part 2: the reusable building blocks — conditions, effects, costs, location
 // refs, comparison operators and fact values (see domain_loader.h for their JSON forms).
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -36,7 +37,20 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, bool a
   }
   Condition c;
   c.declared = static_cast<uint16_t>(out.size());
-  if (j.contains("fact")) {
+  if (j.contains("any")) {
+    reader_.onlyKeys(j, path, {"any", "eval_cost"});
+    // Only action preconditions allow locations; they are also the only place for `any`.
+    if (!allow_location) {
+      err(path, "\"any\" is only available in action preconditions");
+      return;
+    }
+    if (!parseAny(j["any"], joinPath(path, "any"), allow_blackboard, has_object, c)) return;
+  } else if (j.contains("fact") && j.contains("in")) {
+    reader_.onlyKeys(j, path, {"fact", "in", "eval_cost"});
+    c.kind = ConditionKind::kFact;
+    c.fact = factByName(j, path, "fact");
+    if (c.fact == FactId::kNone || !parseIn(j["in"], joinPath(path, "in"), c)) return;
+  } else if (j.contains("fact")) {
     reader_.onlyKeys(j, path, {"fact", "op", "value", "eval_cost"});
     c.kind = ConditionKind::kFact;
     c.fact = factByName(j, path, "fact");
@@ -110,7 +124,8 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, bool a
     }
     c.number = v->is_boolean() ? (v->get<bool>() ? 1.f : 0.f) : v->get<float>();
   } else {
-    err(path, "a condition has one of \"fact\", \"distance_to\", \"at\", \"blackboard\", \"use\"");
+    err(path, "a condition has one of \"fact\", \"distance_to\", \"at\", \"blackboard\", "
+              "\"any\", \"use\"");
     return;
   }
   if (auto v = reader_.integer(j, path, "eval_cost", false)) {
@@ -118,6 +133,65 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, bool a
     else c.eval_cost = static_cast<uint16_t>(*v);
   }
   out.push_back(std::move(c));
+}
+
+// {"any": [cond, ...]}: at least 2 alternatives; each is one condition, or the conjunction a
+// "use" fragment expands to; alternatives do not nest.
+bool DomainLoader::parseAny(const json& list, const std::string& path, bool allow_blackboard,
+                            bool has_object, Condition& out) {
+  if (!list.is_array() || list.size() < 2) {
+    err(path, "expected an array of at least 2 alternative conditions");
+    return false;
+  }
+  out.kind = ConditionKind::kAny;
+  out.eval_cost = 0;
+  bool ok = true;
+  for (size_t k = 0; k < list.size(); ++k) {
+    const std::string at = joinPath(path, k);
+    std::vector<Condition> alternative;
+    const size_t errors = reader_.errors().size();
+    parseCondition(list[k], at, true, allow_blackboard, has_object, alternative);
+    if (reader_.errors().size() != errors) {
+      ok = false;
+      continue;
+    }
+    if (alternative.empty()) {
+      err(at, "an alternative needs at least one condition");
+      ok = false;
+    }
+    for (const Condition& part : alternative) {
+      if (part.kind == ConditionKind::kAny) {
+        err(at, "\"any\" cannot be nested (list the alternatives in one \"any\")");
+        ok = false;
+        break;
+      }
+      out.eval_cost = static_cast<uint16_t>(std::min(10000, out.eval_cost + part.eval_cost));
+    }
+    out.any.push_back(std::move(alternative));
+  }
+  return ok;
+}
+
+// {"fact": f, "in": [value, ...]} on an enum fact: a set of accepted values.
+bool DomainLoader::parseIn(const json& list, const std::string& path, Condition& out) {
+  const FactDef& f = d_->fact(out.fact);
+  if (f.type != FactType::kEnum) {
+    err(path, "\"in\" applies to enum facts only (\"" + f.name + "\" is not an enum)");
+    return false;
+  }
+  if (!list.is_array() || list.empty()) {
+    err(path, "expected a non-empty array of values of enum fact \"" + f.name + "\"");
+    return false;
+  }
+  for (size_t k = 0; k < list.size(); ++k) {
+    int32_t v = 0;
+    if (!factValue(out.fact, list[k], joinPath(path, k), false, v)) return false;
+    out.accepted |= 1ull << v;  // an enum's raw value is its index
+    out.value = v;
+  }
+  // One value is plain equality (the fast path's mask test).
+  out.op = std::popcount(out.accepted) == 1 ? CompareOp::kEq : CompareOp::kIn;
+  return true;
 }
 
 void DomainLoader::parseEffects(const json& list, const std::string& path, bool has_object,
@@ -142,7 +216,7 @@ void DomainLoader::parseEffect(const json& j, const std::string& path, bool has_
   }
   Effect e;
   if (j.contains("fact")) {
-    reader_.onlyKeys(j, path, {"fact", "set", "add", "sub"});
+    reader_.onlyKeys(j, path, {"fact", "set", "add", "sub", "clamp"});
     e.fact = factByName(j, path, "fact");
     if (e.fact == FactId::kNone) return;
     const int kinds = j.contains("set") + j.contains("add") + j.contains("sub");
@@ -167,6 +241,13 @@ void DomainLoader::parseEffect(const json& j, const std::string& path, bool has_
       }
       e.kind = EffectKind::kAdd;
       e.value = static_cast<int32_t>(key[0] == 'a' ? *n : -*n);
+    }
+    if (auto clamp = reader_.boolean(j, path, "clamp", false)) {
+      if (e.kind != EffectKind::kAdd) {
+        err(joinPath(path, "clamp"), "\"clamp\" applies to \"add\" and \"sub\" only");
+        return;
+      }
+      e.clamp = *clamp;
     }
     for (const Effect& other : out)
       if (!other.moves() && other.fact == e.fact) {

@@ -80,7 +80,9 @@ inline bool sameState(const GoapState& a, const GoapState& b, int words) {
 }
 
 // --- comparisons ------------------------------------------------------------------------
-enum class CompareOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+// kIn is set membership ("location in [home, woodshed]"): fact conditions are tested through
+// Condition::accepted, never through compare().
+enum class CompareOp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe, kIn };
 
 inline bool compare(CompareOp op, float a, float b) {
   switch (op) {
@@ -90,6 +92,7 @@ inline bool compare(CompareOp op, float a, float b) {
     case CompareOp::kLe: return a <= b;
     case CompareOp::kGt: return a > b;
     case CompareOp::kGe: return a >= b;
+    case CompareOp::kIn: return false;
   }
   return false;
 }
@@ -101,6 +104,7 @@ inline bool compare(CompareOp op, int32_t a, int32_t b) {
     case CompareOp::kLe: return a <= b;
     case CompareOp::kGt: return a > b;
     case CompareOp::kGe: return a >= b;
+    case CompareOp::kIn: return false;
   }
   return false;
 }

@@ -1,5 +1,7 @@
 #include "goap/plan.h"
 
+#include <algorithm>
+
 namespace npc::goap {
 
 const char* toString(PlanStatus status) {
@@ -90,11 +92,23 @@ namespace {
 
 bool effectsInRange(const ActionDef& a, const GoapState& s) {
   for (const Effect& e : a.effects) {
-    if (e.moves() || e.kind == EffectKind::kSet) continue;
+    if (e.moves() || e.kind == EffectKind::kSet || e.clamp) continue;
     const int32_t v = static_cast<int32_t>(readField(s, e.field)) + e.min + e.value;
     if (v < e.min || v > e.max) return false;
   }
   return true;
+}
+
+// A precondition as execution sees it: facts only (positions change while moving; the
+// executor reports a failed move), so an `any` holds when one alternative's facts do.
+bool factsHold(const Condition& c, const GoapState& s, FactId location) {
+  if (c.kind == ConditionKind::kFact) return c.fact == location || holds(c, s, nullptr);
+  if (c.kind != ConditionKind::kAny) return true;
+  for (const std::vector<Condition>& alternative : c.any)
+    if (std::all_of(alternative.begin(), alternative.end(),
+                    [&](const Condition& part) { return factsHold(part, s, location); }))
+      return true;
+  return false;
 }
 
 }  // namespace
@@ -118,10 +132,8 @@ int firstInvalidStep(const GoapDomain& d, const PlanResult& plan, int from,
   for (int i = from; i < plan.step_count; ++i) {
     const ActionDef& a = d.action(plan.steps[i].action);
     const bool running = from_is_running && i == from;
-    for (const Condition& c : a.conditions) {
-      if (running || c.kind != ConditionKind::kFact || c.fact == loc) continue;
-      if (!holds(c, s, nullptr)) return i;
-    }
+    for (const Condition& c : a.conditions)
+      if (!running && !factsHold(c, s, loc)) return i;
     // A step that would leave an int fact's range cannot run — unless it already is
     // running: then its outcome is the executor's, clamped.
     if (!running && !effectsInRange(a, s)) return i;

@@ -143,11 +143,11 @@ std::string explain(const PlanResult& result, const GoapDomain& domain);
 void applyFactEffects(const ActionDef& action, GoapState& facts);
 
 // Execution check (PlanRunner): from `current`, do the fact preconditions of steps
-// from..end hold in sequence when each step's fact effects are applied, and does the goal
-// hold at the end? With `from_is_running`, step `from` is already executing: its own
-// preconditions are the executor's business (they may be consumed by the step itself), so
-// only its effects are applied. Positions are not checked (they change continuously while
-// executing; moves are the caller's to verify).
+// from..end hold in sequence when each step's fact effects are applied (an `any`: one
+// alternative's facts), and does the goal hold at the end? With `from_is_running`, step
+// `from` is already executing: its own preconditions are the executor's business (they may
+// be consumed by the step itself), so only its effects are applied. Positions are not
+// checked (they change continuously while executing; moves are the caller's to verify).
 // Returns −1 when the rest of the plan is valid, else the index of the first step whose
 // preconditions fail (step_count when only the goal fails).
 int firstInvalidStep(const GoapDomain& domain, const PlanResult& plan, int from,

@@ -21,6 +21,24 @@ struct Worse {
     return a.node > b.node;
   }
 };
+
+// The conditions `rest` indexes in `conditions`.
+bool allHold(std::span<const Condition> conditions, std::span<const uint16_t> rest,
+             const GoapState& s, const LocationView& v) {
+  for (uint16_t i : rest)
+    if (!holdsPlain(conditions[i], s, &v)) return false;
+  return true;
+}
+
+// The variant's alternative of the `any` declared as `declared` (its blackboard conditions
+// were checked at begin()).
+bool alternativeHolds(const ActionVariant& var, uint16_t declared, const GoapState& s,
+                      const LocationView& v) {
+  for (const Condition& part : var.conditions)
+    if (part.declared == declared && !holdsPlain(part, s, &v)) return false;
+  return true;
+}
+
 }  // namespace
 
 const PlanResult& GoapPlanner::plan(const PlanRequest& request) {
@@ -34,7 +52,7 @@ int GoapPlanner::goalIndex(const GoapState& s) const {
     const GoalDef& gd = *goals_[g];
     if (!gd.eq.passes(s, words_)) continue;
     bool ok = true;
-    for (uint16_t i : gd.rest) ok = ok && holds(gd.desired[i], s, nullptr);
+    for (uint16_t i : gd.rest) ok = ok && holdsPlain(gd.desired[i], s, nullptr);
     if (ok) return g;
   }
   return -1;
@@ -43,18 +61,18 @@ int GoapPlanner::goalIndex(const GoapState& s) const {
 bool GoapPlanner::applicable(const Instance& in, const GoapState& s, uint32_t node) {
   const ActionDef& a = *in.def;
   if (!stats_ && !trace_) {
+    if (in.variant != kNoVariant) return variantApplicable(in, s);
     if (!a.eq.passes(s, words_)) return false;
-    if (a.rest.empty()) return true;
-    const LocationView v = view(in);
-    for (uint16_t i : a.rest)
-      if (!holds(a.conditions[i], s, &v)) return false;
-    return true;
+    return a.rest.empty() || allHold(a.conditions, a.rest, s, view(in));
   }
-  // Per-condition path: statistics and the monitor need to know which condition failed.
+  // Per-condition path: statistics and the monitor need to know which condition failed. An
+  // `any` counts as one condition: the variant's alternative of it.
   const LocationView v = view(in);
   for (const Condition& c : a.conditions) {
     if (c.kind == ConditionKind::kBlackboard) continue;  // checked once at begin()
-    const bool ok = holds(c, s, &v);
+    const bool ok = c.kind == ConditionKind::kAny
+                        ? alternativeHolds(a.variants[in.variant], c.declared, s, view(in))
+                        : holdsPlain(c, s, &v);
     if (stats_) stats_->countCondition(in.action, c.declared, ok);
     if (!ok) {
       if (stats_) stats_->countCheck(in.action, false);
@@ -65,6 +83,16 @@ bool GoapPlanner::applicable(const Instance& in, const GoapState& s, uint32_t no
   }
   if (stats_) stats_->countCheck(in.action, true);
   return true;
+}
+
+// An instance of an action with `any` (kept apart so that the others' path is unchanged): the
+// variant's equalities (the action's included), the action's other conditions, the variant's.
+bool GoapPlanner::variantApplicable(const Instance& in, const GoapState& s) const {
+  const ActionDef& a = *in.def;
+  const ActionVariant& var = a.variants[in.variant];
+  if (!var.eq.passes(s, words_)) return false;
+  const LocationView v = view(in);
+  return allHold(a.conditions, a.rest, s, v) && allHold(var.conditions, var.rest, s, v);
 }
 
 uint8_t GoapPlanner::approachSlot(uint8_t from, uint8_t ref, float range) {
@@ -101,10 +129,13 @@ bool GoapPlanner::apply(const Instance& in, const GoapState& s, GoapState& out,
     switch (e.kind) {
       case EffectKind::kSet: break;
       case EffectKind::kAdd: {
-        const int32_t v = static_cast<int32_t>(readField(s, e.field)) + e.value;
+        int32_t v = static_cast<int32_t>(readField(s, e.field)) + e.value;
         if (v < 0 || v > e.max - e.min) {
-          why = RejectReason::kEffectOutOfRange;
-          return false;
+          if (!e.clamp) {
+            why = RejectReason::kEffectOutOfRange;
+            return false;
+          }
+          v = std::clamp(v, 0, e.max - e.min);
         }
         writeField(out, e.field, static_cast<uint32_t>(v));
         break;
@@ -214,6 +245,14 @@ PlanStatus GoapPlanner::step(uint32_t max_expansions) {
   return result_.status;
 }
 
+// Whether another variant of instance i's action and object (they are adjacent, the first
+// not `alt`) applied at this node: `last_applied` is the last instance that did.
+bool GoapPlanner::variantApplied(size_t i, size_t last_applied) const {
+  size_t first = i;
+  while (instances_[first].alt) --first;
+  return last_applied >= first && last_applied < i;
+}
+
 void GoapPlanner::traceExpansion(uint32_t node) {
   const SearchNode& n = nodes_[node];
   TraceExpansion t;
@@ -247,6 +286,7 @@ void GoapPlanner::expand(uint32_t node) {
   const uint8_t depth = static_cast<uint8_t>(parent.depth + 1);
   const bool fast = !stats_ && !trace_;
   work_ += instances_.size();
+  size_t last_applied = instances_.size();  // none yet at this node
   for (size_t i = 0; i < instances_.size(); ++i) {
     const Instance& in = instances_[i];
     GoapState child;
@@ -260,6 +300,7 @@ void GoapPlanner::expand(uint32_t node) {
         child.w[w] = (child.w[w] & ~a.sets.mask[w]) | a.sets.value[w];
       c = a.cost.base + in.pacing;
     } else {
+      if (in.alt && variantApplied(i, last_applied)) continue;  // it would give the same child
       if (!applicable(in, parent.state, node)) continue;
       RejectReason why = RejectReason::kNone;
       if (!apply(in, parent.state, child, why)) {
@@ -274,6 +315,7 @@ void GoapPlanner::expand(uint32_t node) {
       }
     }
     ever_applicable_[i] = 1;
+    last_applied = i;
     const float g = parent.g + c;
     const uint64_t accepted = parent.accepted | lm_masks_[in.key_base + keyOf(in, parent.state)];
     const auto hash = static_cast<uint32_t>(hashState(child, words_));

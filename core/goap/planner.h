@@ -128,16 +128,23 @@ class GoapPlanner {
 
  private:
   enum Split : uint8_t { kSplitNone, kSplitLocation, kSplitFact };
-  struct Instance {
+  static constexpr uint8_t kNoVariant = 0xff;
+  struct Instance {  // 40 bytes: set-up copies a few hundred per search
     const ActionDef* def = nullptr;
     ActionId action = ActionId::kNone;
     uint8_t object_slot = kNoSlot;
     Split split = kSplitNone;
     EntityId object = EntityId::kNone;
     FactField split_field;
+    uint8_t variant = kNoVariant;  // index into def->variants (the `any` alternatives it checks)
     float pacing = 0.f;
     uint32_t key_base = 0;  // into key_op_ / lm_masks_
-    bool simple = false;    // sets only, constant cost (base + pacing): the fast path
+    bool simple = false;    // no variant, sets only, cost base + pacing: the fast path
+    bool alt = false;       // a later variant of the previous instance's action and object
+
+    const ActionVariant* variantDef() const {
+      return variant == kNoVariant ? nullptr : &def->variants[variant];
+    }
   };
   struct LocationInfo {
     EntityId entity = EntityId::kNone;
@@ -185,8 +192,7 @@ class GoapPlanner {
   };
   struct OrAtom {
     FactId fact;
-    CompareOp op;
-    int32_t value;
+    uint64_t accepted;  // Condition::accepted
     uint32_t atom;
   };
 
@@ -194,9 +200,13 @@ class GoapPlanner {
   bool validate(const PlanRequest& r);
   void setupLocations(const PlanRequest& r);
   void setupInstances(const PlanRequest& r);
-  void addObjectInstances(const PlanRequest& r, const ActionDef& def, ActionId id);
+  void addObjectInstances(const PlanRequest& r, const ActionDef& def, ActionId id,
+                          uint32_t live);
+  void addVariants(uint32_t live);
   uint8_t objectSlot(const SmartObjectCandidate& c);
-  bool contextHolds(const PlanRequest& r, const ActionDef& def, uint16_t& failed);
+  bool contextHolds(const PlanRequest& r, ActionId id, std::span<const Condition> conditions,
+                    uint16_t& failed);
+  uint32_t liveVariants(const PlanRequest& r, ActionId id, uint16_t& failed);
   void pruneIrrelevant();
   void computeSignature(const PlanRequest& r);
   float buildHeuristic();
@@ -211,6 +221,7 @@ class GoapPlanner {
   // planner.cpp: the search.
   int goalIndex(const GoapState& s) const;
   bool applicable(const Instance& in, const GoapState& s, uint32_t node);
+  bool variantApplicable(const Instance& in, const GoapState& s) const;
   bool apply(const Instance& in, const GoapState& s, GoapState& out, RejectReason& why);
   float cost(const Instance& in, const GoapState& s, const GoapState& child) const;
   uint8_t approachSlot(uint8_t from, uint8_t ref, float range);
@@ -220,6 +231,7 @@ class GoapPlanner {
   void pushOpen(uint32_t node);
   void growPool();  // doubles the node pool (≤ max_nodes_) and rehashes
   void expand(uint32_t node);
+  bool variantApplied(size_t i, size_t last_applied) const;
   void finish(PlanStatus status, uint32_t node);
   void finishEarly(PlanStatus status, uint16_t flags);
   void traceExpansion(uint32_t node);

@@ -25,7 +25,9 @@ float GoapPlanner::cachedHeuristic() {
   for (int w = 0; w < words_; ++w) hkey_.push_back(result_.signature.read_mask.w[w]);
   hkey_.push_back(instances_.size());
   for (const Instance& in : instances_) {
-    hkey_.push_back((uint64_t{idx(in.action)} << 32) | std::bit_cast<uint32_t>(in.pacing));
+    // The variant too: which ones are live follows the blackboard.
+    hkey_.push_back((uint64_t{in.variant} << 48) | (uint64_t{idx(in.action)} << 32) |
+                    std::bit_cast<uint32_t>(in.pacing));
     hkey_.push_back(raw(in.object));
   }
   if (has_location_ && relevant_.has(d_->locationFact())) {
@@ -69,18 +71,18 @@ float GoapPlanner::cachedHeuristic() {
   return h;
 }
 
+// The atom of a fact condition: the value's own atom for "=", else an or-atom reached at no
+// cost from each accepted value (shared by conditions accepting the same values).
 uint32_t GoapPlanner::conditionAtom(const Condition& c) {
   const uint32_t base = fact_atom_[idx(c.fact)];
   if (c.op == CompareOp::kEq) return base + static_cast<uint32_t>(c.value - c.min);
   for (const OrAtom& o : or_atoms_)
-    if (o.fact == c.fact && o.op == c.op && o.value == c.value) return o.atom;
+    if (o.fact == c.fact && o.accepted == c.accepted) return o.atom;
   const uint32_t atom = relaxed_.addAtom();
-  or_atoms_.push_back({c.fact, c.op, c.value, atom});
-  const FactDef& f = d_->fact(c.fact);
-  for (int32_t v = f.min; v <= f.max; ++v) {
-    if (!compare(c.op, v, c.value)) continue;
+  or_atoms_.push_back({c.fact, c.accepted, atom});
+  for (uint64_t values = c.accepted; values != 0; values &= values - 1) {
     relaxed_.beginOp(0.f);
-    relaxed_.pre(base + static_cast<uint32_t>(v - f.min));
+    relaxed_.pre(base + static_cast<uint32_t>(std::countr_zero(values)));
     relaxed_.eff(atom);
     relaxed_.endOp();
   }
@@ -187,21 +189,22 @@ void GoapPlanner::buildInstanceOps(Instance& in) {
     pre.clear();
     eff.clear();
     bool ok = true;
-    for (const Condition& c : def.conditions) {
-      if (c.kind == ConditionKind::kBlackboard) continue;
+    // The instance's conditions: the action's, its `any`s as the variant's alternatives.
+    auto condition = [&](const Condition& c) {
+      if (c.kind == ConditionKind::kBlackboard || c.kind == ConditionKind::kAny) return;
       if (c.kind == ConditionKind::kFact) {
-        if (c.fact == split_fact) {
-          ok = ok && compare(c.op, static_cast<int32_t>(k) + c.min, c.value);
-          continue;
-        }
-        pre.push_back(conditionAtom(c));
-        continue;
+        if (c.fact == split_fact) ok = ok && c.accepts(static_cast<int32_t>(k) + c.min);
+        else pre.push_back(conditionAtom(c));
+        return;
       }
-      if (k >= static_locations_) continue;  // planned point: position unknown, permissive
+      if (k >= static_locations_) return;  // planned point: position unknown, permissive
       const uint8_t ref = v.slotOf(c.ref);
       const float dist = length(positions_[k] - positions_[ref]);
       ok = ok && (c.kind == ConditionKind::kAt ? dist <= c.metres : compare(c.op, dist, c.metres));
-    }
+    };
+    for (const Condition& c : def.conditions) condition(c);
+    if (const ActionVariant* var = in.variantDef())
+      for (const Condition& c : var->conditions) condition(c);
     if (in.split == kSplitLocation) pre.push_back(loc_atom_[k]);
     if (split_fact != FactId::kNone) pre.push_back(fact_atom_[idx(split_fact)] + k);
     float travel_lb = 0.f;
@@ -226,7 +229,8 @@ void GoapPlanner::buildInstanceOps(Instance& in) {
       if (e.kind == EffectKind::kSet) {
         eff.push_back(base + static_cast<uint32_t>(e.value - e.min));
       } else if (e.fact == split_fact) {
-        const int32_t nv = static_cast<int32_t>(k) + e.value;
+        int32_t nv = static_cast<int32_t>(k) + e.value;
+        if (e.clamp) nv = std::clamp(nv, 0, e.max - e.min);
         if (nv < 0 || nv > e.max - e.min) ok = false;
         else eff.push_back(base + static_cast<uint32_t>(nv));
       } else {

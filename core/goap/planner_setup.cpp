@@ -98,14 +98,14 @@ uint8_t GoapPlanner::objectSlot(const SmartObjectCandidate& c) {
   return static_cast<uint8_t>(positions_.size() - 1);
 }
 
-bool GoapPlanner::contextHolds(const PlanRequest& r, const ActionDef& def, uint16_t& failed) {
-  for (const Condition& c : def.conditions) {
+bool GoapPlanner::contextHolds(const PlanRequest& r, ActionId id,
+                               std::span<const Condition> conditions, uint16_t& failed) {
+  for (const Condition& c : conditions) {
     if (c.kind != ConditionKind::kBlackboard) continue;
     const Blackboard* bb = c.scope == BlackboardScope::kAgent ? r.blackboard : r.group_blackboard;
     const std::optional<float> v = bb ? bb->number(c.key) : std::nullopt;
     const bool ok = v && compare(c.op, *v, c.number);  // an unset key fails
-    if (stats_) stats_->countCondition(static_cast<ActionId>(&def - d_->actions().data()),
-                                       c.declared, ok);
+    if (stats_) stats_->countCondition(id, c.declared, ok);
     if (!ok) {
       failed = c.declared;
       return false;
@@ -114,7 +114,32 @@ bool GoapPlanner::contextHolds(const PlanRequest& r, const ActionDef& def, uint1
   return true;
 }
 
-void GoapPlanner::addObjectInstances(const PlanRequest& r, const ActionDef& def, ActionId id) {
+// Bit per variant of the action (it has `any`) whose blackboard conditions hold (`failed`:
+// the `any` of the last one that did not).
+uint32_t GoapPlanner::liveVariants(const PlanRequest& r, ActionId id, uint16_t& failed) {
+  const ActionDef& def = d_->action(id);
+  uint32_t live = 0;
+  for (size_t v = 0; v < def.variants.size(); ++v) {
+    const ActionVariant& var = def.variants[v];
+    if (!var.has_context || contextHolds(r, id, var.conditions, failed)) live |= 1u << v;
+  }
+  return live;
+}
+
+// The instance just added (its action has `any`) checks the first live variant; a copy per
+// other live variant follows it, marked `alt`: expand() skips those once one applied (same
+// child, same cost).
+void GoapPlanner::addVariants(uint32_t live) {
+  instances_.back().variant = static_cast<uint8_t>(std::countr_zero(live));
+  for (live &= live - 1; live != 0; live &= live - 1) {
+    instances_.push_back(instances_.back());
+    instances_.back().variant = static_cast<uint8_t>(std::countr_zero(live));
+    instances_.back().alt = true;
+  }
+}
+
+void GoapPlanner::addObjectInstances(const PlanRequest& r, const ActionDef& def, ActionId id,
+                                     uint32_t live) {
   cands_.clear();
   cand_dist_.clear();
   for (const SmartObjectCandidate& o : r.objects) {
@@ -157,13 +182,13 @@ void GoapPlanner::addObjectInstances(const PlanRequest& r, const ActionDef& def,
       reject(kTraceNoNode, id, -1, RejectReason::kLocationTableFull, 0xffff, cands_[k].entity);
       continue;
     }
-    Instance in;
+    Instance& in = instances_.emplace_back();
     in.def = &def;
     in.action = id;
     in.object_slot = slot;
     in.object = cands_[k].entity;
     in.pacing = pacingCost(def.pacing, r.pacing, r.group_pacing, r.now_s);
-    instances_.push_back(in);
+    if (!def.variants.empty()) addVariants(live);
     ++kept;
   }
   if (kept == 0) {
@@ -187,21 +212,24 @@ void GoapPlanner::setupInstances(const PlanRequest& r) {
       continue;
     }
     uint16_t failed = 0xffff;
-    if (def.has_context && !contextHolds(r, def, failed)) {
+    uint32_t live = 1;  // bit per variant whose blackboard conditions hold (one without `any`)
+    if (def.has_context && !contextHolds(r, id, def.conditions, failed)) live = 0;
+    else if (!def.variants.empty()) live = liveVariants(r, id, failed);
+    if (live == 0) {
       reject(kTraceNoNode, id, -1, RejectReason::kContextCondition, failed);
       pruned_.push_back({id, RejectReason::kContextCondition, failed});
       continue;
     }
     if (def.needs_object) {
-      addObjectInstances(r, def, id);
+      addObjectInstances(r, def, id, live);
       continue;
     }
-    Instance in;
+    Instance& in = instances_.emplace_back();
     in.def = &def;
     in.action = id;
     if (def.pacing.tag != PacingTagId::kNone)
       in.pacing = pacingCost(def.pacing, r.pacing, r.group_pacing, r.now_s);
-    instances_.push_back(in);
+    if (!def.variants.empty()) addVariants(live);
   }
   if (trace_) {
     for (size_t a = 0; a < d_->actions().size(); ++a) {
@@ -215,9 +243,12 @@ void GoapPlanner::setupInstances(const PlanRequest& r) {
   for (int g = 0; g < goal_count_; ++g) {
     end_cost_[g] = -1.f;
     if (goals_[g]->end_with == ActionId::kNone) continue;
-    const ActionDef& def = d_->action(goals_[g]->end_with);
+    const ActionId end = goals_[g]->end_with;
+    const ActionDef& def = d_->action(end);
     uint16_t failed = 0;
-    if (def.targets_used || (def.has_context && !contextHolds(r, def, failed))) continue;
+    if (def.targets_used || (def.has_context && !contextHolds(r, end, def.conditions, failed)) ||
+        (!def.variants.empty() && liveVariants(r, end, failed) == 0))
+      continue;
     end_cost_[g] = pacingCost(def.pacing, r.pacing, r.group_pacing, r.now_s);
   }
 }
@@ -270,7 +301,8 @@ void GoapPlanner::computeSignature(const PlanRequest& r) {
   }
   for (int w = 0; w < kStateWords; ++w) s.read_values.w[w] = start_.w[w] & s.read_mask.w[w];
   uint64_t h = 0xcbf29ce484222325ull;
-  for (const Instance& in : instances_) h = mix(mix(h, idx(in.action)), raw(in.object));
+  for (const Instance& in : instances_)
+    h = mix(mix(h, (uint64_t{in.variant} << 16) | idx(in.action)), raw(in.object));
   for (const Pruned& p : pruned_)
     h = mix(h, (uint64_t{idx(p.action)} << 24) | (uint64_t{static_cast<uint8_t>(p.reason)} << 16) |
                    p.condition);
@@ -350,8 +382,8 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
 
   for (Instance& in : instances_) {
     const ActionDef& a = *in.def;
-    in.simple = !a.has_add && !a.moves && a.rest.empty() && !a.cost.table_size &&
-                !a.cost.readsLocation();
+    in.simple = in.variant == kNoVariant && !a.has_add && !a.moves && a.rest.empty() &&
+                !a.cost.table_size && !a.cost.readsLocation();
   }
   if (d_->search().heuristic == HeuristicKind::kLandmarkCut) {
     h0_ = cachedHeuristic();
@@ -426,7 +458,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
 
 // --- no plan: why -----------------------------------------------------------------------
 
-// The index of an add/sub effect that left its fact's range in every searched state where
+// The index of a strict add/sub effect that left its fact's range in every searched state where
 // the instance's preconditions held (so it never applied), or 0xff. `relaxed`: in every
 // value of the fact the delete relaxation reaches.
 uint8_t GoapPlanner::effectAlwaysOutOfRange(const Instance& in, bool relaxed) const {
@@ -436,7 +468,7 @@ uint8_t GoapPlanner::effectAlwaysOutOfRange(const Instance& in, bool relaxed) co
     for (size_t e = 0; e < a.effects.size(); ++e) {
       const Effect& ef = a.effects[e];
       const uint32_t base = ef.kind == EffectKind::kAdd ? fact_atom_[idx(ef.fact)] : kNull;
-      if (base == kNull) continue;
+      if (base == kNull || ef.clamp) continue;
       bool fits = false;
       for (int32_t raw = 0; raw <= ef.max - ef.min && !fits; ++raw)
         fits = relaxed_.reachable(base + static_cast<uint32_t>(raw)) && raw + ef.value >= 0 &&
@@ -456,7 +488,7 @@ uint8_t GoapPlanner::effectAlwaysOutOfRange(const Instance& in, bool relaxed) co
     uint8_t out = 0xff;
     for (size_t e = 0; e < a.effects.size() && out == 0xff; ++e) {
       const Effect& ef = a.effects[e];
-      if (ef.kind != EffectKind::kAdd) continue;
+      if (ef.kind != EffectKind::kAdd || ef.clamp) continue;
       const int32_t value = static_cast<int32_t>(readField(s, ef.field)) + ef.value;
       if (value < 0 || value > ef.max - ef.min) out = static_cast<uint8_t>(e);
     }
@@ -469,18 +501,22 @@ uint8_t GoapPlanner::effectAlwaysOutOfRange(const Instance& in, bool relaxed) co
 void GoapPlanner::explainNoPlan(bool relaxed) {
   NoPlanWhy& why = result_.why;
   why.count = 0;
-  auto relaxedHolds = [&](const Condition& c) {
+  auto relaxedHolds = [&](const Condition& c, auto& self) -> bool {
+    if (c.kind == ConditionKind::kAny)
+      return std::any_of(c.any.begin(), c.any.end(), [&](const std::vector<Condition>& alt) {
+        return std::all_of(alt.begin(), alt.end(),
+                           [&](const Condition& part) { return self(part, self); });
+      });
     if (c.kind != ConditionKind::kFact) return true;
     const uint32_t base = fact_atom_[idx(c.fact)];
     if (base == kNull) return true;
     const FactDef& f = d_->fact(c.fact);
     for (int32_t v = f.min; v <= f.max; ++v)
-      if (compare(c.op, v, c.value) && relaxed_.reachable(base + static_cast<uint32_t>(v - f.min)))
-        return true;
+      if (c.accepts(v) && relaxed_.reachable(base + static_cast<uint32_t>(v - f.min))) return true;
     return false;
   };
   auto everHeld = [&](const Condition& c, const LocationView* v) {
-    if (relaxed) return relaxedHolds(c);
+    if (relaxed) return relaxedHolds(c, relaxedHolds);
     if (c.kind == ConditionKind::kBlackboard) return true;
     for (uint32_t n = 0; n < node_count_; ++n)
       if (holds(c, nodes_[n].state, v)) return true;
@@ -500,7 +536,7 @@ void GoapPlanner::explainNoPlan(bool relaxed) {
         bool achieves = false;
         for (const Effect& e : def.effects)
           achieves = achieves || (!e.moves() && e.fact == c.fact &&
-                                  (e.kind == EffectKind::kAdd || compare(c.op, e.value, c.value)));
+                                  (e.kind == EffectKind::kAdd || c.accepts(e.value)));
         if (!achieves) continue;
         if (u.achievers < 255) ++u.achievers;
         if (u.blocker_count >= u.blockers.size()) continue;

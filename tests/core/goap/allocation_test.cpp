@@ -26,6 +26,21 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
   pacing.record(lib.findPacingTag("swing"), 0.0);
   Blackboard bb;
   bb.set(lib.blackboard().key<bool>("clear_line"), true);
+  // Variants of "any", an "in" and a clamped counter go through the same pools.
+  const GoapDomain& forms = loadDomain(lib, R"({ "domain": "forms",
+    "facts": [ { "name": "at", "type": "enum", "values": ["home", "shed", "forest"] },
+               { "name": "axe", "type": "bool" }, { "name": "permit", "type": "bool" },
+               { "name": "wood", "type": "int", "min": 0, "max": 3 } ],
+    "actions": [
+      { "name": "go_shed", "effects": [{ "fact": "at", "set": "shed" }], "cost": 2 },
+      { "name": "go_forest", "effects": [{ "fact": "at", "set": "forest" }], "cost": 2 },
+      { "name": "take_axe", "pre": [{ "fact": "at", "in": ["home", "shed"] }],
+        "effects": [{ "fact": "axe", "set": true }] },
+      { "name": "buy_permit", "effects": [{ "fact": "permit", "set": true }], "cost": 3 },
+      { "name": "chop", "pre": [{ "fact": "axe", "value": true }, { "any": [
+          { "fact": "at", "value": "forest" }, { "fact": "permit", "value": true } ] }],
+        "effects": [{ "fact": "wood", "add": 2, "clamp": true }] } ],
+    "goals": [ { "name": "stock", "desired": [{ "fact": "wood", "value": 3 }] } ] })");
 
   std::vector<PlanRequest> requests;
   for (const char* g : {"kill", "kill_healthy", "alarm_and_hold"}) requests.push_back(request(b1, {g}));
@@ -37,6 +52,7 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
   a.blackboard = &bb;
   a.now_s = 1.0;
   requests.push_back(a);
+  requests.push_back(request(forms, {"stock"}));
 
   GoapPlanner planner;
   PlannerStatistics stats(b1);
@@ -52,7 +68,8 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
   };
   const float expected = runAll(false);
   runAll(true);  // warm-up: pools grow to the largest search
-  runAll(false);
+  // ...and every heuristic-cache slot (they rotate) to the largest key it will hold.
+  for (int i = 0; i < GoapPlanner::kHeuristicCacheSize; ++i) runAll(false);
 
   const uint64_t before = npc::test::allocationCount();
   float total = 0;

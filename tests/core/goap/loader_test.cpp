@@ -195,6 +195,72 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
           "bad.json: /buckets/0/fallback: fallback action \"idle\" must be always available "
           "(no conditions, no object)");
   }
+  SECTION("Should locate misused \"any\", \"in\" and \"clamp\"") {
+    const std::string errors = errorsOf(R"({
+      "domain": "forms",
+      "facts": [ { "name": "has_axe", "type": "bool" },
+                 { "name": "location", "type": "enum", "values": ["home", "woodshed", "forest"] },
+                 { "name": "coins", "type": "int", "min": 0, "max": 3 } ],
+      "actions": [
+        { "name": "one", "pre": [{ "any": [{ "fact": "has_axe", "value": true }] }] },
+        { "name": "nested", "pre": [{ "any": [{ "fact": "has_axe", "value": true },
+            { "any": [{ "fact": "coins", "value": 1 }, { "fact": "coins", "value": 2 }] }] }] },
+        { "name": "in_int", "pre": [{ "fact": "coins", "in": [1, 2] }] },
+        { "name": "in_unknown", "pre": [{ "fact": "location", "in": ["home", "castle"] }] },
+        { "name": "in_empty", "pre": [{ "fact": "location", "in": [] }] },
+        { "name": "in_and_value",
+          "pre": [{ "fact": "location", "in": ["home"], "value": "home" }] },
+        { "name": "clamp_set", "effects": [{ "fact": "coins", "set": 1, "clamp": true }] },
+        { "name": "clamp_bool", "effects": [{ "fact": "has_axe", "set": true, "clamp": true }] },
+        { "name": "add_bool", "effects": [{ "fact": "has_axe", "add": 1, "clamp": true }] }
+      ],
+      "goals": [ { "name": "g", "desired": [{ "any": [{ "fact": "has_axe", "value": true },
+                                                       { "fact": "coins", "value": 3 }] }] } ]
+    })");
+    CHECK(errors ==
+          "bad.json: /actions/0/pre/0/any: expected an array of at least 2 alternative "
+          "conditions\n"
+          "bad.json: /actions/1/pre/0/any/1: \"any\" cannot be nested (list the alternatives in "
+          "one \"any\")\n"
+          "bad.json: /actions/2/pre/0/in: \"in\" applies to enum facts only (\"coins\" is not an "
+          "enum)\n"
+          "bad.json: /actions/3/pre/0/in/1: \"castle\" is not a value of enum fact \"location\" "
+          "(home, woodshed, forest)\n"
+          "bad.json: /actions/4/pre/0/in: expected a non-empty array of values of enum fact "
+          "\"location\"\n"
+          "bad.json: /actions/5/pre/0/value: unknown key\n"
+          "bad.json: /actions/6/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
+          "bad.json: /actions/7/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
+          "bad.json: /actions/8/effects/0/add: add/sub apply to int facts only\n"
+          "bad.json: /goals/0/desired/0: \"any\" is only available in action preconditions\n"
+          "bad.json: /goals/0/desired: a goal desires at least one fact");
+  }
+  SECTION("Should bound the variants an action's \"any\"s combine into") {
+    const std::string errors = errorsOf(R"({
+      "domain": "variants",
+      "facts": [ { "name": "a", "type": "enum", "values": ["x", "y", "z"] },
+                 { "name": "b", "type": "enum", "values": ["x", "y", "z"] },
+                 { "name": "c", "type": "bool" } ],
+      "conditions": { "ab_x": [{ "fact": "a", "value": "x" }, { "fact": "b", "value": "x" }] },
+      "actions": [
+        { "name": "ok", "pre": [{ "any": [{ "use": "ab_x" }, { "fact": "c", "value": true }] }] },
+        { "name": "many", "pre": [
+          { "any": [{ "fact": "a", "value": "x" }, { "fact": "a", "value": "y" },
+                    { "fact": "c", "value": true }] },
+          { "any": [{ "fact": "b", "value": "x" }, { "fact": "b", "value": "y" },
+                    { "fact": "c", "value": true }] },
+          { "any": [{ "fact": "a", "value": "z" }, { "fact": "b", "value": "z" }] } ] },
+        { "name": "never", "pre": [{ "fact": "c", "value": false },
+          { "any": [{ "fact": "c", "value": true }, { "use": "ab_x" }] },
+          { "fact": "a", "value": "z" }] }
+      ]
+    })");
+    CHECK(errors ==
+          "bad.json: /actions/1: action \"many\": its \"any\" conditions combine into 18 variants "
+          "(at most 16)\n"
+          "bad.json: /actions/2: action \"never\": every alternative of its \"any\" conditions "
+          "contradicts its other conditions");
+  }
   SECTION("Should give line and column for JSON syntax errors") {
     const std::string errors = errorsOf("{\n  \"domain\": \"x\",\n  \"facts\": [ }\n}");
     CHECK(errors.rfind("bad.json:3:", 0) == 0);

@@ -2,6 +2,7 @@
 // compares the planner with a brute-force Dijkstra that interprets the domain JSON itself
 // (not the compiled domain), on thousands of random small domains, with relevance pruning
 // on and off and every heuristic setting; plus the regressions that motivated it.
+#include <algorithm>
 #include <map>
 #include <queue>
 
@@ -19,7 +20,8 @@ using nlohmann::json;
 namespace {
 
 // --- random domains: 3 bools, one 3-value enum, two bounded counters --------------------
-// Facts by index: 0..2 bools b0..b2, 3 enum e, 4 int n (0..2), 5 int m (1..4).
+// Facts by index: 0..2 bools b0..b2, 3 enum e, 4 int n (0..2), 5 int m (1..4). Conditions
+// include "in" on the enum, preconditions "any"; add/sub effects are strict or clamped.
 constexpr int kFacts = 6;
 const char* const kEnum[] = {"red", "green", "blue"};
 
@@ -57,8 +59,22 @@ json randomSoundnessDomain(uint64_t seed) {
   const char* ops[] = {"=", "!=", "<", "<=", ">", ">="};
   auto condition = [&](int f) -> json {
     if (f < 3) return {{"fact", factName(f)}, {"value", pick(2) == 1}};
+    if (f == 3 && pick(3) == 0) {  // "in": 1 or 2 of the 3 values
+      const int skip = pick(3);
+      json in = json::array();
+      for (int v = 0; v < 3; ++v)
+        if (v != skip && (in.empty() || pick(2))) in.push_back(kEnum[v]);
+      return {{"fact", "e"}, {"in", in}};
+    }
     if (f == 3) return {{"fact", "e"}, {"op", pick(2) ? "=" : "!="}, {"value", kEnum[pick(3)]}};
     return {{"fact", factName(f)}, {"op", ops[pick(6)]}, {"value", value(f)}};
+  };
+  // Action preconditions may also be an "any" of 2 or 3 conditions on any facts.
+  auto precondition = [&](int f) -> json {
+    if (pick(4) != 0) return condition(f);
+    json any = json::array({condition(f)});
+    for (int k = 1 + pick(2); k > 0; --k) any.push_back(condition(pick(kFacts)));
+    return {{"any", any}};
   };
   auto shuffled = [&] {
     std::vector<int> facts = {0, 1, 2, 3, 4, 5};
@@ -72,12 +88,15 @@ json randomSoundnessDomain(uint64_t seed) {
                 {"effects", json::array()}};
     const std::vector<int> facts = shuffled();
     const int pres = pick(3);
-    for (int i = 0; i < pres; ++i) act["pre"].push_back(condition(facts[i]));
+    for (int i = 0; i < pres; ++i) act["pre"].push_back(precondition(facts[i]));
     const int effs = 1 + pick(3);
     for (int i = 0; i < effs; ++i) {
       const int f = facts[kFacts - 1 - i];
       if (f < 4 || pick(3) == 0)
         act["effects"].push_back({{"fact", factName(f)}, {"set", valueJson(f, value(f))}});
+      else if (pick(3) == 0)
+        act["effects"].push_back({{"fact", factName(f)}, {pick(2) ? "add" : "sub", 1 + pick(2)},
+                                  {"clamp", true}});
       else
         act["effects"].push_back({{"fact", factName(f)}, {pick(2) ? "add" : "sub", 1 + pick(2)}});
     }
@@ -125,7 +144,17 @@ int logical(int f, const json& v) {
 }
 
 bool conditionHolds(const json& c, const State& s) {
+  if (c.contains("any")) {
+    for (const json& alternative : c["any"])
+      if (conditionHolds(alternative, s)) return true;
+    return false;
+  }
   const int f = factIndex(c["fact"]);
+  if (c.contains("in")) {
+    for (const json& v : c["in"])
+      if (s[f] == logical(f, v)) return true;
+    return false;
+  }
   const int v = logical(f, c["value"]);
   const std::string op = c.value("op", "=");
   const int x = s[f];
@@ -155,6 +184,10 @@ bool oracleStep(const json& a, const State& s, State& out, float& cost) {
     }
     const int delta = e.contains("add") ? e["add"].get<int>() : -e["sub"].get<int>();
     const int v = s[f] + delta;
+    if (e.value("clamp", false)) {
+      out[f] = std::clamp(v, kRange[f].lo, kRange[f].hi);
+      continue;
+    }
     if (v < kRange[f].lo || v > kRange[f].hi) return false;  // strict: inapplicable
     out[f] = v;
   }
