@@ -125,6 +125,7 @@ void toPlan(const json& j, v1::PlanView& out) {
 }
 
 void toPlanner(const json& j, v1::PlannerView& out) {
+  out.set_name(text(j, "name"));
   out.set_domain(text(j, "domain"));
   out.set_phase(text(j, "phase"));
   out.set_goal(text(j, "goal"));
@@ -208,6 +209,7 @@ void toAgentView(const json& j, v1::AgentView& out) {
     }
   }
   if (const json* p = find(j, "planner")) toPlanner(*p, *out.mutable_planner());
+  for (const json& p : items(j, "planners")) toPlanner(p, *out.add_planners());
   if (const json* w = find(j, "work")) out.set_long_action(text(*w, "action"));
   out.set_actions_completed(number<uint64_t>(j, "actions_completed"));
   out.set_actions_failed(number<uint64_t>(j, "actions_failed"));

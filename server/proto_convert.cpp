@@ -433,14 +433,20 @@ bool toCommand(const v1::SetBehaviorVariableRequest& r, SetBehaviorVariable& out
 bool toCommand(const v1::SetPlannerValueRequest& r, SetPlannerValue& out,
                std::vector<std::string>& errors) {
   out.blackboard = r.blackboard();
-  return toNamedValue(r, out, errors);
+  out.planner = r.planner();
+  const bool named = toNamedValue(r, out, errors);
+  ItemErrors err("", errors);
+  err.length("planner", r.planner(), kMaxNameBytes);
+  return named && !err.any();
 }
 
 bool toCommand(const v1::GetPlanTraceRequest& r, GetPlanTrace& out,
                std::vector<std::string>& errors) {
   ItemErrors err("", errors);
   err.notZero("agent", r.agent());
+  err.length("planner", r.planner(), kMaxNameBytes);
   out.agent = static_cast<EntityId>(r.agent());
+  out.planner = r.planner();
   if (r.has_trace()) out.trace = r.trace();
   return !err.any();
 }

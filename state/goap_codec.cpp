@@ -1,9 +1,15 @@
 #include "goap_codec.h"
 
+#include <algorithm>
+
 namespace npc {
 
 void encodeGoap(const PlannerMemory& m, pb::GoapState& out) {
-  for (uint64_t word : m.facts.w) out.add_facts(word);
+  for (uint64_t word : m.facts[0].w) out.add_facts(word);
+  for (uint8_t i = 1; i < m.planners; ++i) {
+    pb::PlannerFacts& facts = *out.add_other_planners();
+    for (uint64_t word : m.facts[i].w) facts.add_facts(word);
+  }
   for (int k = 0; k < goap::kMaxBlackboardKeys; ++k) {
     const auto key = static_cast<goap::BlackboardKeyId>(k);
     if (!m.blackboard.has(key)) continue;
@@ -21,7 +27,12 @@ void encodeGoap(const PlannerMemory& m, pb::GoapState& out) {
 
 PlannerMemory decodeGoap(const pb::GoapState& in) {
   PlannerMemory m;
-  for (int i = 0; i < in.facts_size() && i < goap::kStateWords; ++i) m.facts.w[i] = in.facts(i);
+  m.planners = static_cast<uint8_t>(std::min<size_t>(1u + in.other_planners_size(), kMaxPlannersPerAgent));
+  for (int i = 0; i < in.facts_size() && i < goap::kStateWords; ++i) m.facts[0].w[i] = in.facts(i);
+  for (uint8_t p = 1; p < m.planners; ++p) {
+    const pb::PlannerFacts& facts = in.other_planners(p - 1);
+    for (int i = 0; i < facts.facts_size() && i < goap::kStateWords; ++i) m.facts[p].w[i] = facts.facts(i);
+  }
   for (const pb::BlackboardEntry& e : in.blackboard()) {
     if (e.key() >= static_cast<uint32_t>(goap::kMaxBlackboardKeys)) continue;
     goap::Blackboard::Slot slot{};

@@ -121,10 +121,18 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
   }
 }
 
-void readPlanner(const json& j, const std::string& path, JsonReader& r, PlannerDef& out) {
+// One planner; `named`: an entry of "planners", which names it ("planner" is named after
+// its domain).
+void readPlanner(const json& j, const std::string& path, JsonReader& r, bool named, PlannerDef& out) {
   if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"domain", "targets", "blackboard", "transient_facts", "perform", "trace"});
+  if (named) {
+    r.onlyKeys(j, path, {"name", "domain", "targets", "blackboard", "transient_facts", "perform", "trace"});
+    if (auto v = r.string(j, path, "name", true)) out.name = *v;
+  } else {
+    r.onlyKeys(j, path, {"domain", "targets", "blackboard", "transient_facts", "perform", "trace"});
+  }
   if (auto v = r.string(j, path, "domain", true)) out.domain = *v;
+  if (!named) out.name = out.domain;
   if (auto v = r.boolean(j, path, "trace", false)) out.trace = *v;
   if (j.contains("targets") && r.isObject(j["targets"], joinPath(path, "targets"))) {
     for (auto t = j["targets"].begin(); t != j["targets"].end(); ++t) {
@@ -169,6 +177,40 @@ void readPlanner(const json& j, const std::string& path, JsonReader& r, PlannerD
   }
 }
 
+// "planner" (one, named after its domain) or "planners" (a list, in the designer's order:
+// the first is the one trees' <Plan /> drives without naming it), not both.
+void readPlanners(const json& j, const std::string& path, JsonReader& r, std::vector<PlannerDef>& out) {
+  if (j.contains("planner") && j.contains("planners")) {
+    r.error(joinPath(path, "planners"), "an archetype has \"planner\" or \"planners\", not both");
+    return;
+  }
+  if (j.contains("planner")) {
+    PlannerDef def;
+    readPlanner(j["planner"], joinPath(path, "planner"), r, false, def);
+    out.push_back(std::move(def));
+    return;
+  }
+  if (!j.contains("planners")) return;
+  const std::string list_path = joinPath(path, "planners");
+  const json& list = j["planners"];
+  if (!r.isArray(list, list_path)) return;
+  if (list.empty() || list.size() > kMaxPlannersPerAgent) {
+    r.error(list_path, "has " + std::to_string(list.size()) + " planners; expected 1 to " +
+                           std::to_string(kMaxPlannersPerAgent));
+    return;
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = joinPath(list_path, std::to_string(i));
+    PlannerDef def;
+    readPlanner(list[i], at, r, true, def);
+    const bool repeated = !def.name.empty() && std::any_of(out.begin(), out.end(), [&](const PlannerDef& p) {
+      return p.name == def.name;
+    });
+    if (repeated) r.error(joinPath(at, "name"), "planner \"" + def.name + "\" is named twice");
+    out.push_back(std::move(def));
+  }
+}
+
 }  // namespace
 
 std::string_view toString(BehaviorMode mode) {
@@ -193,6 +235,14 @@ int Archetype::findBehavior(std::string_view behavior) const {
   return -1;
 }
 
+int Archetype::findPlanner(std::string_view name) const {
+  if (name.empty()) return planners.empty() ? -1 : 0;
+  for (size_t i = 0; i < planners.size(); ++i) {
+    if (planners[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
   if (!r.isObject(object, "")) return;
   for (auto it = object.begin(); it != object.end(); ++it) {
@@ -205,7 +255,8 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     }
     r.onlyKeys(j, path, {"species", "selection_tree", "behavior", "perception", "behaviors",
                          "hibernation_action", "inventory", "notice_radius_m",
-                         "action_timeout_s", "greet", "wander", "actions", "planner"});
+                         "action_timeout_s", "greet", "wander", "actions", "planner",
+                         "planners"});
     Archetype a;
     a.name = it.key();
     if (auto v = r.string(j, path, "species", true)) a.species = *v;
@@ -247,9 +298,9 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     if (j.contains("greet")) readGreet(j["greet"], joinPath(path, "greet"), r, a.greet);
     if (j.contains("wander")) readWander(j["wander"], joinPath(path, "wander"), r, a.wander);
     if (j.contains("actions")) readActionDefs(j["actions"], joinPath(path, "actions"), r, a.actions);
-    if (j.contains("planner")) readPlanner(j["planner"], joinPath(path, "planner"), r, a.planner);
+    readPlanners(j, path, r, a.planners);
     for (const BehaviorDef& b : a.behaviors) {
-      if ((b.mode == BehaviorMode::kPlan || !b.bucket.empty()) && a.planner.domain.empty()) {
+      if ((b.mode == BehaviorMode::kPlan || !b.bucket.empty()) && a.planners.empty()) {
         r.error(joinPath(joinPath(path, "behaviors"), b.name), "plans, but the archetype has no \"planner\"");
       }
     }

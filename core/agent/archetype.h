@@ -109,8 +109,23 @@ struct BehaviorDef {
 // trace: keep a planner trace of every search of these agents (GetPlanTrace can turn it
 // on per agent too). Behaviors of mode "plan" run the planner in the bucket named after the
 // behavior ("bucket" overrides); behavior trees use <Plan> / <ExecutePlan>.
+//
+// Several planners (seed 003's ships: one planner for movement patterns, one for attacks,
+// planning independently and talking through the shared blackboard):
+//   "planners": [ { "name": "helm",    "domain": "ship_helm", ... },
+//                 { "name": "gunnery", "domain": "ship_gunnery", ... } ]
+// Each is a PlannerDef as above, named, with its own domain, facts and plan; the agent's
+// blackboard and pacing memory are one, shared by all. A behavior of mode "plan" runs
+// every planner whose domain has the behavior's bucket (at least one must), each in that
+// bucket; their steps go to the agent's one intention queue in the order they are
+// programmed. Trees name the planner: <Plan planner="gunnery" /> (without a name: the
+// first of the list). "planner" is the one-planner form (named after its domain); an
+// archetype has one form or the other. [Limit: at most kMaxPlannersPerAgent planners]
+inline constexpr size_t kMaxPlannersPerAgent = 4;
+
 struct PlannerDef {
-  std::string domain;                                       // "" = no planner
+  std::string name;                                         // "planners": its name; else the domain
+  std::string domain;
   std::vector<std::pair<std::string, std::string>> targets;
   std::vector<std::pair<std::string, double>> blackboard;   // bools as 0 / 1
   std::vector<std::string> transient_facts;
@@ -177,10 +192,12 @@ struct Archetype {
   GreetReflex greet;
   WanderReflex wander;
   std::vector<ActionDef> actions;  // added to its own action list (with the behaviors' own)
-  PlannerDef planner;
+  std::vector<PlannerDef> planners;  // "planner" or "planners"; empty = it does not plan
 
   // Index of the behavior named `name`, or -1.
   int findBehavior(std::string_view name) const;
+  // Index of the planner named `name` ("" = the first), or -1.
+  int findPlanner(std::string_view name) const;
 };
 
 class ArchetypeSet {

@@ -126,17 +126,20 @@ class MbtHost {
   // tick (the host decides routing and delivery, e.g. through perception's signal queue).
   virtual void sendSignal(SignalId signal, MbtSignalScope scope) = 0;
 
+  // `planner` names one of the agent's planners ("" = its first or only one).
   // Plans now for `goal` ("" = the goal the planner's own selection picks) in the bucket of
   // the agent's behavior, and keeps the plan for executePlan(). kSucceeded: a plan (or the
   // goal already holds); kFailed: no plan (the reason goes to the agent's plan view), or
-  // no planner. Hosts without a planner keep the default.
-  virtual MbtPlanState requestPlan(std::string_view goal) { return MbtPlanState::kFailed; }
+  // no such planner. Hosts without a planner keep the default.
+  virtual MbtPlanState requestPlan(std::string_view planner, std::string_view goal) {
+    return MbtPlanState::kFailed;
+  }
   // Called every tick while <ExecutePlan> runs: programs the kept plan's next step as
   // intentions and follows their results. kSucceeded once every step succeeded; kFailed
   // when a step failed, the facts broke the plan, or there is no plan.
-  virtual MbtPlanState executePlan() { return MbtPlanState::kFailed; }
+  virtual MbtPlanState executePlan(std::string_view planner) { return MbtPlanState::kFailed; }
   // <ExecutePlan> left: cancels the running step's intentions. Idempotent.
-  virtual void stopPlan() {}
+  virtual void stopPlan(std::string_view planner) {}
 
   // Sets one of the agent's behavior selection variables (its selection tree's, seed 001's
   // AI.SetBehaviorVariable); the tree re-selects at the next selection. False when the

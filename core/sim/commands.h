@@ -247,12 +247,15 @@ struct RemoveInfluence {
 // Admin / game: sets one of the agent's planner facts (value "true"/"false", an enum value
 // name or an integer) or, with `blackboard`, a key of its blackboard (bool or number). The
 // running plan is checked again next tick; a broken one is stopped and replanned.
+// A fact goes to every planner of the agent whose domain has it, or with `planner` only to
+// that one (the blackboard is one, shared by the agent's planners).
 struct SetPlannerValue {
   EntityId agent = EntityId::kNone;
   std::string name;
   std::string value;
   bool blackboard = false;
   std::function<void(const Status&)> reply;
+  std::string planner;  // "" = every planner with the fact
 };
 // Admin: the agent's planner trace (JSON: every expanded node, its actions and costs, open
 // conditions, every rejection with its reason) of its last traced search. `trace` turns
@@ -261,6 +264,7 @@ struct GetPlanTrace {
   EntityId agent = EntityId::kNone;
   std::optional<bool> trace;
   std::function<void(const Status&, const std::string& json)> reply;
+  std::string planner;  // one of its archetype's planners by name; "" = the first
 };
 
 // --- Debugging -------------------------------------------------------------------------

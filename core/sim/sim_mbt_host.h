@@ -79,9 +79,13 @@ class SimMbtHost final : public MbtHost {
     sim_.perception_.postSignal(request);
   }
 
-  MbtPlanState requestPlan(std::string_view goal) override { return sim_.treeRequestPlan(*agent_, goal); }
-  MbtPlanState executePlan() override { return sim_.treeExecutePlan(*agent_); }
-  void stopPlan() override { sim_.treeStopPlan(*agent_); }
+  MbtPlanState requestPlan(std::string_view planner, std::string_view goal) override {
+    return sim_.treeRequestPlan(*agent_, planner, goal);
+  }
+  MbtPlanState executePlan(std::string_view planner) override {
+    return sim_.treeExecutePlan(*agent_, planner);
+  }
+  void stopPlan(std::string_view planner) override { sim_.treeStopPlan(*agent_, planner); }
 
   bool setSelectionVariable(std::string_view name, bool value) override {
     const SelectionVariableId variable = sim_.trees_.findVariable(name);

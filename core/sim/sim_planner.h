@@ -7,6 +7,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,17 +22,16 @@
 #include "goap/trace.h"
 #include "intent/action_args.h"
 #include "intent/intent_types.h"
+#include "sim/planner_memory.h"
 #include "world/ids.h"
 
 namespace npc {
 
-// One planning agent (≈3.2 KB, no heap): its plan life cycle, blackboard, pacing memory,
-// the facts the daemon believes about it, and the intentions of the step it is running.
-struct AgentPlanner {
-  EntityId id = EntityId::kNone;
+// One planner of one agent (≈2.8 KB, no heap): its plan life cycle, the facts the daemon
+// believes in its domain, and the intentions of the step it is running.
+struct PlannerRun {
+  EntityId id = EntityId::kNone;        // the agent
   goap::PlanRunner runner;
-  goap::Blackboard blackboard;
-  goap::PacingMemory pacing;
   goap::GoapState facts;
   // A step is performed as at most two intentions: MoveTo (when the step moves and does
   // more than move), then the action itself. The step succeeds when both did.
@@ -44,6 +44,17 @@ struct AgentPlanner {
   // <ExecutePlan>'s view of a tree-driven plan.
   enum class TreePlan : uint8_t { kNone, kExecuting, kSucceeded, kFailed } tree = TreePlan::kNone;
   uint32_t searches = 0;
+};
+
+// One planning agent (≈560 B): the memory its planners share — seed 003's ships planned
+// movement and attacks independently and talked through one blackboard — and where its
+// planners' runs are (SimPlanning::runs[i], one table per planner index).
+struct AgentPlanner {
+  EntityId id = EntityId::kNone;
+  goap::Blackboard blackboard;
+  goap::PacingMemory pacing;
+  uint8_t count = 0;                                       // its archetype's planners
+  std::array<EntityHandle, kMaxPlannersPerAgent> runs{};
 };
 
 // A domain as the simulation uses it: species map for smart objects, statistics, and each
@@ -62,7 +73,7 @@ struct PlannerDomain {
   std::vector<PreparedAction> actions;  // by ActionId
 };
 
-// What an archetype's "planner" resolved to.
+// What one of an archetype's planners resolved to.
 struct PlannerBinding {
   int domain = -1;                                   // into SimPlanning::domains
   std::vector<goap::BucketId> bucket_of_behavior;    // per BehaviorDef; kNone: does not plan
@@ -79,13 +90,8 @@ struct PlannerBinding {
   bool trace = false;
 };
 
-// What a planning agent keeps while its place sleeps (≈600 B): what it believes, its
-// blackboard and pacing memory. The plan itself is not kept: it plans afresh on waking.
-struct SleepingPlanner {
-  goap::GoapState facts;
-  goap::Blackboard blackboard;
-  goap::PacingMemory pacing;
-};
+// A planner's trace is kept per agent and planner index.
+using PlannerKey = std::pair<EntityId, uint8_t>;
 
 // Squad memory: agents of one signal group share a blackboard and pacing.
 struct GroupPlannerMemory {
@@ -97,11 +103,12 @@ struct SimPlanning {
   goap::GoapLibrary library;
   goap::GoapPlanner planner;
   std::vector<PlannerDomain> domains;
-  std::vector<PlannerBinding> bindings;              // per archetype
+  std::vector<std::vector<PlannerBinding>> bindings;  // per archetype, per planner
   DenseTable<AgentPlanner, EntityId> agents;
+  std::array<DenseTable<PlannerRun, EntityId>, kMaxPlannersPerAgent> runs;  // by planner index
   std::vector<GroupPlannerMemory> groups;            // by perception group
-  std::map<EntityId, std::unique_ptr<goap::PlanTrace>> traces;  // traced agents only
-  std::map<EntityId, SleepingPlanner> sleeping;      // planning agents of sleeping places
+  std::map<PlannerKey, std::unique_ptr<goap::PlanTrace>> traces;  // traced planners only
+  std::map<EntityId, PlannerMemory> sleeping;        // planning agents of sleeping places
   std::array<goap::SmartObjectCandidate, 64> objects{};
   std::array<goap::TargetPosition, goap::kMaxTargets> targets{};
   std::string statistics_dir;
@@ -109,9 +116,13 @@ struct SimPlanning {
   size_t cursor = 0;                                 // round-robin start under the budget
   uint32_t budget = 0;                               // searches left this tick
 
-  const PlannerBinding* bindingOf(uint16_t archetype) const {
-    if (archetype >= bindings.size() || bindings[archetype].domain < 0) return nullptr;
-    return &bindings[archetype];
+  // The archetype's bound planners (empty when it does not plan or a binding failed).
+  std::span<const PlannerBinding> bindingsOf(uint16_t archetype) const {
+    if (archetype >= bindings.size()) return {};
+    return bindings[archetype];
+  }
+  const goap::GoapDomain& domainOf(const PlannerBinding& b) const {
+    return *domains[static_cast<size_t>(b.domain)].domain;
   }
 };
 

@@ -65,27 +65,31 @@ std::string statisticsPath(const std::string& dir, const std::string& domain) {
   return (std::filesystem::path(dir) / (domain + ".stats.json")).string();
 }
 
-// Facts and blackboard values of an agent of `archetype` from the old planning set to the
-// new one, by name (enums by value name); values the new domain cannot hold are left.
-void carryOver(const SimPlanning& old, const SimPlanning& now, uint16_t archetype,
-               const goap::GoapState& facts, const goap::Blackboard& bb,
-               goap::GoapState& out_facts, goap::Blackboard& out_bb) {
-  const PlannerBinding* from = old.bindingOf(archetype);
-  const PlannerBinding* to = now.bindingOf(archetype);
-  if (!from || !to) return;
-  const goap::GoapDomain& a = *old.domains[static_cast<size_t>(from->domain)].domain;
-  const goap::GoapDomain& b = *now.domains[static_cast<size_t>(to->domain)].domain;
+// Facts of planner `index` of an agent of `archetype` from the old planning set to the new
+// one, by name (enums by value name); values the new domain cannot hold are left.
+void carryOverFacts(const SimPlanning& old, const SimPlanning& now, uint16_t archetype, size_t index,
+                    const goap::GoapState& facts, goap::GoapState& out) {
+  const auto from = old.bindingsOf(archetype);
+  const auto to = now.bindingsOf(archetype);
+  if (index >= from.size() || index >= to.size()) return;
+  const goap::GoapDomain& a = old.domainOf(from[index]);
+  const goap::GoapDomain& b = now.domainOf(to[index]);
   for (const goap::FactDef& f : a.facts()) {
     const goap::FactId src = a.findFact(f.name);
     const goap::FactId dst = b.findFact(f.name);
     if (src == a.locationFact() || dst == goap::FactId::kNone || dst == b.locationFact()) continue;
     const int32_t v = a.get(facts, src);
     if (f.type == goap::FactType::kEnum) {  // enums by value name: their order may change
-      b.set(out_facts, f.name, f.values[static_cast<size_t>(v - f.min)]);
+      b.set(out, f.name, f.values[static_cast<size_t>(v - f.min)]);
     } else {
-      b.set(out_facts, dst, v);
+      b.set(out, dst, v);
     }
   }
+}
+
+// Blackboard values from the old library's schema to the new one's, by name and type.
+void carryOverBlackboard(const SimPlanning& old, const SimPlanning& now, const goap::Blackboard& bb,
+                         goap::Blackboard& out) {
   const goap::BlackboardSchema& sa = old.library.blackboard();
   const goap::BlackboardSchema& sb = now.library.blackboard();
   for (size_t k = 0; k < sa.size(); ++k) {
@@ -93,8 +97,34 @@ void carryOver(const SimPlanning& old, const SimPlanning& now, uint16_t archetyp
     const std::optional<float> value = bb.number(key);
     const goap::BlackboardKeyId dst = sb.find(sa.name(key));
     if (!value || dst == goap::BlackboardKeyId::kNone || sb.type(dst) != sa.type(key)) continue;
-    out_bb.setNumber(dst, sb.type(dst), *value);
+    out.setNumber(dst, sb.type(dst), *value);
   }
+}
+
+// Pacing records from the old library's tags to the new one's, by name; records of tags
+// the new domains no longer have are dropped.
+void carryOverPacing(const SimPlanning& old, const SimPlanning& now, const goap::PacingMemory& pacing,
+                     goap::PacingMemory& out) {
+  for (int i = 0; i < pacing.size(); ++i) {
+    const goap::PacingTagId tag = now.library.findPacingTag(old.library.pacingTagName(pacing.tagAt(i)));
+    if (tag != goap::PacingTagId::kNone) out.record(tag, pacing.timeAt(i));
+  }
+}
+
+// A sleeping agent's memory moved to the new planning set: facts start from the new
+// domains' initial states and take what carries over.
+PlannerMemory carryOverMemory(const SimPlanning& old, const SimPlanning& now, uint16_t archetype,
+                              const PlannerMemory& slept) {
+  PlannerMemory moved;
+  const auto to = now.bindingsOf(archetype);
+  moved.planners = static_cast<uint8_t>(to.size());
+  for (size_t i = 0; i < to.size(); ++i) {
+    moved.facts[i] = now.domainOf(to[i]).initialState();
+    if (i < slept.planners) carryOverFacts(old, now, archetype, i, slept.facts[i], moved.facts[i]);
+  }
+  carryOverBlackboard(old, now, slept.blackboard, moved.blackboard);
+  carryOverPacing(old, now, slept.pacing, moved.pacing);
+  return moved;
 }
 
 // Domain `i` of the library as the simulation uses it. Statistics come first: they re-order
@@ -131,30 +161,27 @@ PlannerBinding::Source targetSource(const std::string& source) {
   return PlannerBinding::Source::kSelf;
 }
 
-// Resolves an archetype's "planner" against the loaded domains into `b`; every problem
-// names the archetype and what the domain lacks. False when its domain is not loaded.
-bool bindArchetype(const SimPlanning& P, const Archetype& type, NameTable& names,
-                   PlannerBinding& b, std::vector<std::string>& errors) {
-  const std::string where = "archetype \"" + type.name + "\": planner: ";
-  const goap::GoapDomain* d = P.library.find(type.planner.domain);
+// Resolves one of an archetype's planners against the loaded domains into `b`; every
+// problem names the archetype, the planner and what the domain lacks. False when its domain
+// is not loaded.
+bool bindPlanner(const SimPlanning& P, const Archetype& type, const PlannerDef& def, NameTable& names,
+                 PlannerBinding& b, std::vector<std::string>& errors) {
+  const std::string where = "archetype \"" + type.name + "\": " +
+                            (type.planners.size() == 1 ? "planner: " : "planners: " + def.name + ": ");
+  const goap::GoapDomain* d = P.library.find(def.domain);
   if (!d) {
-    errors.push_back(where + "domain \"" + type.planner.domain + "\" is not loaded");
+    errors.push_back(where + "domain \"" + def.domain + "\" is not loaded");
     return false;
   }
   const std::string in = "domain \"" + d->name() + "\" has no ";
   for (size_t i = 0; i < P.domains.size(); ++i) {
     if (P.domains[i].domain == d) b.domain = static_cast<int>(i);
   }
-  for (const BehaviorDef& def : type.behaviors) {
-    const std::string& bucket = def.bucket.empty() ? def.name : def.bucket;
-    const goap::BucketId id = d->findBucket(bucket);
-    if (id == goap::BucketId::kNone && (def.mode == BehaviorMode::kPlan || !def.bucket.empty())) {
-      errors.push_back(where + "behavior \"" + def.name + "\": " + in + "bucket \"" + bucket + "\"");
-    }
-    b.bucket_of_behavior.push_back(id);
+  for (const BehaviorDef& behavior : type.behaviors) {
+    b.bucket_of_behavior.push_back(d->findBucket(behavior.bucket.empty() ? behavior.name : behavior.bucket));
   }
   b.targets.assign(d->targets().size(), PlannerBinding::Source::kNone);
-  for (const auto& [target, source] : type.planner.targets) {
+  for (const auto& [target, source] : def.targets) {
     const goap::TargetIndex ti = d->findTarget(target);
     if (ti == goap::TargetIndex::kNone) {
       errors.push_back(where + "targets: " + in + "target \"" + target + "\"");
@@ -163,7 +190,7 @@ bool bindArchetype(const SimPlanning& P, const Archetype& type, NameTable& names
     }
   }
   const goap::BlackboardSchema& schema = P.library.blackboard();
-  for (const auto& [key, value] : type.planner.blackboard) {
+  for (const auto& [key, value] : def.blackboard) {
     const goap::BlackboardKeyId k = schema.find(key);
     const goap::BlackboardType kt = k == goap::BlackboardKeyId::kNone ? goap::BlackboardType::kVec3
                                                                       : schema.type(k);
@@ -173,21 +200,42 @@ bool bindArchetype(const SimPlanning& P, const Archetype& type, NameTable& names
       b.blackboard.push_back({k, kt, static_cast<float>(value)});
     }
   }
-  for (const std::string& fact : type.planner.transient_facts) {
+  for (const std::string& fact : def.transient_facts) {
     const goap::FactId f = d->findFact(fact);
     if (f == goap::FactId::kNone) errors.push_back(where + "transient_facts: " + in + "fact \"" + fact + "\"");
     else b.transient.push_back(f);
   }
-  b.trace = type.planner.trace;
+  b.trace = def.trace;
   for (const PlannerDomain::PreparedAction& a : P.domains[static_cast<size_t>(b.domain)].actions) {
     b.perform.push_back(a.name);
   }
-  for (const auto& [action, performed] : type.planner.perform) {
+  for (const auto& [action, performed] : def.perform) {
     const goap::ActionId id = d->findAction(action);
     if (id == goap::ActionId::kNone) errors.push_back(where + "perform: " + in + "action \"" + action + "\"");
     else b.perform[static_cast<size_t>(id)] = names.intern(performed);
   }
   return true;
+}
+
+// A behavior that plans (mode "plan", or a "bucket" for trees' <Plan>) needs its bucket in
+// the domain of at least one of the archetype's planners.
+void checkBehaviorBuckets(const SimPlanning& P, const Archetype& type,
+                          std::span<const PlannerBinding> bound, std::vector<std::string>& errors) {
+  for (size_t i = 0; i < type.behaviors.size(); ++i) {
+    const BehaviorDef& def = type.behaviors[i];
+    if (def.mode != BehaviorMode::kPlan && def.bucket.empty()) continue;
+    const bool planned = std::any_of(bound.begin(), bound.end(), [&](const PlannerBinding& b) {
+      return b.bucket_of_behavior[i] != goap::BucketId::kNone;
+    });
+    if (planned) continue;
+    std::string domains;
+    for (const PlannerDef& p : type.planners) domains += (domains.empty() ? "\"" : ", \"") + p.domain + "\"";
+    const std::string& bucket = def.bucket.empty() ? def.name : def.bucket;
+    errors.push_back("archetype \"" + type.name + "\": " +
+                     (type.planners.size() == 1 ? "planner: " : "planners: ") + "behavior \"" + def.name +
+                     "\": " + (type.planners.size() == 1 ? "domain " : "none of the domains ") + domains +
+                     " has" + (type.planners.size() == 1 ? " no" : "") + " bucket \"" + bucket + "\"");
+  }
 }
 
 }  // namespace
@@ -232,34 +280,37 @@ PlannerLoadReport Simulation::installPlanning(std::unique_ptr<SimPlanning> fresh
   if (!report.ok()) return report;  // a bad set never replaces a good one
   report = bindPlanners(*fresh, std::move(report), statistics_dir);
   if (!report.ok()) return report;
-  // Agents move to the new domains: plans stop (their intentions are cancelled), facts and
-  // blackboard values carry over by name; a fact whose value the new domain cannot hold
-  // starts from its initial value.
+  // Agents move to the new domains: plans stop (their intentions are cancelled); facts,
+  // blackboard values and pacing records carry over by name; a fact whose value the new
+  // domain cannot hold starts from its initial value.
   std::unique_ptr<SimPlanning> old = std::move(planning_);
   planning_ = std::move(fresh);
   planning_->budget = old->budget;  // a reload between two phases keeps this tick's budget
   planning_->cursor = old->cursor;
   for (Agent& agent : agents_.rows()) {
-    AgentPlanner* before = agent.planner.isNull() ? nullptr : old->agents.get(agent.planner);
-    if (before) stopPlanStep(agent, *before);
+    const AgentPlanner* before = agent.planner.isNull() ? nullptr : old->agents.get(agent.planner);
+    if (before) {
+      for (uint8_t i = 0; i < before->count; ++i) stopPlanStep(agent, *old->runs[i].get(before->runs[i]));
+    }
     agent.planner = {};
     attachPlanner(agent);
     AgentPlanner* after = plannerOf(agent);
     if (!before || !after) continue;
-    carryOver(*old, *planning_, agent.archetype, before->facts, before->blackboard, after->facts, after->blackboard);
-    after->traced = after->traced || before->traced;
+    carryOverBlackboard(*old, *planning_, before->blackboard, after->blackboard);
+    carryOverPacing(*old, *planning_, before->pacing, after->pacing);
+    for (uint8_t i = 0; i < std::min(before->count, after->count); ++i) {
+      const PlannerRun& was = *old->runs[i].get(before->runs[i]);
+      PlannerRun& is = *runOf(*after, i);
+      carryOverFacts(*old, *planning_, agent.archetype, i, was.facts, is.facts);
+      is.traced = is.traced || was.traced;
+    }
   }
-  for (auto& [id, slept] : old->sleeping) {
-    SleepingPlanner moved = slept;
+  for (const auto& [id, slept] : old->sleeping) {
     const auto where = findDormant(id);
     if (!where) continue;
     const uint16_t archetype = dormant_[raw(where->first)][where->second].archetype;
-    const PlannerBinding* b = planning_->bindingOf(archetype);
-    if (!b) continue;
-    moved.facts = planning_->domains[static_cast<size_t>(b->domain)].domain->initialState();
-    moved.blackboard = {};
-    carryOver(*old, *planning_, archetype, slept.facts, slept.blackboard, moved.facts, moved.blackboard);
-    planning_->sleeping[id] = moved;
+    if (planning_->bindingsOf(archetype).empty()) continue;
+    planning_->sleeping[id] = carryOverMemory(*old, *planning_, archetype, slept);
   }
   return report;
 }
@@ -275,16 +326,20 @@ PlannerLoadReport Simulation::bindPlanners(SimPlanning& P, PlannerLoadReport rep
   P.bindings.assign(archetypes_.size(), {});
   for (size_t t = 0; t < archetypes_.size(); ++t) {
     const Archetype& type = archetypes_.at(static_cast<uint16_t>(t));
-    if (type.planner.domain.empty()) continue;
-    PlannerBinding& b = P.bindings[t];
-    if (!bindArchetype(P, type, names_, b, report.errors)) continue;
-    // What the agent performs is a client-side action of its archetype unless something
-    // (its data, a daemon-side built-in such as Take) already defines it.
-    const ActionListId list = own_actions_[t];
-    for (uint16_t name : b.perform) {
-      if (registry_.findInList(list, name) != ActionImplId::kNone) continue;
-      registry_.addTo(list, names_.name(name), std::make_unique<ClientAction>(type.action_timeout_s));
+    std::vector<PlannerBinding>& bound = P.bindings[t];
+    for (const PlannerDef& def : type.planners) {
+      PlannerBinding b;
+      if (!bindPlanner(P, type, def, names_, b, report.errors)) continue;
+      // What the agent performs is a client-side action of its archetype unless something
+      // (its data, a daemon-side built-in such as Take) already defines it.
+      const ActionListId list = own_actions_[t];
+      for (uint16_t name : b.perform) {
+        if (registry_.findInList(list, name) != ActionImplId::kNone) continue;
+        registry_.addTo(list, names_.name(name), std::make_unique<ClientAction>(type.action_timeout_s));
+      }
+      bound.push_back(std::move(b));
     }
+    if (bound.size() == type.planners.size()) checkBehaviorBuckets(P, type, bound, report.errors);
   }
   return report;
 }
@@ -302,20 +357,30 @@ Status Simulation::savePlannerStatistics() const {
 
 void Simulation::attachPlanner(Agent& agent) {
   SimPlanning& P = *planning_;
-  const PlannerBinding* b = P.bindingOf(agent.archetype);
-  if (!b) return;
+  const auto bound = P.bindingsOf(agent.archetype);
+  if (bound.empty()) return;
   EntityHandle h = P.agents.find(agent.id);
   if (h.isNull()) h = P.agents.insert(agent.id);
-  AgentPlanner& p = *P.agents.get(h);
-  p = AgentPlanner{};
-  p.id = agent.id;
-  p.facts = P.domains[static_cast<size_t>(b->domain)].domain->initialState();
-  for (const PlannerBinding::Initial& v : b->blackboard) p.blackboard.setNumber(v.key, v.type, v.value);
-  p.traced = b->trace;
-  if (auto slept = P.sleeping.find(agent.id); slept != P.sleeping.end()) {  // waking up
-    p.facts = slept->second.facts;
-    p.blackboard = slept->second.blackboard;
-    p.pacing = slept->second.pacing;
+  AgentPlanner& ap = *P.agents.get(h);
+  ap = AgentPlanner{};
+  ap.id = agent.id;
+  ap.count = static_cast<uint8_t>(bound.size());
+  const auto slept = P.sleeping.find(agent.id);  // waking up
+  for (uint8_t i = 0; i < ap.count; ++i) {
+    EntityHandle r = P.runs[i].find(agent.id);
+    if (r.isNull()) r = P.runs[i].insert(agent.id);
+    PlannerRun& run = *P.runs[i].get(r);
+    run = PlannerRun{};
+    run.id = agent.id;
+    run.facts = P.domainOf(bound[i]).initialState();
+    run.traced = bound[i].trace;
+    if (slept != P.sleeping.end() && i < slept->second.planners) run.facts = slept->second.facts[i];
+    for (const PlannerBinding::Initial& v : bound[i].blackboard) ap.blackboard.setNumber(v.key, v.type, v.value);
+    ap.runs[i] = r;
+  }
+  if (slept != P.sleeping.end()) {
+    ap.blackboard = slept->second.blackboard;
+    ap.pacing = slept->second.pacing;
     P.sleeping.erase(slept);
   }
   agent.planner = h;
@@ -323,36 +388,60 @@ void Simulation::attachPlanner(Agent& agent) {
 }
 
 void Simulation::detachPlanner(EntityId id) {
-  planning_->agents.remove(id);
-  planning_->traces.erase(id);
-  planning_->sleeping.erase(id);
+  SimPlanning& P = *planning_;
+  P.agents.remove(id);
+  for (uint8_t i = 0; i < kMaxPlannersPerAgent; ++i) {
+    P.runs[i].remove(id);
+    P.traces.erase({id, i});
+  }
+  P.sleeping.erase(id);
 }
 
 size_t Simulation::sleepingPlannerBytes() const {
   // A map node: the pair plus the tree's links and colour (4 words).
-  constexpr size_t kNode = sizeof(std::pair<const EntityId, SleepingPlanner>) + 4 * sizeof(void*);
+  constexpr size_t kNode = sizeof(std::pair<const EntityId, PlannerMemory>) + 4 * sizeof(void*);
   return planning_->sleeping.size() * kNode;
 }
 
 void Simulation::sleepPlanner(EntityId id) {
-  if (const AgentPlanner* p = planning_->agents.get(id)) {
-    planning_->sleeping[id] = {p->facts, p->blackboard, p->pacing};
+  const std::optional<PlannerMemory> memory = plannerMemory(id);
+  detachPlanner(id);
+  if (memory) planning_->sleeping[id] = *memory;
+}
+
+std::optional<PlannerMemory> Simulation::plannerMemory(EntityId id) const {
+  const SimPlanning& P = *planning_;
+  if (const AgentPlanner* ap = P.agents.get(id)) {
+    PlannerMemory m;
+    m.planners = ap->count;
+    for (uint8_t i = 0; i < ap->count; ++i) m.facts[i] = P.runs[i].get(ap->runs[i])->facts;
+    m.blackboard = ap->blackboard;
+    m.pacing = ap->pacing;
+    return m;
   }
-  planning_->agents.remove(id);
-  planning_->traces.erase(id);
+  const auto slept = P.sleeping.find(id);
+  if (slept == P.sleeping.end()) return std::nullopt;
+  return slept->second;
 }
 
 AgentPlanner* Simulation::plannerOf(const Agent& agent) {
   return agent.planner.isNull() ? nullptr : planning_->agents.get(agent.planner);
 }
 
+PlannerRun* Simulation::runOf(const AgentPlanner& ap, uint8_t index) {
+  return index < ap.count ? planning_->runs[index].get(ap.runs[index]) : nullptr;
+}
+
 void Simulation::resetPlanner(Agent& agent) {
-  AgentPlanner* p = plannerOf(agent);
-  if (!p) return;
-  stopPlanStep(agent, *p);  // normally already cancelled with the old behavior's intentions
-  p->runner.reset();
-  p->awaiting_plan = false;
-  p->tree = AgentPlanner::TreePlan::kNone;
+  AgentPlanner* ap = plannerOf(agent);
+  if (!ap) return;
+  for (uint8_t i = 0; i < ap->count; ++i) {
+    PlannerRun& p = *runOf(*ap, i);
+    stopPlanStep(agent, p);  // normally already cancelled with the old behavior's intentions
+    p.runner.reset();
+    p.awaiting_plan = false;
+    p.tree = PlannerRun::TreePlan::kNone;
+  }
 }
 
 // --- The planning phase -------------------------------------------------------------------
@@ -366,26 +455,31 @@ void Simulation::planning() {
   bool starved = false;
   for (size_t i = 0; i < n; ++i) {
     Agent& agent = rows[(start + i) % n];
-    if (agent.planner.isNull()) continue;
+    AgentPlanner* ap = plannerOf(agent);
+    if (!ap) continue;
     profile_.atAgent(agent.id);
-    runPlanner(agent, *P.agents.get(agent.planner), P.budget);
-    // The first agent left waiting for a search goes first next tick.
-    if (!starved && P.budget == 0 && P.agents.get(agent.planner)->awaiting_plan) {
-      P.cursor = (start + i) % n;
-      starved = true;
+    for (uint8_t k = 0; k < ap->count; ++k) {
+      PlannerRun& run = *runOf(*ap, k);
+      runPlanner(agent, *ap, k, run, P.budget);
+      // The first agent left waiting for a search goes first next tick.
+      if (!starved && P.budget == 0 && run.awaiting_plan) {
+        P.cursor = (start + i) % n;
+        starved = true;
+      }
     }
   }
 }
 
-void Simulation::runPlanner(Agent& agent, AgentPlanner& p, uint32_t& budget) {
+void Simulation::runPlanner(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p, uint32_t& budget) {
   if (agent.behavior_def == Agent::kNoBehaviorDef) return;
   const BehaviorDef& def = archetypes_.at(agent.archetype).behaviors[agent.behavior_def];
   if (def.mode != BehaviorMode::kPlan || !def.tree.empty()) return;
+  const PlannerBinding& b = planning_->bindingsOf(agent.archetype)[index];
+  const goap::BucketId bucket = b.bucket_of_behavior[agent.behavior_def];
+  if (bucket == goap::BucketId::kNone) return;  // another of its planners runs this behavior
   const Entity* self = world_.entities().get(agent.entity);
   if (!self || places_.state(self->place) == PlaceState::kDraining) return;
-  const PlannerBinding& b = planning_->bindings[agent.archetype];
-  const goap::GoapDomain& d = *planning_->domains[static_cast<size_t>(b.domain)].domain;
-  const goap::BucketId bucket = b.bucket_of_behavior[agent.behavior_def];
+  const goap::GoapDomain& d = planning_->domainOf(b);
   GroupPlannerMemory& group = planning_->groups[agent.perception.group];
   const double now = timeS();
   // A plan found this tick starts its first step at once; a stopped step may be followed
@@ -393,31 +487,32 @@ void Simulation::runPlanner(Agent& agent, AgentPlanner& p, uint32_t& budget) {
   for (int round = 0; round < 4; ++round) {
     const RunnerCommand command =
         p.awaiting_plan ? RunnerCommand::kRequestPlan
-                        : p.runner.update(d, bucket, p.facts, &p.blackboard, &group.blackboard, now);
+                        : p.runner.update(d, bucket, p.facts, &ap.blackboard, &group.blackboard, now);
     switch (command) {
       case RunnerCommand::kNone: return;
       case RunnerCommand::kRequestPlan:
         p.awaiting_plan = budget == 0;
         if (p.awaiting_plan) return;
         --budget;
-        if (searchPlan(agent, p, {})) p.runner.onPlanReady(planning_->planner.result(), now);
+        if (searchPlan(agent, ap, index, p, {})) p.runner.onPlanReady(planning_->planner.result(), now);
         continue;
       case RunnerCommand::kStartStep:
-        programPlanStep(agent, p, false);
+        programPlanStep(agent, index, p, false);
         return;
       case RunnerCommand::kStopStep:
         stopPlanStep(agent, p);
         continue;
       case RunnerCommand::kRunFallback:
-        programPlanStep(agent, p, true);
+        programPlanStep(agent, index, p, true);
         return;
     }
   }
 }
 
-bool Simulation::searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal_name) {
+bool Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p,
+                            std::string_view goal_name) {
   SimPlanning& P = *planning_;
-  const PlannerBinding& b = P.bindings[agent.archetype];
+  const PlannerBinding& b = P.bindingsOf(agent.archetype)[index];
   PlannerDomain& pd = P.domains[static_cast<size_t>(b.domain)];
   const goap::GoapDomain& d = *pd.domain;
   const Entity* self = world_.entities().get(agent.entity);
@@ -442,7 +537,7 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal
   } else {  // a tree's <Plan> without a goal: what goal selection would pick now
     goap::GoalSelectorState fresh;
     const goap::GoalChoice choice =
-        goap::selectGoal(d, r.bucket, p.facts, &p.blackboard, &group.blackboard, now, fresh);
+        goap::selectGoal(d, r.bucket, p.facts, &ap.blackboard, &group.blackboard, now, fresh);
     for (uint8_t i = 0; i < choice.alternative_count; ++i) r.addGoal(choice.alternatives[i]);
   }
   r.start = p.facts;
@@ -466,15 +561,15 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal
   r.objects = {P.objects.data(), goap::gatherSmartObjects(world_, *pd.species, self->position,
                                                           d.search().object_radius_m, P.objects)};
   r.reachability = navigation_ ? &navigation_->reachability : nullptr;
-  r.blackboard = &p.blackboard;
+  r.blackboard = &ap.blackboard;
   r.group_blackboard = &group.blackboard;
-  r.pacing = &p.pacing;
+  r.pacing = &ap.pacing;
   r.group_pacing = &group.pacing;
   r.now_s = now;
   // A traced agent always searches: the monitor is for watching the search itself.
   r.previous = p.traced ? nullptr : &p.runner.plan();
   if (p.traced) {
-    auto& trace = P.traces[agent.id];
+    auto& trace = P.traces[{agent.id, index}];
     if (!trace) trace = std::make_unique<goap::PlanTrace>();
     r.trace = trace.get();
   }
@@ -491,8 +586,8 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal
 
 // --- Steps as intentions ------------------------------------------------------------------
 
-bool Simulation::programPlanStep(Agent& agent, AgentPlanner& p, bool fallback) {
-  const PlannerBinding& b = planning_->bindings[agent.archetype];
+bool Simulation::programPlanStep(Agent& agent, uint8_t index, PlannerRun& p, bool fallback) {
+  const PlannerBinding& b = planning_->bindingsOf(agent.archetype)[index];
   const PlannerDomain& pd = planning_->domains[static_cast<size_t>(b.domain)];
   const goap::PlanStep* step = fallback ? nullptr : p.runner.currentStep();
   const goap::ActionId action = fallback ? p.runner.fallback() : step ? step->action : goap::ActionId::kNone;
@@ -539,11 +634,11 @@ bool Simulation::programPlanStep(Agent& agent, AgentPlanner& p, bool fallback) {
   stopPlanStep(agent, p);
   p.runner.onStepFailed(now, pd.stats.get());
   ++totals_.plan_steps_failed;
-  if (p.tree == AgentPlanner::TreePlan::kExecuting) p.tree = AgentPlanner::TreePlan::kFailed;
+  if (p.tree == PlannerRun::TreePlan::kExecuting) p.tree = PlannerRun::TreePlan::kFailed;
   return false;
 }
 
-void Simulation::stopPlanStep(Agent& agent, AgentPlanner& p) {
+void Simulation::stopPlanStep(Agent& agent, PlannerRun& p) {
   const auto ids = p.step_intentions;
   p.step_intentions = {IntentionId::kNone, IntentionId::kNone};  // their end events are ours
   p.step_open = 0;
@@ -555,12 +650,23 @@ void Simulation::stopPlanStep(Agent& agent, AgentPlanner& p) {
 }
 
 void Simulation::onPlanIntentionEnded(Agent& agent, IntentionId intention, bool completed) {
-  AgentPlanner* p = plannerOf(agent);
-  if (!p || p->step_open == 0) return;
-  const auto it = std::find(p->step_intentions.begin(), p->step_intentions.end(), intention);
-  if (it == p->step_intentions.end()) return;
-  *it = IntentionId::kNone;
-  const PlannerBinding& b = planning_->bindings[agent.archetype];
+  AgentPlanner* ap = plannerOf(agent);
+  if (!ap) return;
+  // The step is its planner's: the intention ids of the agent's planners never repeat.
+  for (uint8_t i = 0; i < ap->count; ++i) {
+    PlannerRun& p = *runOf(*ap, i);
+    if (p.step_open == 0) continue;
+    const auto it = std::find(p.step_intentions.begin(), p.step_intentions.end(), intention);
+    if (it == p.step_intentions.end()) continue;
+    *it = IntentionId::kNone;
+    onPlanStepEnded(agent, *ap, i, p, completed);
+    return;
+  }
+}
+
+void Simulation::onPlanStepEnded(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p,
+                                 bool completed) {
+  const PlannerBinding& b = planning_->bindingsOf(agent.archetype)[index];
   PlannerDomain& pd = planning_->domains[static_cast<size_t>(b.domain)];
   const double now = timeS();
   if (!completed) {
@@ -568,81 +674,101 @@ void Simulation::onPlanIntentionEnded(Agent& agent, IntentionId intention, bool 
     // after a failed MoveTo) has not started, so it is removed without an event.
     const TreeContext ctx = treeContext();
     DecisionTree tree(agent.intent.queue, agent.id, ctx);
-    for (IntentionId& other : p->step_intentions) {
+    for (IntentionId& other : p.step_intentions) {
       if (other != IntentionId::kNone) tree.deprogram(other);
       other = IntentionId::kNone;
     }
-    p->step_open = 0;
-    p->runner.onStepFailed(now, pd.stats.get());
+    p.step_open = 0;
+    p.runner.onStepFailed(now, pd.stats.get());
     ++totals_.plan_steps_failed;
-    if (p->tree == AgentPlanner::TreePlan::kExecuting) p->tree = AgentPlanner::TreePlan::kFailed;
+    if (p.tree == PlannerRun::TreePlan::kExecuting) p.tree = PlannerRun::TreePlan::kFailed;
     return;
   }
-  if (--p->step_open > 0) return;
-  goap::applyFactEffects(pd.domain->action(p->step_action), p->facts);
+  if (--p.step_open > 0) return;
+  goap::applyFactEffects(pd.domain->action(p.step_action), p.facts);
   GroupPlannerMemory& group = planning_->groups[agent.perception.group];
-  p->runner.onStepSucceeded(now, &p->blackboard, &p->pacing, &group.pacing, pd.stats.get());
-  if (p->step_is_fallback || p->runner.phase() == RunnerPhase::kExecuting) return;
+  p.runner.onStepSucceeded(now, &ap.blackboard, &ap.pacing, &group.pacing, pd.stats.get());
+  if (p.step_is_fallback || p.runner.phase() == RunnerPhase::kExecuting) return;
   // The plan is done: achievements are forgotten so the goal can be wanted again.
-  for (goap::FactId f : b.transient) pd.domain->set(p->facts, f, pd.domain->fact(f).initial);
-  if (p->tree == AgentPlanner::TreePlan::kExecuting) p->tree = AgentPlanner::TreePlan::kSucceeded;
+  for (goap::FactId f : b.transient) pd.domain->set(p.facts, f, pd.domain->fact(f).initial);
+  if (p.tree == PlannerRun::TreePlan::kExecuting) p.tree = PlannerRun::TreePlan::kSucceeded;
 }
 
 // --- Behavior trees: <Plan> / <ExecutePlan> ----------------------------------------------
 
-MbtPlanState Simulation::treeRequestPlan(Agent& agent, std::string_view goal) {
-  AgentPlanner* p = plannerOf(agent);
+PlannerRun* Simulation::namedPlanner(Agent& agent, std::string_view name, uint8_t& index, bool report) {
+  AgentPlanner* ap = plannerOf(agent);
+  if (!ap) return nullptr;
+  const int found = archetypes_.at(agent.archetype).findPlanner(name);
+  if (found < 0) {
+    if (report) {
+      const Entity* self = world_.entities().get(agent.entity);
+      emitError(self ? self->owner : kAllClients, 0, agent.id,
+                "planner: archetype \"" + archetypes_.at(agent.archetype).name + "\" has no planner \"" +
+                    std::string(name) + "\"");
+    }
+    return nullptr;
+  }
+  index = static_cast<uint8_t>(found);
+  return runOf(*ap, index);
+}
+
+MbtPlanState Simulation::treeRequestPlan(Agent& agent, std::string_view planner, std::string_view goal) {
+  uint8_t index = 0;
+  PlannerRun* p = namedPlanner(agent, planner, index, true);
   if (!p) return MbtPlanState::kFailed;
   if (planning_->budget == 0) return MbtPlanState::kRunning;  // next tick
   --planning_->budget;
   stopPlanStep(agent, *p);
-  if (!searchPlan(agent, *p, goal)) return MbtPlanState::kFailed;
+  if (!searchPlan(agent, *plannerOf(agent), index, *p, goal)) return MbtPlanState::kFailed;
   const goap::PlanResult& result = planning_->planner.result();
   p->runner.adopt(result);
   if (result.hasPlan() && result.step_count > 0) {
-    p->tree = AgentPlanner::TreePlan::kExecuting;
+    p->tree = PlannerRun::TreePlan::kExecuting;
   } else {
-    p->tree = result.status == goap::PlanStatus::kFound ? AgentPlanner::TreePlan::kSucceeded
-                                                        : AgentPlanner::TreePlan::kFailed;
+    p->tree = result.status == goap::PlanStatus::kFound ? PlannerRun::TreePlan::kSucceeded
+                                                        : PlannerRun::TreePlan::kFailed;
   }
-  return p->tree == AgentPlanner::TreePlan::kFailed ? MbtPlanState::kFailed : MbtPlanState::kSucceeded;
+  return p->tree == PlannerRun::TreePlan::kFailed ? MbtPlanState::kFailed : MbtPlanState::kSucceeded;
 }
 
-MbtPlanState Simulation::treeExecutePlan(Agent& agent) {
-  AgentPlanner* p = plannerOf(agent);
+MbtPlanState Simulation::treeExecutePlan(Agent& agent, std::string_view planner) {
+  uint8_t index = 0;
+  PlannerRun* p = namedPlanner(agent, planner, index, true);
   if (!p) return MbtPlanState::kFailed;
   switch (p->tree) {
-    case AgentPlanner::TreePlan::kNone:
-    case AgentPlanner::TreePlan::kFailed: return MbtPlanState::kFailed;
-    case AgentPlanner::TreePlan::kSucceeded: return MbtPlanState::kSucceeded;
-    case AgentPlanner::TreePlan::kExecuting: break;
+    case PlannerRun::TreePlan::kNone:
+    case PlannerRun::TreePlan::kFailed: return MbtPlanState::kFailed;
+    case PlannerRun::TreePlan::kSucceeded: return MbtPlanState::kSucceeded;
+    case PlannerRun::TreePlan::kExecuting: break;
   }
-  const PlannerBinding& b = planning_->bindings[agent.archetype];
-  switch (p->runner.follow(*planning_->domains[static_cast<size_t>(b.domain)].domain, p->facts)) {
+  const PlannerBinding& b = planning_->bindingsOf(agent.archetype)[index];
+  switch (p->runner.follow(planning_->domainOf(b), p->facts)) {
     case RunnerCommand::kStartStep:
-      if (!programPlanStep(agent, *p, false)) return MbtPlanState::kFailed;
+      if (!programPlanStep(agent, index, *p, false)) return MbtPlanState::kFailed;
       break;
     case RunnerCommand::kStopStep:
       stopPlanStep(agent, *p);
-      p->tree = AgentPlanner::TreePlan::kFailed;
+      p->tree = PlannerRun::TreePlan::kFailed;
       return MbtPlanState::kFailed;
     default: break;
   }
-  if (p->runner.phase() != RunnerPhase::kExecuting && p->tree == AgentPlanner::TreePlan::kExecuting) {
-    p->tree = AgentPlanner::TreePlan::kFailed;  // the facts broke the plan before its step
+  if (p->runner.phase() != RunnerPhase::kExecuting && p->tree == PlannerRun::TreePlan::kExecuting) {
+    p->tree = PlannerRun::TreePlan::kFailed;  // the facts broke the plan before its step
   }
   switch (p->tree) {
-    case AgentPlanner::TreePlan::kExecuting: return MbtPlanState::kRunning;
-    case AgentPlanner::TreePlan::kSucceeded: return MbtPlanState::kSucceeded;
+    case PlannerRun::TreePlan::kExecuting: return MbtPlanState::kRunning;
+    case PlannerRun::TreePlan::kSucceeded: return MbtPlanState::kSucceeded;
     default: return MbtPlanState::kFailed;
   }
 }
 
-void Simulation::treeStopPlan(Agent& agent) {
-  AgentPlanner* p = plannerOf(agent);
+void Simulation::treeStopPlan(Agent& agent, std::string_view planner) {
+  uint8_t index = 0;
+  PlannerRun* p = namedPlanner(agent, planner, index, false);
   if (!p) return;
   stopPlanStep(agent, *p);
-  p->tree = AgentPlanner::TreePlan::kNone;
+  p->tree = PlannerRun::TreePlan::kNone;
 }
 
 // --- Commands and debug views -------------------------------------------------------------
@@ -651,10 +777,13 @@ Status Simulation::setPlannerValue(const SetPlannerValue& c) {
   Status error;
   Agent* agent = awakeAgent(c.agent, error);
   if (!agent) return error;
-  AgentPlanner* p = plannerOf(*agent);
-  if (!p) return {StatusCode::kFailedPrecondition, entityLabel(c.agent) + ": has no planner"};
-  const PlannerBinding& b = planning_->bindings[agent->archetype];
-  const goap::GoapDomain& d = *planning_->domains[static_cast<size_t>(b.domain)].domain;
+  AgentPlanner* ap = plannerOf(*agent);
+  if (!ap) return {StatusCode::kFailedPrecondition, entityLabel(c.agent) + ": has no planner"};
+  const Archetype& type = archetypes_.at(agent->archetype);
+  const int only = c.planner.empty() ? -1 : type.findPlanner(c.planner);
+  if (!c.planner.empty() && only < 0) {
+    return {StatusCode::kNotFound, "planner: archetype \"" + type.name + "\" has no planner \"" + c.planner + "\""};
+  }
   if (c.blackboard) {
     const goap::BlackboardSchema& schema = planning_->library.blackboard();
     const goap::BlackboardKeyId key = schema.find(c.name);
@@ -675,32 +804,53 @@ Status Simulation::setPlannerValue(const SetPlannerValue& c) {
     if (type == goap::BlackboardType::kEntity || type == goap::BlackboardType::kVec3) {
       return {StatusCode::kInvalidArgument, "name: \"" + c.name + "\" is not a bool or number key"};
     }
-    p->blackboard.setNumber(key, type, value);
-  } else if (!d.set(p->facts, c.name, c.value)) {
-    return {StatusCode::kInvalidArgument, "name/value: domain \"" + d.name() + "\" has no fact \"" +
-                                              c.name + "\" taking \"" + c.value + "\""};
+    ap->blackboard.setNumber(key, type, value);
+  } else if (const Status s = setPlannerFact(*agent, *ap, only, c.name, c.value); !s.isOk()) {
+    return s;
   }
-  p->runner.worldChanged();
+  for (uint8_t i = 0; i < ap->count; ++i) runOf(*ap, i)->runner.worldChanged();
   return {};
 }
 
-void Simulation::describePlanner(const Agent& agent, nlohmann::json& out) const {
-  if (agent.planner.isNull()) return;
-  const AgentPlanner* p = planning_->agents.get(agent.planner);
-  if (!p) return;
-  const PlannerBinding& b = planning_->bindings[agent.archetype];
-  const goap::GoapDomain& d = *planning_->domains[static_cast<size_t>(b.domain)].domain;
-  const goap::PlanResult& plan = p->runner.plan();
+// A fact is set in every planner whose domain has it (a shared belief, "enemy_near" in the
+// helm's domain and the gunnery's), or only in planner `only`.
+Status Simulation::setPlannerFact(Agent& agent, AgentPlanner& ap, int only, const std::string& name,
+                                  const std::string& value) {
+  const auto bound = planning_->bindingsOf(agent.archetype);
+  std::string domains;
+  bool set = false;
+  for (uint8_t i = 0; i < ap.count; ++i) {
+    if (only >= 0 && i != only) continue;
+    const goap::GoapDomain& d = planning_->domainOf(bound[i]);
+    domains += (domains.empty() ? "\"" : ", \"") + d.name() + "\"";
+    if (d.findFact(name) == goap::FactId::kNone) continue;
+    if (!d.set(runOf(ap, i)->facts, name, value)) {
+      return {StatusCode::kInvalidArgument,
+              "name/value: domain \"" + d.name() + "\" has no fact \"" + name + "\" taking \"" + value + "\""};
+    }
+    set = true;
+  }
+  if (set) return {};
+  return {StatusCode::kInvalidArgument, "name/value: domain " + domains + " has no fact \"" + name +
+                                            "\" taking \"" + value + "\""};
+}
+
+nlohmann::json Simulation::plannerView(const Agent& agent, uint8_t index) const {
+  const AgentPlanner& ap = *planning_->agents.get(agent.planner);
+  const PlannerRun& p = *planning_->runs[index].get(ap.runs[index]);
+  const goap::GoapDomain& d = planning_->domainOf(planning_->bindingsOf(agent.archetype)[index]);
+  const goap::PlanResult& plan = p.runner.plan();
   nlohmann::json j;
+  j["name"] = archetypes_.at(agent.archetype).planners[index].name;
   j["domain"] = d.name();
-  j["phase"] = goap::toString(p->runner.phase());
-  j["goal"] = p->runner.goal() == goap::GoalId::kNone ? nlohmann::json(nullptr)
-                                                       : nlohmann::json(d.goal(p->runner.goal()).name);
-  j["facts"] = d.formatState(p->facts);
-  j["searches"] = p->searches;
-  j["replans"] = p->runner.replans();
-  j["step_failures"] = p->runner.failures();
-  j["traced"] = p->traced;
+  j["phase"] = goap::toString(p.runner.phase());
+  j["goal"] = p.runner.goal() == goap::GoalId::kNone ? nlohmann::json(nullptr)
+                                                      : nlohmann::json(d.goal(p.runner.goal()).name);
+  j["facts"] = d.formatState(p.facts);
+  j["searches"] = p.searches;
+  j["replans"] = p.runner.replans();
+  j["step_failures"] = p.runner.failures();
+  j["traced"] = p.traced;
   nlohmann::json steps = nlohmann::json::array();
   for (uint8_t i = 0; i < plan.step_count; ++i) {
     const goap::PlanStep& s = plan.steps[i];
@@ -712,25 +862,43 @@ void Simulation::describePlanner(const Agent& agent, nlohmann::json& out) const 
   j["plan"] = {{"status", goap::toString(plan.status)},
                {"cost", plan.cost},
                {"expansions", plan.expansions},
-               {"step", p->runner.stepIndex()},
+               {"step", p.runner.stepIndex()},
                {"steps", std::move(steps)}};
   if (plan.status == goap::PlanStatus::kNoPlan) j["plan"]["why"] = goap::explain(plan, d);
-  out["planner"] = std::move(j);
+  return j;
 }
 
-Status Simulation::planTrace(EntityId id, std::optional<bool> trace, std::string& json_out) {
+void Simulation::describePlanner(const Agent& agent, nlohmann::json& out) const {
+  if (agent.planner.isNull()) return;
+  const AgentPlanner* ap = planning_->agents.get(agent.planner);
+  if (!ap || ap->count == 0) return;
+  // "planner": the first (or only) planner; "planners": every one, when there are several.
+  out["planner"] = plannerView(agent, 0);
+  if (ap->count == 1) return;
+  nlohmann::json all = nlohmann::json::array();
+  for (uint8_t i = 0; i < ap->count; ++i) all.push_back(plannerView(agent, i));
+  out["planners"] = std::move(all);
+}
+
+Status Simulation::planTrace(EntityId id, std::string_view planner, std::optional<bool> trace,
+                             std::string& json_out) {
   Status error;
   Agent* agent = awakeAgent(id, error);
   if (!agent) return error;
-  AgentPlanner* p = plannerOf(*agent);
-  if (!p) return {StatusCode::kFailedPrecondition, entityLabel(id) + ": has no planner"};
+  if (!plannerOf(*agent)) return {StatusCode::kFailedPrecondition, entityLabel(id) + ": has no planner"};
+  uint8_t index = 0;
+  PlannerRun* p = namedPlanner(*agent, planner, index, false);
+  if (!p) {
+    return {StatusCode::kNotFound, "planner: archetype \"" + archetypes_.at(agent->archetype).name +
+                                       "\" has no planner \"" + std::string(planner) + "\""};
+  }
   if (trace) p->traced = *trace;
   nlohmann::json j;
   j["agent"] = raw(id);
   j["traced"] = p->traced;
-  const auto it = planning_->traces.find(id);
+  const auto it = planning_->traces.find({id, index});
   j["trace"] = it == planning_->traces.end() ? nlohmann::json(nullptr) : it->second->toJson();
-  describePlanner(*agent, j);
+  j["planner"] = plannerView(*agent, index);
   json_out = j.dump();
   return {};
 }

@@ -34,12 +34,7 @@ uint16_t SimStateAccess::internItem(std::string_view name) {
 
 std::optional<PlannerMemory> SimStateAccess::planner(EntityId id) const {
   if (!sim_.planning_) return std::nullopt;
-  if (const AgentPlanner* p = sim_.planning_->agents.get(id)) {
-    return PlannerMemory{p->facts, p->blackboard, p->pacing};
-  }
-  const auto slept = sim_.planning_->sleeping.find(id);
-  if (slept == sim_.planning_->sleeping.end()) return std::nullopt;
-  return PlannerMemory{slept->second.facts, slept->second.blackboard, slept->second.pacing};
+  return sim_.plannerMemory(id);
 }
 
 std::vector<EntityId> SimStateAccess::sleepingPlanners() const {
@@ -114,7 +109,7 @@ void SimStateAccess::addObstacle(const Obstacle& obstacle) { sim_.world_.upsertO
 
 void SimStateAccess::addPlanner(EntityId id, const PlannerMemory& memory) {
   if (!sim_.planning_) return;
-  sim_.planning_->sleeping[id] = {memory.facts, memory.blackboard, memory.pacing};
+  sim_.planning_->sleeping[id] = memory;
 }
 
 bool SimStateAccess::addAgent(const AgentRecord& r) {

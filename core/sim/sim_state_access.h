@@ -26,14 +26,12 @@
 #include <vector>
 
 #include "agent/agent.h"
-#include "goap/blackboard.h"
-#include "goap/goap_types.h"
-#include "goap/pacing.h"
 #include "hibernation/dormant_agent.h"
 #include "hibernation/place_dispatcher.h"
 #include "mbt/instance.h"
 #include "perception/visibility.h"
 #include "sim/commands.h"
+#include "sim/planner_memory.h"
 
 namespace npc {
 
@@ -45,13 +43,6 @@ class LongActionLibrary;
 class NameTable;
 class SelectionTreeLibrary;
 class ActionRegistry;
-
-// What a planning agent keeps across a snapshot: its beliefs, blackboard and pacing.
-struct PlannerMemory {
-  goap::GoapState facts;
-  goap::Blackboard blackboard;
-  goap::PacingMemory pacing;
-};
 
 // An awake agent as a snapshot keeps it (core/agent/agent.h minus what is not restored).
 struct AgentRecord {

@@ -329,7 +329,7 @@ void Simulation::apply(Command& command) {
           }
         } else if constexpr (std::is_same_v<T, GetPlanTrace>) {
           std::string json;
-          Status s = planTrace(c.agent, c.trace, json);
+          Status s = planTrace(c.agent, c.planner, c.trace, json);
           if (c.reply) c.reply(s, json);
         } else if constexpr (std::is_same_v<T, DescribeWorld>) {
           std::string json;

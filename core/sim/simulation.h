@@ -51,6 +51,8 @@ class NavMesh;
 struct NavQueryLimits;
 }  // namespace nav
 struct AgentPlanner;
+struct PlannerRun;
+struct PlannerMemory;
 
 // Planner domains loaded (config "goap_dir"): errors name file and JSON path, or the
 // archetype that refers to something a domain lacks.
@@ -199,9 +201,11 @@ class Simulation {
   Status describeAgent(EntityId id, std::string& json_out) const;
   // The map of the world for the debug page (see DescribeWorld in commands.h).
   Status describeWorld(const DescribeWorld& query, std::string& json_out) const;
-  // The agent's last planner trace as JSON (kNotFound: unknown agent; kFailedPrecondition:
-  // it has no planner). `trace` switches tracing of its next searches.
-  Status planTrace(EntityId id, std::optional<bool> trace, std::string& json_out);
+  // The last trace of one of the agent's planners (`planner`: its name, "" = the first) as
+  // JSON (kNotFound: unknown agent or planner; kFailedPrecondition: it has no planner).
+  // `trace` switches tracing of that planner's next searches.
+  Status planTrace(EntityId id, std::string_view planner, std::optional<bool> trace,
+                   std::string& json_out);
 
  private:
   // Tick phases, in order (ARCHITECTURE.md "One tick").
@@ -272,23 +276,32 @@ class Simulation {
                                     const std::string& statistics_dir);
   PlannerLoadReport bindPlanners(SimPlanning& planning, PlannerLoadReport report,
                                  const std::string& statistics_dir);
-  void attachPlanner(Agent& agent);    // spawn / wake: a planner row if its archetype plans
+  void attachPlanner(Agent& agent);    // spawn / wake: planner rows if its archetype plans
   void detachPlanner(EntityId id);     // despawn (awake or asleep)
   void sleepPlanner(EntityId id);      // its place sleeps: facts, blackboard, pacing kept
+  std::optional<PlannerMemory> plannerMemory(EntityId id) const;  // awake or asleep
   size_t sleepingPlannerBytes() const;
-  void resetPlanner(Agent& agent);     // behavior changed: the old plan is dropped
-  void runPlanner(Agent& agent, AgentPlanner& p, uint32_t& budget);
-  bool searchPlan(Agent& agent, AgentPlanner& p, std::string_view goal);
-  bool programPlanStep(Agent& agent, AgentPlanner& p, bool fallback);
-  void stopPlanStep(Agent& agent, AgentPlanner& p);
+  void resetPlanner(Agent& agent);     // behavior changed: the old plans are dropped
+  void runPlanner(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p, uint32_t& budget);
+  bool searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p, std::string_view goal);
+  bool programPlanStep(Agent& agent, uint8_t index, PlannerRun& p, bool fallback);
+  void stopPlanStep(Agent& agent, PlannerRun& p);
   void onPlanIntentionEnded(Agent& agent, IntentionId intention, bool completed);
+  void onPlanStepEnded(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p, bool completed);
   Status setPlannerValue(const SetPlannerValue& command);
+  Status setPlannerFact(Agent& agent, AgentPlanner& ap, int only, const std::string& name,
+                        const std::string& value);
   void describePlanner(const Agent& agent, nlohmann::json& out) const;
+  nlohmann::json plannerView(const Agent& agent, uint8_t index) const;
   AgentPlanner* plannerOf(const Agent& agent);
-  // <Plan> / <ExecutePlan> (SimMbtHost).
-  MbtPlanState treeRequestPlan(Agent& agent, std::string_view goal);
-  MbtPlanState treeExecutePlan(Agent& agent);
-  void treeStopPlan(Agent& agent);
+  PlannerRun* runOf(const AgentPlanner& ap, uint8_t index);
+  // The planner named `name` ("" = the first) and its index; nullptr when the agent has no
+  // planner or its archetype none of that name (`report`: an error event says so).
+  PlannerRun* namedPlanner(Agent& agent, std::string_view name, uint8_t& index, bool report);
+  // <Plan> / <ExecutePlan> (SimMbtHost); `planner` as in namedPlanner.
+  MbtPlanState treeRequestPlan(Agent& agent, std::string_view planner, std::string_view goal);
+  MbtPlanState treeExecutePlan(Agent& agent, std::string_view planner);
+  void treeStopPlan(Agent& agent, std::string_view planner);
   // Intentions (sim_intentions.cpp).
   void registerActions();
   TreeContext treeContext();

@@ -180,6 +180,9 @@ void DebugApi::plan(const HttpRequest& request, const ClientCredential& caller,
       error = "parameter trace: expected on or off, got \"" + it->second + "\"";
     }
   }
+  if (auto it = request.query.find("planner"); it != request.query.end()) {
+    command.planner = it->second;  // an unknown name is the simulation's 404
+  }
   if (!error.empty()) return respond(jsonError(400, error));
   command.agent = static_cast<EntityId>(*id);
   command.reply = jsonReply(respond);

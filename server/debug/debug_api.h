@@ -4,7 +4,8 @@
 //                                          (within the x/y viewport if given; max agents,
 //                                          default 2000, at most 20000)
 //   GET /api/agent?id=                     DescribeAgent (as GetAgent)
-//   GET /api/plan?id=&trace=on|off         GetPlanTrace (trace switches tracing of next searches)
+//   GET /api/plan?id=&planner=&trace=on|off  GetPlanTrace of one of the agent's planners
+//                                          (default its first; trace switches tracing)
 //   GET /api/stealth?player=               GetStealthMeter: the player's meter (0..10) and
 //                                          the agent most aware of them
 //   GET /api/stats                         GetStats's figures plus planner counters

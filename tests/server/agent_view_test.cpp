@@ -24,6 +24,17 @@ void checkVec(const json& j, const v1::Vec3& v) {
   CHECK(v.z() == j[2].get<float>());
 }
 
+void checkPlanner(const json& p, const v1::PlannerView& view) {
+  CHECK(view.name() == p.at("name").get<std::string>());
+  CHECK(view.domain() == p.at("domain").get<std::string>());
+  CHECK(view.phase() == p.at("phase").get<std::string>());
+  CHECK(view.facts() == p.at("facts").get<std::string>());
+  REQUIRE(static_cast<size_t>(view.plan().steps_size()) == p.at("plan").at("steps").size());
+  for (int i = 0; i < view.plan().steps_size(); ++i) {
+    CHECK(view.plan().steps(i).action() == p["plan"]["steps"][static_cast<size_t>(i)].at("action").get<std::string>());
+  }
+}
+
 // Every typed field of `view` equals what the JSON view says (or is empty where it is
 // absent), key by key.
 void checkMatches(const json& j, const v1::AgentView& view) {
@@ -83,17 +94,9 @@ void checkMatches(const json& j, const v1::AgentView& view) {
           (in.at("depends_on").is_null() ? 0 : in.at("depends_on").get<uint64_t>()));
   }
   CHECK(view.has_planner() == j.contains("planner"));
-  if (view.has_planner()) {
-    const json& p = j["planner"];
-    CHECK(view.planner().domain() == p.at("domain").get<std::string>());
-    CHECK(view.planner().phase() == p.at("phase").get<std::string>());
-    CHECK(view.planner().facts() == p.at("facts").get<std::string>());
-    REQUIRE(static_cast<size_t>(view.planner().plan().steps_size()) == p.at("plan").at("steps").size());
-    for (int i = 0; i < view.planner().plan().steps_size(); ++i) {
-      CHECK(view.planner().plan().steps(i).action() ==
-            p["plan"]["steps"][static_cast<size_t>(i)].at("action").get<std::string>());
-    }
-  }
+  if (view.has_planner()) checkPlanner(j["planner"], view.planner());
+  REQUIRE(static_cast<size_t>(view.planners_size()) == (j.contains("planners") ? j["planners"].size() : 0));
+  for (int i = 0; i < view.planners_size(); ++i) checkPlanner(j["planners"][static_cast<size_t>(i)], view.planners(i));
   CHECK(view.long_action() == (j.at("work").is_null() ? "" : j["work"].at("action").get<std::string>()));
   CHECK(view.actions_completed() == j.at("actions_completed").get<uint64_t>());
   CHECK(view.actions_failed() == j.at("actions_failed").get<uint64_t>());
@@ -144,7 +147,7 @@ TEST_CASE("GetAgent's typed fields agree with its JSON view for every demo agent
       "127.0.0.1:" + std::to_string(daemon.port()), grpc::InsecureChannelCredentials()));
   std::ifstream in(NPCD_SOURCE_DIR "/config/demo.json");
   const json world = json::parse(in);
-  size_t agents = 0, with_planner = 0;
+  size_t agents = 0, with_planner = 0, with_planners = 0;
   for (const json& e : world.at("entities")) {
     if (e.at("kind") != "npc") continue;
     grpc::ClientContext ctx;
@@ -156,8 +159,10 @@ TEST_CASE("GetAgent's typed fields agree with its JSON view for every demo agent
     checkMatches(json::parse(reply.json()), reply.agent());
     ++agents;
     with_planner += reply.agent().has_planner();
+    with_planners += reply.agent().planners_size() > 0;
   }
-  CHECK(agents == 15);
-  CHECK(with_planner >= 1);  // the raider's planner at least (the pyromaniac may sleep)
+  CHECK(agents == 16);
+  CHECK(with_planner >= 2);   // the raider's and the skirmisher's (the pyromaniac may sleep)
+  CHECK(with_planners == 1);  // the skirmisher's two
   daemon.shutdown();
 }

@@ -32,27 +32,31 @@ ServerSetup lampSetup() {
   lighter.name = "lighter";
   lighter.behaviors = {behaviorDef("default", BehaviorMode::kPlan)};
   lighter.behavior = "default";
-  lighter.planner.domain = "lamp";
-  lighter.planner.blackboard = {{"dark", 1.0}};
+  PlannerDef planner;
+  planner.name = planner.domain = "lamp";
+  planner.blackboard = {{"dark", 1.0}};
+  lighter.planners.push_back(planner);
   setup.archetypes.add(lighter);
   setup.planner_domains = {{"lamp.json", kLampDomain}};
   return setup;
 }
 
 grpc::Status setValue(Admin& admin, uint64_t agent, const std::string& name, const std::string& value,
-                      bool blackboard) {
+                      bool blackboard, const std::string& planner = {}) {
   v1::SetPlannerValueRequest r;
   r.set_agent(agent);
   r.set_name(name);
   r.set_value(value);
   r.set_blackboard(blackboard);
+  r.set_planner(planner);
   return admin.call(&v1::NpcSim::Stub::SetPlannerValue, r);
 }
 
 grpc::Status trace(Admin& admin, uint64_t agent, std::optional<bool> on, nlohmann::json* out,
-                   v1::GetPlanTraceResponse* typed = nullptr) {
+                   v1::GetPlanTraceResponse* typed = nullptr, const std::string& planner = {}) {
   v1::GetPlanTraceRequest r;
   r.set_agent(agent);
+  r.set_planner(planner);
   if (on) r.set_trace(*on);
   v1::GetPlanTraceResponse reply;
   grpc::Status s = admin.call(&v1::NpcSim::Stub::GetPlanTrace, r, &reply);
@@ -153,5 +157,22 @@ TEST_CASE("GetPlanTrace and SetPlannerValue reach an agent's planner", "[grpc][p
     s = setValue(admin, 0, "", "", false);
     CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
     CHECK(s.error_message() == "agent: must not be 0; name: must be set");
+  }
+
+  SECTION("Should name the planner an agent does not have") {
+    // The lighter's one planner is named after its domain.
+    CHECK(setValue(admin, 1, "has_match", "true", false, "lamp").ok());
+    CHECK(trace(admin, 1, std::nullopt, &j, nullptr, "lamp").ok());
+    CHECK(j["planner"]["name"] == "lamp");
+    grpc::Status s = setValue(admin, 1, "has_match", "true", false, "helm");
+    CHECK(s.error_code() == grpc::StatusCode::NOT_FOUND);
+    CHECK(s.error_message() == "planner: archetype \"lighter\" has no planner \"helm\"");
+    s = trace(admin, 1, std::nullopt, nullptr, nullptr, "helm");
+    CHECK(s.error_code() == grpc::StatusCode::NOT_FOUND);
+    s = setValue(admin, 1, "has_match", "true", false, std::string(300, 'p'));
+    CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(s.error_message() == "planner: must be at most 256 bytes (got 300)");
+    s = trace(admin, 1, std::nullopt, nullptr, nullptr, std::string(300, 'p'));
+    CHECK(s.error_message() == "planner: must be at most 256 bytes (got 300)");
   }
 }

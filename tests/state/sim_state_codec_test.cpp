@@ -15,7 +15,7 @@ namespace pb = ::npc::state::v1;
 
 namespace {
 
-constexpr uint64_t kRaoul = 1601, kBaker = 1101, kPyromaniac = 1501;
+constexpr uint64_t kRaoul = 1601, kBaker = 1101, kPyromaniac = 1501, kSkirmisher = 1503;
 
 // Differences between two messages, as text ("" when equal).
 std::string diff(const google::protobuf::Message& a, const google::protobuf::Message& b) {
@@ -127,6 +127,14 @@ TEST_CASE("planner codec round-trips facts, blackboard and pacing", "[state][goa
   REQUIRE(pyromaniac);
   REQUIRE(pyromaniac->plans());
   CHECK(pyromaniac->goap().facts_size() > 0);
+  CHECK(pyromaniac->goap().other_planners_size() == 0);
+  // Two planners: facts of each, one blackboard (clear_line, set from the start).
+  const pb::AgentState* skirmisher = agentIn(t.before, kSkirmisher);
+  REQUIRE(skirmisher);
+  REQUIRE(skirmisher->plans());
+  REQUIRE(skirmisher->goap().other_planners_size() == 1);
+  CHECK(skirmisher->goap().other_planners(0).facts_size() > 0);
+  CHECK(skirmisher->goap().blackboard_size() >= 1);
   for (int i = 0; i < t.before.agents_size(); ++i) {
     INFO("agent " << t.before.agents(i).id());
     CHECK(t.before.agents(i).plans() == t.after.agents(i).plans());

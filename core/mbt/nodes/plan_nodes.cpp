@@ -9,6 +9,9 @@
 // these nodes keep no per-agent state: a tree that loops Plan / ExecutePlan replans after
 // every failure, and the planner's own cooldowns and reuse keep that cheap. Without
 // `goal`, <Plan> lets the planner's goal selection pick (priority, relevance).
+// An agent with several planners (an archetype's "planners") names one on both nodes:
+//   <Plan planner="gunnery" goal="Broadside" />  <ExecutePlan planner="gunnery" />
+// without `planner` they drive its first.
 #include <string>
 
 #include "mbt/host.h"
@@ -33,23 +36,37 @@ class PlanNode : public MbtNode {
  public:
   bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
     if (auto goal = xml.name("goal", false)) goal_ = *goal;
+    if (auto planner = xml.name("planner", false)) planner_ = *planner;
     return true;
   }
   void debugText(const MbtContext&, std::string& out) const override {
     out = goal_.empty() ? "goal chosen by the planner" : "goal " + goal_;
+    if (!planner_.empty()) out += " (planner " + planner_ + ")";
   }
 
  protected:
-  MbtStatus update(MbtContext& ctx) const override { return toStatus(ctx.host.requestPlan(goal_)); }
+  MbtStatus update(MbtContext& ctx) const override {
+    return toStatus(ctx.host.requestPlan(planner_, goal_));
+  }
 
  private:
   std::string goal_;
+  std::string planner_;
 };
 
 class ExecutePlanNode : public MbtNode {
+ public:
+  bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
+    if (auto planner = xml.name("planner", false)) planner_ = *planner;
+    return true;
+  }
+
  protected:
-  MbtStatus update(MbtContext& ctx) const override { return toStatus(ctx.host.executePlan()); }
-  void onTerminate(MbtContext& ctx) const override { ctx.host.stopPlan(); }
+  MbtStatus update(MbtContext& ctx) const override { return toStatus(ctx.host.executePlan(planner_)); }
+  void onTerminate(MbtContext& ctx) const override { ctx.host.stopPlan(planner_); }
+
+ private:
+  std::string planner_;
 };
 
 }  // namespace

@@ -6,7 +6,7 @@ const token = params.get('token');
 const state = {
   view: 'world', world: null, stats: null, agentId: null, agent: null,
   recorder: [], recorderAfter: 0, placeEvents: [], placeAfter: 0,
-  plannerId: null, cam: null, hover: null, selected: null,
+  plannerId: null, plannerName: '', cam: null, hover: null, selected: null,
 };
 
 // ---- plumbing ---------------------------------------------------------------------------
@@ -348,6 +348,15 @@ function renderPlan(p, box) {
     planSteps(p.plan.steps, p.plan.step),
     el('details', {}, el('summary', {}, 'facts'), el('pre', {}, JSON.stringify(p.facts, null, 1))));
 }
+// An agent with several planners (seed 003's ships) shows each under its name.
+function renderPlans(a, box) {
+  if (!a.planners) { renderPlan(a.planner, box); return; }
+  fill(box, ...a.planners.map((p) => {
+    const one = el('div');
+    renderPlan(p, one);
+    return el('div', {}, el('h4', {}, `planner ${p.name}`), one);
+  }));
+}
 function renderInventory(a) {
   const inv = a.inventory || {};
   const items = Object.entries(inv.items || inv).filter(([, v]) => typeof v === 'number');
@@ -391,7 +400,7 @@ async function refreshAgent() {
   const stealth = await Promise.all(state.world.players.map((p) => api('/api/stealth?player=' + p.id).catch(() => null)));
   renderPerception(a.perception, stealth.filter((m) => m));
   renderIntentions(a);
-  renderPlan(a.planner, $('plan'));
+  renderPlans(a, $('plan'));
   renderInventory(a);
   const ev = await api(`/api/events?agent=${state.agentId}&after=${state.recorderAfter}`);
   state.recorderAfter = ev.last_seq;
@@ -433,14 +442,19 @@ async function refreshPlanner() {
   fill($('planner-agents'), ...planners.map((a) => el('li', { class: a.id === state.plannerId ? 'sel' : '', onclick: () => { state.plannerId = a.id; refreshPlanner(); } },
     el('span', { class: 'id' }, a.id), a.archetype, el('span', { class: 'beh' }, a.behavior))));
   if (!state.plannerId) return;
-  const t = await api('/api/plan?id=' + state.plannerId);
   const a = await api('/api/agent?id=' + state.plannerId);
+  // Several planners: one at a time, chosen by name (the first by default).
+  const names = (a.planners || []).map((p) => p.name);
+  if (!names.includes(state.plannerName)) state.plannerName = names[0] || '';
+  const which = `/api/plan?id=${state.plannerId}&planner=${encodeURIComponent(state.plannerName)}`;
+  const t = await api(which);
   const box = $('planner-detail');
   const planBox = el('div');
-  renderPlan(a.planner, planBox);
+  renderPlan(t.planner, planBox);
   const trace = t.trace;
   fill(box, el('h3', {}, `Agent ${state.plannerId} `,
-      el('button', { class: 'small', onclick: async () => { await api(`/api/plan?id=${state.plannerId}&trace=${t.traced ? 'off' : 'on'}`); refreshPlanner(); } },
+      ...names.map((n) => el('button', { class: n === state.plannerName ? 'small sel' : 'small', onclick: () => { state.plannerName = n; refreshPlanner(); } }, n)),
+      el('button', { class: 'small', onclick: async () => { await api(`${which}&trace=${t.traced ? 'off' : 'on'}`); refreshPlanner(); } },
         t.traced ? 'stop tracing' : 'trace next searches')),
     planBox, el('h3', {}, 'Last traced search'),
     trace ? searchView(trace) : el('div', { class: 'muted' }, t.traced ? 'waiting for the next search…' : 'No search traced yet: switch tracing on.'));

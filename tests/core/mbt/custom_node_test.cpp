@@ -53,21 +53,27 @@ class BurstFire : public MbtNodeT<CountData> {
 int BurstFire::live = 0;
 
 // A host with a scripted planner: requestPlan answers `plan_result`, executePlan answers
-// `execute_result`; every call is recorded.
+// `execute_result`; every call is recorded, with the planner it named.
 class PlannerHost : public TestHost {
  public:
   using TestHost::TestHost;
-  MbtPlanState requestPlan(std::string_view goal) override {
+  MbtPlanState requestPlan(std::string_view planner, std::string_view goal) override {
     goals.emplace_back(goal);
+    planners.push_back("plan " + std::string(planner));
     return plan_result;
   }
-  MbtPlanState executePlan() override {
+  MbtPlanState executePlan(std::string_view planner) override {
     ++executes;
+    planners.push_back("execute " + std::string(planner));
     return execute_result;
   }
-  void stopPlan() override { ++stops; }
+  void stopPlan(std::string_view planner) override {
+    ++stops;
+    planners.push_back("stop " + std::string(planner));
+  }
 
   std::vector<std::string> goals;
+  std::vector<std::string> planners;
   MbtPlanState plan_result = MbtPlanState::kSucceeded;
   MbtPlanState execute_result = MbtPlanState::kRunning;
   int executes = 0, stops = 0;
@@ -157,6 +163,23 @@ TEST_CASE("Plan and ExecutePlan reach the host's planner", "[mbt][plan]") {
     library.bind(other, "T", plain.view.id, 1);
     REQUIRE(other.tick(plain) == MbtStatus::kFailure);
   }
+}
+
+TEST_CASE("Plan and ExecutePlan name one of several planners", "[mbt][plan]") {
+  MbtLibrary library;
+  REQUIRE(library.loadSources({{"T.xml", tree(R"(<Sequence>
+      <Plan planner="gunnery" goal="Broadside"/><ExecutePlan planner="gunnery"/>
+      <Plan/><ExecutePlan/></Sequence>)")}}).text() == "");
+  PlannerHost host(library.names());
+  MbtInstance agent;
+  library.bind(agent, "T", host.view.id, 1);
+  host.execute_result = MbtPlanState::kSucceeded;
+  REQUIRE(agent.tick(host) == MbtStatus::kSuccess);
+  // Without the attribute the nodes drive the agent's first planner (""); each ExecutePlan
+  // stops its own planner's step when it is left.
+  REQUIRE(host.planners == std::vector<std::string>{"plan gunnery", "execute gunnery", "stop gunnery",
+                                                    "plan ", "execute ", "stop "});
+  REQUIRE(host.goals == std::vector<std::string>{"Broadside", ""});
 }
 
 TEST_CASE("A game may replace a standard node", "[mbt][factory]") {

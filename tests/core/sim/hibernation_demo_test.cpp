@@ -15,10 +15,11 @@ using namespace npc;
 
 namespace {
 
-constexpr EntityId kWoodcutter{1301}, kOtherWoodcutter{1302}, kWolf{1401}, kRaider{1502};
+constexpr EntityId kWoodcutter{1301}, kOtherWoodcutter{1302}, kWolf{1401}, kRaider{1502},
+    kSkirmisher{1503};
 
-// The demo world with a short quiet period and only the woodcutters in the forest (the wolf
-// and the raider would keep them watchful, and the forest awake).
+// The demo world with a short quiet period and only the woodcutters in the forest (the wolf,
+// the raider and the skirmisher would keep them watchful, and the forest awake).
 struct QuietForest {
   test::DemoWorld demo;
   PlaceIndex forest;
@@ -33,7 +34,9 @@ struct QuietForest {
   }
   QuietForest()
       : demo(config(), [](WorldFile& w) {
-          std::erase_if(w.entities, [](const EntityState& e) { return e.id == kWolf || e.id == kRaider; });
+          std::erase_if(w.entities, [](const EntityState& e) {
+            return e.id == kWolf || e.id == kRaider || e.id == kSkirmisher;
+          });
         }),
         forest(demo.sim->world().findPlace("forest")) {}
 

@@ -1,9 +1,11 @@
 // The planners of the demo world (config/goap, config/archetypes/planners.json) acting in
 // the running demo: seed 003's pyromaniac guard burns objects around his post, choosing
 // by distance and varying his method with pacing; the raider sequences movement and an
-// attack when a simulated player comes into sight.
+// attack when a simulated player comes into sight; the skirmisher runs two planners (seed
+// 003's ships: movement and attacks, talking through one blackboard).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -85,6 +87,40 @@ TEST_CASE("the demo's pyromaniac guard plans fires and the raider plans attacks"
   INFO("raider did: " << nlohmann::json(raider.actions).dump());
   const int attacks = count(raider, "Swing") + count(raider, "Thrust") + count(raider, "Shoot") +
                       count(raider, "Charge");
+  CHECK(attacks >= 1);
+}
+
+TEST_CASE("the demo's skirmisher runs a movement and an attack planner on one blackboard", "[sim][planning][demo]") {
+  const auto seen = runDemo(1500, {1503});
+  REQUIRE(seen.count(1503));
+  const Seen& s = seen.at(1503);
+  INFO("skirmisher did: " << nlohmann::json(s.actions).dump());
+  INFO("skirmisher: " << s.view.dump());
+
+  // Both planners are his, each with its own domain and plan.
+  const nlohmann::json& planners = s.view.at("planners");
+  REQUIRE(planners.size() == 2);
+  CHECK(planners[0]["name"] == "footwork");
+  CHECK(planners[0]["domain"] == "footwork");
+  CHECK(planners[1]["name"] == "attack");
+  CHECK(planners[1]["domain"] == "attacker");
+  CHECK(planners[0]["searches"].get<int>() >= 1);
+  CHECK(planners[1]["searches"].get<int>() >= 1);
+
+  // The footwork planner opened a line; the attack planner charged only along one: every
+  // Charge comes after a Flank that no other Charge used up.
+  const auto first_flank = std::find(s.actions.begin(), s.actions.end(), "Flank");
+  REQUIRE(first_flank != s.actions.end());
+  int open_lines = 0, charges = 0;
+  for (const std::string& a : s.actions) {
+    if (a == "Flank") open_lines = 1;
+    if (a != "Charge") continue;
+    ++charges;
+    CHECK(open_lines == 1);
+    open_lines = 0;
+  }
+  CHECK(charges >= 1);
+  const int attacks = count(s, "Swing") + count(s, "Thrust") + count(s, "Shoot") + charges;
   CHECK(attacks >= 1);
 }
 

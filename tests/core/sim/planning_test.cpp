@@ -12,11 +12,14 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "planning_game.h"
 #include "sim_fixture.h"
 
 namespace npc {
 namespace {
 
+using test::describe;
+using test::Game;
 using test::upsert;
 
 // A cook who is hungry: take a knife (a smart object: the plan chooses which), then cook.
@@ -69,24 +72,9 @@ constexpr const char* kChefTree = R"(<BehaviorTree><Root>
   </Selector>
 </Root></BehaviorTree>)";
 
-ArchetypeSet chefArchetypes() {
-  ArchetypeSet set;
-  JsonReader reader("archetypes.json");
-  nlohmann::json j;
-  REQUIRE(reader.parse(kArchetypes, j));
-  set.loadObject(j, reader);
-  INFO(reader.errors().size());
-  REQUIRE(reader.ok());
-  return set;
-}
+ArchetypeSet chefArchetypes() { return test::archetypesFrom(kArchetypes); }
 
-SimConfig chefConfig() {
-  SimConfig c;
-  c.tick_dt_s = 0.1;
-  c.derive_footsteps = false;
-  c.hibernation.enabled = false;
-  return c;
-}
+SimConfig chefConfig() { return test::planningConfig(); }
 
 Command knife(uint64_t id, Vec3 at) {
   EntityState s;
@@ -95,52 +83,6 @@ Command knife(uint64_t id, Vec3 at) {
   s.species = "knife";
   s.position = at;
   return {ClientId{7}, 0, UpsertEntity{s}};
-}
-
-// Plays the game for one agent: moves it where MoveTo says, completes every other action
-// (or fails the ones named in `fail`), and records what it was asked to do.
-struct Game {
-  Simulation& sim;
-  uint64_t agent;
-  std::vector<std::string> done;         // action names, in order
-  std::vector<EntityId> objects;         // the "object" argument of each action (or none)
-  std::map<std::string, int> fail;       // name -> failures left to report
-
-  void tick() {
-    sim.tick();
-    for (const ActionOut& a : sim.output().actions) {
-      if (a.agent != EntityId{agent}) continue;
-      const std::string name = sim.names().name(a.name);
-      EntityId object = EntityId::kNone;
-      for (uint8_t i = 0; i < a.param_count; ++i) {
-        const ActionParam& p = a.params[i];
-        if (p.type == ActionParam::Type::kPosition && name == "MoveTo") {
-          REQUIRE(sim.submit(upsert(agent, EntityKind::kNpc, p.position)));
-        }
-        if (p.type == ActionParam::Type::kEntity && sim.names().name(p.name) == "object") object = p.entity;
-      }
-      done.push_back(name);
-      objects.push_back(object);
-      ActionOutcome outcome = ActionOutcome::kCompleted;
-      if (fail[name] > 0) {
-        --fail[name];
-        outcome = ActionOutcome::kFailed;
-      }
-      REQUIRE(sim.submit(test::result(agent, a.intention, outcome)));
-    }
-  }
-  void run(int ticks) {
-    for (int i = 0; i < ticks; ++i) tick();
-  }
-  int count(const std::string& name) const {
-    return static_cast<int>(std::count(done.begin(), done.end(), name));
-  }
-};
-
-nlohmann::json describe(Simulation& sim, uint64_t id) {
-  std::string json;
-  REQUIRE(sim.describeAgent(EntityId{id}, json).isOk());
-  return nlohmann::json::parse(json);
 }
 
 std::unique_ptr<Simulation> chefWorld() {
@@ -278,11 +220,11 @@ TEST_CASE("GetPlanTrace returns the traced search with expansions and rejections
   Game game{*sim, 10};
   game.fail["MoveTo"] = 1;  // the first step fails: the agent replans after the cooldown
   game.tick();              // spawned and planned, untraced
-  REQUIRE(sim->planTrace(EntityId{10}, true, json).isOk());
+  REQUIRE(sim->planTrace(EntityId{10}, "", true, json).isOk());
   CHECK(nlohmann::json::parse(json)["trace"].is_null());
   const uint64_t searches = describe(*sim, 10)["planner"]["searches"];
   for (int i = 0; i < 20 && describe(*sim, 10)["planner"]["searches"] == searches; ++i) game.tick();
-  REQUIRE(sim->planTrace(EntityId{10}, std::nullopt, json).isOk());
+  REQUIRE(sim->planTrace(EntityId{10}, "", std::nullopt, json).isOk());
   const nlohmann::json j = nlohmann::json::parse(json);
   CHECK(j["traced"] == true);
   REQUIRE(j["trace"].is_object());
@@ -291,7 +233,7 @@ TEST_CASE("GetPlanTrace returns the traced search with expansions and rejections
   CHECK(j["trace"]["result"]["steps"][0]["object"] == 502);
   CHECK(j["planner"]["domain"] == "chef");
 
-  Status missing = sim->planTrace(EntityId{999}, std::nullopt, json);
+  Status missing = sim->planTrace(EntityId{999}, "", std::nullopt, json);
   CHECK(missing.code() == StatusCode::kNotFound);
 }
 
@@ -444,7 +386,7 @@ TEST_CASE("a planning agent keeps its facts, blackboard and pacing while its pla
   REQUIRE(sim.placeState(kitchen) == PlaceState::kAsleep);
   CHECK(describe(sim, 10)["asleep"] == true);
   std::string json;
-  CHECK(sim.planTrace(EntityId{10}, std::nullopt, json).code() == StatusCode::kFailedPrecondition);
+  CHECK(sim.planTrace(EntityId{10}, "", std::nullopt, json).code() == StatusCode::kFailedPrecondition);
 
   REQUIRE(sim.submit({ClientId::kDaemon, 0, WakePlace{"kitchen", 0.0, {}}}));
   game.run(3);

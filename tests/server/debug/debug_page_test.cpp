@@ -88,6 +88,12 @@ TEST_CASE("The debug page serves the page and the demo world's data", "[daemon][
   }
   SECTION("Should answer the planner monitor and the stats") {
     REQUIRE(get(port, "/api/plan?id=1501&trace=on").json()["traced"] == true);
+    // The skirmisher's two planners, one at a time by name (the first without one).
+    REQUIRE(get(port, "/api/plan?id=1503&planner=attack").json()["planner"]["name"] == "attack");
+    REQUIRE(get(port, "/api/plan?id=1503").json()["planner"]["name"] == "footwork");
+    const Response helm = get(port, "/api/plan?id=1503&planner=helm");
+    REQUIRE(helm.status == 404);
+    REQUIRE(helm.json()["error"] == "planner: archetype \"skirmisher\" has no planner \"helm\"");
     const nlohmann::json s = get(port, "/api/stats").json();
     REQUIRE(s["agents"].get<int>() > 10);
     REQUIRE(s.contains("plans"));
