@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/definition_file_name.h"
+#include "base/did_you_mean.h"
 #include "base/json_reader.h"
 #include "perception/sounds.h"
 #include "world/limits.h"
@@ -288,7 +289,9 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
     if (!a.behavior.empty() && !a.selection_tree.empty()) {
       r.error(joinPath(path, "behavior"), "cannot be combined with selection_tree");
     } else if (!a.behavior.empty() && a.findBehavior(a.behavior) < 0) {
-      r.error(joinPath(path, "behavior"), "\"" + a.behavior + "\" is not in behaviors");
+      NameSuggester near(a.behavior);
+      for (const BehaviorDef& b : a.behaviors) near.consider(b.name);
+      r.error(joinPath(path, "behavior"), "\"" + a.behavior + "\" is not in behaviors" + near.hint());
     }
     if (auto v = r.number(j, path, "action_timeout_s", false)) {
       a.action_timeout_s = static_cast<float>(*v);

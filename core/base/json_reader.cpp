@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/did_you_mean.h"
+
 namespace npc {
 
 using nlohmann::json;
@@ -134,7 +136,7 @@ void JsonReader::onlyKeys(const json& obj, std::string_view path,
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool known = false;
     for (std::string_view k : allowed) known = known || k == it.key();
-    if (!known) error(joinPath(path, it.key()), "unknown key");
+    if (!known) error(joinPath(path, it.key()), "unknown key" + didYouMean(it.key(), allowed));
   }
 }
 

@@ -90,8 +90,9 @@ const char* keyword(Tok kind) {
 
 class Parser {
  public:
-  Parser(std::string_view text, const VariableResolver& resolve, std::vector<std::string>& warnings)
-      : text_(text), tokens_(tokenize(text)), resolve_(resolve), warnings_(warnings) {}
+  Parser(std::string_view text, const VariableResolver& resolve, const UnknownNameHint& hint,
+         std::vector<std::string>& warnings)
+      : text_(text), tokens_(tokenize(text)), resolve_(resolve), hint_(hint), warnings_(warnings) {}
 
   bool parse(std::vector<ConditionInstr>& out, std::string& error) {
     if (!logical()) {
@@ -186,7 +187,9 @@ class Parser {
       case Tok::kFalse: emit(ConditionOp::kFalse); return true;
       case Tok::kIdent: {
         const int index = resolve_(spell(t));
-        if (index < 0) return fail("unknown variable \"" + std::string(spell(t)) + "\"");
+        if (index < 0) {
+          return fail("unknown variable \"" + std::string(spell(t)) + "\"" + (hint_ ? hint_(spell(t)) : ""));
+        }
         emit(ConditionOp::kVariable, static_cast<uint8_t>(index));
         return true;
       }
@@ -200,6 +203,7 @@ class Parser {
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   const VariableResolver& resolve_;
+  const UnknownNameHint& hint_;
   std::vector<std::string>& warnings_;
   std::vector<ConditionInstr> code_;
   std::string error_;
@@ -224,9 +228,10 @@ size_t stackDepth(const std::vector<ConditionInstr>& code) {
 
 bool compileCondition(std::string_view text, const VariableResolver& resolve,
                       std::vector<ConditionInstr>& code, CompiledCondition& out,
-                      std::string& error, std::vector<std::string>& warnings) {
+                      std::string& error, std::vector<std::string>& warnings,
+                      const UnknownNameHint& hint) {
   std::vector<std::string> local_warnings;
-  Parser parser(text, resolve, local_warnings);
+  Parser parser(text, resolve, hint, local_warnings);
   std::vector<ConditionInstr> compiled;
   if (!parser.parse(compiled, error)) return false;
   if (stackDepth(compiled) > 64) {

@@ -51,13 +51,16 @@ struct CompiledCondition {
 
 // Maps a name to the tree's variable index, or -1 when it is not declared.
 using VariableResolver = std::function<int(std::string_view name)>;
+// What an unknown name may have meant: " (did you mean \"X\"?)" or "" (base/did_you_mean.h).
+using UnknownNameHint = std::function<std::string(std::string_view name)>;
 
 // Compiles `text`, appending its instructions to `code`. On failure returns false and sets
 // `error` to a message without location (the caller adds "file:line: what \"text\": ");
 // `code` is then left as it was. Warnings (mixed operators) are appended to `warnings`.
 bool compileCondition(std::string_view text, const VariableResolver& resolve,
                       std::vector<ConditionInstr>& code, CompiledCondition& out,
-                      std::string& error, std::vector<std::string>& warnings);
+                      std::string& error, std::vector<std::string>& warnings,
+                      const UnknownNameHint& hint = {});
 
 // Evaluates compiled code. `code` points at the owner's instruction array.
 inline bool evaluateCondition(const ConditionInstr* code, CompiledCondition condition,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "base/did_you_mean.h"
+
 namespace npc {
 namespace {
 
@@ -118,7 +120,8 @@ bool TreeBuilder::compile(const XmlItem& item, pugi::xml_attribute attribute,
   std::string error;
   std::vector<std::string> warnings;
   auto resolver = [this](std::string_view name) { return resolve(name); };
-  if (!compileCondition(text, resolver, tree_.code, out, error, warnings)) {
+  auto hint = [this](std::string_view name) { return didYouMean(name, tree_.variable_names); };
+  if (!compileCondition(text, resolver, tree_.code, out, error, warnings, hint)) {
     diagnostics_.error(at, what + " " + quoted(text) + ": " + error);
     return false;
   }
@@ -187,7 +190,8 @@ void TreeBuilder::loadSignals(const XmlItem& section,
     const int index = resolve(variable);
     if (index < 0) {
       diagnostics_.error(locate(item, item.node.attribute("variable")),
-                         "signal " + quoted(name) + " sets unknown variable " + quoted(variable));
+                         "signal " + quoted(name) + " sets unknown variable " + quoted(variable) +
+                             didYouMean(variable, tree_.variable_names));
       continue;
     }
     SignalAssignment assignment;
@@ -220,7 +224,8 @@ uint16_t TreeBuilder::buildNode(const XmlItem& item, uint16_t parent, size_t dep
     return kNoNode;
   } else {
     diagnostics_.error(item.where, "unknown node type " + tagOf(item) +
-                                       "; expected <Priority>, <StateMachine> or <Leaf>");
+                                       "; expected <Priority>, <StateMachine> or <Leaf>" +
+                                       didYouMean(item.node.name(), {"Priority", "StateMachine", "Leaf"}));
     return kNoNode;
   }
   if (depth >= kMaxTreeDepth) {
@@ -329,9 +334,11 @@ void TreeBuilder::buildStateMachine(const XmlItem& item, uint16_t index, size_t 
         if (target) {
           auto it = by_name.find(toLower(target));
           if (it == by_name.end() || it->second.first >= declared.size()) {
+            NameSuggester states(target);
+            for (const auto& [declared_item, declared_name] : declared) states.consider(declared_name);
             diagnostics_.error(locate(part, part.node.attribute("state")),
                                "transition of state " + quoted(state_name) +
-                                   " to unknown state " + quoted(target));
+                                   " to unknown state " + quoted(target) + states.hint());
             ok = false;
           } else {
             t.target = static_cast<uint8_t>(it->second.first);

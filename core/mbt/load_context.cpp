@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "base/did_you_mean.h"
 #include "mbt/group_scopes.h"
 #include "mbt/lua_runtime.h"
 #include "mbt/node.h"
@@ -229,8 +230,12 @@ std::optional<MbtNodeIndex> MbtLoadContext::createNode(pugi::xml_node element) {
   std::unique_ptr<MbtNode> node = factory_.create(tag, registered);
   if (!node) {
     std::string message = "<" + tag + "> is not a known node type";
+    NameSuggester near(tag);
+    for (const std::string& name : factory_.names()) near.consider(name);
     if (const std::string_view same = factory_.sameIgnoringCase(tag); !same.empty()) {
       message += " (node types are case-sensitive: did you mean <" + std::string(same) + ">?)";
+    } else if (const auto guess = near.best()) {
+      message += " (did you mean <" + *guess + ">?)";
     } else {
       message += " (register it with the node factory)";
     }
@@ -321,7 +326,12 @@ bool MbtLoadContext::condition(MbtXmlElement& xml, std::string_view attribute,
   const VariableResolver resolve = [&tree](std::string_view name) {
     return tree.variableIndex(name);
   };
-  if (!compileCondition(*text, resolve, tree_.code_, out, error, warnings)) {
+  const UnknownNameHint hint = [&tree](std::string_view name) {
+    NameSuggester near(name);
+    for (size_t v = 0; v < tree.variableCount(); ++v) near.consider(tree.variableName(v));
+    return near.hint();
+  };
+  if (!compileCondition(*text, resolve, tree_.code_, out, error, warnings, hint)) {
     xml.error(attribute, std::string(attribute) + " " + quoted(*text) + ": " + error);
     return false;
   }

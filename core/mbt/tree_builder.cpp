@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "base/did_you_mean.h"
 #include "mbt/node.h"
 
 namespace npc {
@@ -112,7 +113,9 @@ void MbtTreeBuilder::signalVariables(pugi::xml_node section) {
     if (!name || !variable || !value_ok) continue;
     const int index = tree_->variableIndex(*variable);
     if (index < 0) {
-      item.error("variable", "variable " + quoted(*variable) + " is not declared in <Variables>");
+      NameSuggester near(*variable);
+      for (size_t v = 0; v < tree_->variableCount(); ++v) near.consider(tree_->variableName(v));
+      item.error("variable", "variable " + quoted(*variable) + " is not declared in <Variables>" + near.hint());
       continue;
     }
     a.signal = ctx_.signal(*name);

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/did_you_mean.h"
 #include "base/source_dir.h"
 #include "goap/goal_selector.h"
 #include "sim/sim_messages.h"
@@ -170,7 +171,9 @@ bool bindPlanner(const SimPlanning& P, const Archetype& type, const PlannerDef& 
                             (type.planners.size() == 1 ? "planner: " : "planners: " + def.name + ": ");
   const goap::GoapDomain* d = P.library.find(def.domain);
   if (!d) {
-    errors.push_back(where + "domain \"" + def.domain + "\" is not loaded");
+    NameSuggester near(def.domain);
+    for (size_t i = 0; i < P.library.size(); ++i) near.consider(P.library.domain(i).name());
+    errors.push_back(where + "domain \"" + def.domain + "\" is not loaded" + near.hint());
     return false;
   }
   const std::string in = "domain \"" + d->name() + "\" has no ";

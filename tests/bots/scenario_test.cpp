@@ -60,7 +60,7 @@ TEST_CASE("Scenario files") {
     const auto errors = errorsOf(R"({ "client": 2, "players": { "walk_mps": "fast" },
                                       "npcs": { "updates": "some" } })");
     REQUIRE(errors.size() == 3);
-    CHECK(errors[0] == "test.json: /client: unknown key");
+    CHECK(errors[0] == "test.json: /client: unknown key (did you mean \"clients\"?)");
     CHECK(errors[1] == "test.json: /players/walk_mps: expected a number, got string");
     CHECK(errors[2] == "test.json: /npcs/updates: expected \"moving\" or \"all\", got \"some\"");
   }

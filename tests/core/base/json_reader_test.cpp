@@ -42,6 +42,10 @@ TEST_CASE("JsonReader checks keys and types by JSON path", "[base][json]") {
     r.onlyKeys(j, "", {"name", "pos", "on"});
     REQUIRE(r.errors() == std::vector<std::string>{"w.json: /extra: unknown key"});
   }
+  SECTION("Should suggest the key a misspelt one meant") {
+    r.onlyKeys(j, "", {"name", "pos", "on", "extras"});
+    REQUIRE(r.errors() == std::vector<std::string>{"w.json: /extra: unknown key (did you mean \"extras\"?)"});
+  }
   SECTION("Should name a wrong type and a missing required key") {
     REQUIRE_FALSE(r.string(j, "", "name", true));
     REQUIRE_FALSE(r.boolean(j, "", "on", false));

@@ -252,7 +252,7 @@ TEST_CASE("Limits: 128 variables per tree, 64 levels of nodes", "[bst][errors][l
     REQUIRE(load(library, {{"Many.xml", variables(130)}}).errors ==
             Lines{"Many.xml:1: selection tree \"Many\" declares 130 variables; at most 128 are "
                   "supported",
-                  "Many.xml:134: condition \"V129\": unknown variable \"V129\""});
+                  "Many.xml:134: condition \"V129\": unknown variable \"V129\" (did you mean \"V12\"?)"});
   }
   SECTION("Should run a tree with exactly 128 variables, the last one included") {
     REQUIRE(load(library, {{"Many.xml", variables(128)}}).ok());

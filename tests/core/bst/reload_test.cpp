@@ -79,7 +79,7 @@ TEST_CASE("A bad load never replaces a good one", "[bst][reload]") {
                                  "Alien.xml:6: unknown block \"CommonSignalVars\"",
                                  "Alien.xml:14: unknown block \"CommonBehaviorTree\"",
                                  "Grunt.xml:18: condition \"AwareOfEnmy\": unknown variable "
-                                 "\"AwareOfEnmy\"",
+                                 "\"AwareOfEnmy\" (did you mean \"AwareOfEnemy\"?)",
                              });
     REQUIRE(library.generation() == 1);
     REQUIRE(library.treeCount() == 1);

@@ -50,6 +50,8 @@ TEST_CASE("Load errors name the file, line and node, and are all reported",
             "Grunt.xml:4: <Hover> is not a known node type (register it with the node factory)\n"
             "Grunt.xml:5: <sequence> is not a known node type (node types are case-sensitive: "
             "did you mean <Sequence>?)\n");
+    REQUIRE(load(tree("<Sequence>\n<Sequnce><Halt/></Sequnce>\n</Sequence>")) ==
+            "Grunt.xml:4: <Sequnce> is not a known node type (did you mean <Sequence>?)\n");
   }
   SECTION("Should report wrong child counts") {
     REQUIRE(load(tree("<Sequence/>")) == "Grunt.xml:3: <Sequence> needs at least 1 child node, has 0\n");
@@ -71,6 +73,10 @@ TEST_CASE("Load errors name the file, line and node, and are all reported",
             "Grunt.xml:3: <AssertTime> since \"Hit\" is not a declared timestamp\n");
     REQUIRE(load(tree("<Halt/>", R"(<SignalVariables><Signal name="S" variable="Nope" value="true"/></SignalVariables>
 )")) == "Grunt.xml:5: <Signal> variable \"Nope\" is not declared in <Variables>\n");
+    // A near miss names the declared variable it probably meant.
+    REQUIRE(load(tree(R"(<IfCondition condition="Armd"><Halt/></IfCondition>)",
+                      R"(<Variables><Variable name="Armed"/></Variables>
+)")) == "Grunt.xml:3: <IfCondition> condition \"Armd\": unknown variable \"Armd\" (did you mean \"Armed\"?)\n");
   }
   SECTION("Should report bad sections and declarations") {
     REQUIRE(load(tree("<Halt/>", R"(<Variables>
