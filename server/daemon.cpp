@@ -328,7 +328,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
       metrics_->onTick(s, tick_s);
       metrics_->onPhases(sim_->profile());
     }
-    if (debug_) debug_->observe(s, tick_s);
+    if (debug_) debug_->observe(s, tick_s, sim_->profile());
   };
   driver_ = std::make_unique<TickDriver>(io_, *sim_, stats_, options, std::move(hooks));
   work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(

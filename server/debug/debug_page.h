@@ -13,6 +13,7 @@
 #include "debug/event_recorder.h"
 #include "debug/health_history.h"
 #include "debug/http_server.h"
+#include "sim/tick_profile.h"
 
 namespace npc {
 
@@ -28,9 +29,11 @@ class DebugPage {
 
   // Tick thread, after each tick: record its events.
   void afterTick(const Simulation& sim) { events_.record(sim); }
-  // Tick thread, after each tick: its duration and the daemon's figures.
-  void observe(const DaemonStats& stats, double tick_s) {
-    health_.observe(stats, tick_s, HealthHistory::Clock::now());
+  // Tick thread, after each tick: its duration, its phases and the daemon's figures.
+  void observe(const DaemonStats& stats, double tick_s, const TickProfile& profile) {
+    HealthHistory::PhaseMs phase_ms;
+    for (TickPhase phase : kTickPhases) phase_ms[index(phase)] = static_cast<double>(profile.lastNs(phase)) / 1e6;
+    health_.observe(stats, tick_s, HealthHistory::Clock::now(), phase_ms);
   }
 
  private:

@@ -9,7 +9,8 @@ namespace npc {
 HealthHistory::HealthHistory(size_t max_samples, Clock::duration period)
     : max_samples_(max_samples), period_(period) {}
 
-void HealthHistory::observe(const DaemonStats& stats, double tick_s, Clock::time_point now) {
+void HealthHistory::observe(const DaemonStats& stats, double tick_s, Clock::time_point now,
+                            const PhaseMs& phase_ms) {
   if (!started_) {
     started_ = true;
     start_ = window_start_ = now;
@@ -20,6 +21,7 @@ void HealthHistory::observe(const DaemonStats& stats, double tick_s, Clock::time
   const double tick_ms = tick_s * 1000.0;
   window_sum_ms_ += tick_ms;
   window_max_ms_ = std::max(window_max_ms_, tick_ms);
+  for (size_t i = 0; i < kTickPhaseCount; ++i) window_phase_ms_[i] += phase_ms[i];
   ++window_ticks_;
   if (now - window_start_ < period_) return;
 
@@ -28,6 +30,7 @@ void HealthHistory::observe(const DaemonStats& stats, double tick_s, Clock::time
   s.t_s = std::chrono::duration<double>(now - start_).count();
   s.tick_mean_ms = window_sum_ms_ / window_ticks_;
   s.tick_max_ms = window_max_ms_;
+  for (size_t i = 0; i < kTickPhaseCount; ++i) s.phase_mean_ms[i] = window_phase_ms_[i] / window_ticks_;
   s.ticks = window_ticks_;
   s.agents_awake = stats.sim.agents_awake;
   s.agents_asleep = stats.sim.agents_asleep;
@@ -41,6 +44,7 @@ void HealthHistory::observe(const DaemonStats& stats, double tick_s, Clock::time
   last_plans_ = stats.sim.plans;
   window_start_ = now;
   window_sum_ms_ = window_max_ms_ = 0.0;
+  window_phase_ms_ = {};
   window_ticks_ = 0;
 
   std::lock_guard lock(mutex_);
@@ -52,7 +56,10 @@ nlohmann::json HealthHistory::json() const {
   nlohmann::json samples = nlohmann::json::array();
   std::lock_guard lock(mutex_);
   for (const HealthSample& s : samples_) {
+    nlohmann::json phases = nlohmann::json::object();
+    for (TickPhase phase : kTickPhases) phases[std::string(tickPhaseName(phase))] = s.phase_mean_ms[index(phase)];
     samples.push_back({{"t_s", s.t_s},
+                       {"phase_mean_ms", std::move(phases)},
                        {"tick_mean_ms", s.tick_mean_ms},
                        {"tick_max_ms", s.tick_max_ms},
                        {"ticks", s.ticks},
@@ -64,7 +71,10 @@ nlohmann::json HealthHistory::json() const {
                        {"errors_per_s", s.errors_per_s},
                        {"plans_per_s", s.plans_per_s}});
   }
+  nlohmann::json phases = nlohmann::json::array();  // in tick order (the samples' keys sort)
+  for (TickPhase phase : kTickPhases) phases.push_back(tickPhaseName(phase));
   return {{"period_s", std::chrono::duration<double>(period_).count()},
+          {"phases", std::move(phases)},
           {"samples", std::move(samples)}};
 }
 

@@ -143,7 +143,7 @@ async function main() {
     await waitFor('planning agents listed', async () => (await page.locator('#planner-agents li').count()) >= 1, 10000);
     await page.locator('#planner-agents li').first().click();
     await waitFor('the planner detail', async () => (await page.locator('#planner-detail h3').count()) >= 1, 10000);
-    await page.click('#planner-detail h3 button');
+    await page.click('#trace-toggle');
     // The next search shows node by node once the agent plans again (not asserted: when
     // it replans depends on the players' walk).
     const traced = await page.locator('#planner-detail table').count().then(async (n) => {
@@ -156,6 +156,9 @@ async function main() {
     await sleep(2500);
     const counters = await page.locator('#health-counters .counter').count();
     check(counters >= 5, 'health counters shown');
+    const phases = await page.locator('#phase-legend .chip').allTextContents();
+    check(phases.length === 8 && phases.includes('perception') && phases.includes('planning'),
+      `tick time by phase charted: ${phases.join(', ')}`);
     await page.screenshot({ path: path.join(artefacts, '06-health.png'), fullPage: true });
 
     check(errors.length === 0, 'no script errors on the page' + (errors.length ? ': ' + errors.join('; ') : ''));

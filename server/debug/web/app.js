@@ -454,7 +454,7 @@ async function refreshPlanner() {
   const trace = t.trace;
   fill(box, el('h3', {}, `Agent ${state.plannerId} `,
       ...names.map((n) => el('button', { class: n === state.plannerName ? 'small sel' : 'small', onclick: () => { state.plannerName = n; refreshPlanner(); } }, n)),
-      el('button', { class: 'small', onclick: async () => { await api(`${which}&trace=${t.traced ? 'off' : 'on'}`); refreshPlanner(); } },
+      el('button', { id: 'trace-toggle', class: 'small', onclick: async () => { await api(`${which}&trace=${t.traced ? 'off' : 'on'}`); refreshPlanner(); } },
         t.traced ? 'stop tracing' : 'trace next searches')),
     planBox, el('h3', {}, 'Last traced search'),
     trace ? searchView(trace) : el('div', { class: 'muted' }, t.traced ? 'waiting for the next search…' : 'No search traced yet: switch tracing on.'));
@@ -483,7 +483,8 @@ function drawChart(canvas, samples, series) {
   const dpr = devicePixelRatio, W = canvas.width, H = canvas.height, pad = 30 * dpr;
   c.clearRect(0, 0, W, H);
   let max = 0;
-  for (const s of series) for (const x of samples) max = Math.max(max, x[s.key]);
+  const value = (s, x) => (s.get ? s.get(x) : x[s.key]) || 0;
+  for (const s of series) for (const x of samples) max = Math.max(max, value(s, x));
   max = max > 0 ? max * 1.15 : 1;
   c.strokeStyle = '#2e3440'; c.fillStyle = '#7b8494'; c.font = `${10 * dpr}px system-ui`; c.lineWidth = 1;
   for (let i = 0; i <= 4; i++) {
@@ -499,16 +500,22 @@ function drawChart(canvas, samples, series) {
     c.beginPath();
     samples.forEach((x, i) => {
       const px = pad + ((W - pad) * (x.t_s - t0)) / Math.max(1e-9, t1 - t0);
-      const py = H - pad / 2 - ((H - pad) * x[s.key]) / max;
+      const py = H - pad / 2 - ((H - pad) * value(s, x)) / max;
       if (i) c.lineTo(px, py); else c.moveTo(px, py);
     });
     c.stroke();
   }
 }
+const phaseColors = ['#5fb3f9', '#7fd18b', '#f9a45f', '#c792ea', '#f0c05a', '#f07178', '#89ddff', '#a3be8c'];
 function drawCharts() {
   if (!health || state.view !== 'health') return;
   const s = health.samples;
   drawChart($('chart-tick'), s, [{ key: 'tick_mean_ms', color: '#5fb3f9' }, { key: 'tick_max_ms', color: '#f9a45f' }]);
+  // One line per tick phase: which part of the tick the time went to.
+  const phases = health.phases || [];
+  const phaseSeries = phases.map((p, i) => ({ name: p, color: phaseColors[i % phaseColors.length], get: (x) => (x.phase_mean_ms || {})[p] }));
+  fill($('phase-legend'), ...phaseSeries.map((p) => el('span', { class: 'chip', style: `color:${p.color}` }, p.name)));
+  drawChart($('chart-phases'), s, phaseSeries);
   drawChart($('chart-agents'), s, [{ key: 'agents_awake', color: '#7fd18b' }, { key: 'agents_asleep', color: '#7b8494' }]);
   drawChart($('chart-actions'), s, [{ key: 'actions_per_s', color: '#f0c05a' }]);
   drawChart($('chart-errors'), s, [{ key: 'errors_per_s', color: '#f07178' }]);

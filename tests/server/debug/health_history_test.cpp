@@ -32,6 +32,26 @@ TEST_CASE("Health samples summarise each second of ticks", "[debug][health]") {
     REQUIRE(samples[0]["agents_awake"] == 7);
     REQUIRE(samples[0]["t_s"].get<double>() == Approx(2.0));
   }
+  SECTION("Should give each phase's mean time, by name") {
+    HealthHistory::PhaseMs planning_heavy{};
+    planning_heavy[index(TickPhase::kPlanning)] = 3.0;
+    planning_heavy[index(TickPhase::kPerception)] = 1.0;
+    HealthHistory::PhaseMs light{};
+    light[index(TickPhase::kPlanning)] = 1.0;
+    history.observe(s, 0.004, t0 + 700ms, planning_heavy);
+    history.observe(s, 0.004, t0 + 1s, light);
+    const nlohmann::json samples = history.json()["samples"];
+    REQUIRE(samples.size() == 1);
+    // Four ticks in the second: the first two observed with no phases.
+    REQUIRE(samples[0]["phase_mean_ms"]["planning"].get<double>() == Approx(1.0));
+    REQUIRE(samples[0]["phase_mean_ms"]["perception"].get<double>() == Approx(0.25));
+    REQUIRE(samples[0]["phase_mean_ms"]["emit"].get<double>() == Approx(0.0));
+    REQUIRE(samples[0]["phase_mean_ms"].size() == kTickPhaseCount);
+    const nlohmann::json order = history.json()["phases"];
+    REQUIRE(order.size() == kTickPhaseCount);
+    REQUIRE(order[0] == "ingest");   // tick order, not the samples' sorted keys
+    REQUIRE(order[7] == "emit");
+  }
   SECTION("Should keep only the newest samples") {
     for (int i = 1; i <= 5; ++i) history.observe(s, 0.001 * i, t0 + std::chrono::seconds(i));
     const nlohmann::json samples = history.json()["samples"];
