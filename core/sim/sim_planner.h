@@ -1,6 +1,6 @@
 // The simulation's planning state (tick step 6, core/goap): loaded domains, one planner,
-// what each archetype's planner config resolved to, and the per-agent plan state of the
-// agents that plan. Internal to core/sim (sim_planning.cpp); Simulation holds it behind a
+// what each archetype's planners resolved to, and the per-agent plan state of the agents
+// that plan (a row per agent, and a row per planner of it). Internal to core/sim (sim_planning.cpp); Simulation holds it behind a
 // pointer so that most of the simulation compiles without the planner's headers.
 #pragma once
 
@@ -27,7 +27,7 @@
 
 namespace npc {
 
-// One planner of one agent (≈2.8 KB, no heap): its plan life cycle, the facts the daemon
+// One planner of one agent (≈2.9 KB, no heap): its plan life cycle, the facts the daemon
 // believes in its domain, and the intentions of the step it is running.
 struct PlannerRun {
   EntityId id = EntityId::kNone;        // the agent
@@ -46,7 +46,7 @@ struct PlannerRun {
   uint32_t searches = 0;
 };
 
-// One planning agent (≈560 B): the memory its planners share — seed 003's ships planned
+// One planning agent (≈610 B): the memory its planners share — seed 003's ships planned
 // movement and attacks independently and talked through one blackboard — and where its
 // planners' runs are (SimPlanning::runs[i], one table per planner index).
 struct AgentPlanner {
