@@ -272,11 +272,14 @@ struct GetPlanTrace {
 // asleep), obstacles, agents (position, behavior, place; sleeping ones from their place's
 // records) and players, only those inside `viewport` when one is given. At most max_agents
 // agents and max_entities players and objects are listed (the counts say how many matched),
-// so the answer stays small whatever the world's size.
+// so the answer stays small whatever the world's size. With `navmesh`, the navmesh's
+// walkable polygons in view too (at most max_polygons), for drawing.
 struct DescribeWorld {
   std::optional<Aabb> viewport;  // the x/y (ground) extent matters; z is ignored
   uint32_t max_agents = 2000;
   uint32_t max_entities = 2000;
+  bool navmesh = false;
+  uint32_t max_polygons = 5000;
   std::function<void(const Status&, const std::string& json)> reply;
 };
 

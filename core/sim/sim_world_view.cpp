@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nav/nav_mesh_outline.h"
+#include "sim/sim_navigation.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -35,6 +37,25 @@ nlohmann::json position(Vec3 v) {
 }
 
 }  // namespace
+
+// "navmesh": {"generation", "polygons": [[[x, y, z], ...], ...], "matched"}, or null when
+// the world has none.
+void Simulation::describeNavMesh(const DescribeWorld& query, nlohmann::json& out) const {
+  if (!navigation_) {
+    out["navmesh"] = nullptr;
+    return;
+  }
+  const nav::NavPolygonOutlines outlines = nav::outlinePolygons(navigation_->mesh, query.viewport, query.max_polygons);
+  nlohmann::json polygons = nlohmann::json::array();
+  for (const std::vector<Vec3>& polygon : outlines.polygons) {
+    nlohmann::json corners = nlohmann::json::array();
+    for (const Vec3& c : polygon) corners.push_back(position(c));
+    polygons.push_back(std::move(corners));
+  }
+  out["navmesh"] = {{"generation", navigation_->mesh.generation()},
+                    {"polygons", std::move(polygons)},
+                    {"matched", outlines.matched}};
+}
 
 Status Simulation::describeWorld(const DescribeWorld& query, std::string& json_out) const {
   nlohmann::json j;
@@ -123,6 +144,7 @@ Status Simulation::describeWorld(const DescribeWorld& query, std::string& json_o
   j["players"] = std::move(players);
   j["objects"] = std::move(objects);
   j["entities_matched"] = entities_matched;
+  if (query.navmesh) describeNavMesh(query, j);
   json_out = j.dump();
   return {};
 }

@@ -292,6 +292,7 @@ class Simulation {
   Status setPlannerFact(Agent& agent, AgentPlanner& ap, int only, const std::string& name,
                         const std::string& value);
   void describePlanner(const Agent& agent, nlohmann::json& out) const;
+  void describeNavMesh(const DescribeWorld& query, nlohmann::json& out) const;  // sim_world_view.cpp
   nlohmann::json plannerView(const Agent& agent, uint8_t index) const;
   AgentPlanner* plannerOf(const Agent& agent);
   PlannerRun* runOf(const AgentPlanner& ap, uint8_t index);

@@ -148,6 +148,13 @@ void DebugApi::world(const HttpRequest& request, HttpResponder respond) const {
   if (max && *max > kMaxWorldAgents) {
     error = "parameter max: at most " + std::to_string(kMaxWorldAgents);
   }
+  if (auto it = request.query.find("navmesh"); it != request.query.end()) {
+    if (it->second == "1") {
+      query.navmesh = true;
+    } else if (it->second != "0") {
+      error = "parameter navmesh: expected 0 or 1, got \"" + it->second + "\"";
+    }
+  }
   if (!error.empty()) return respond(jsonError(400, error));
   if (max) query.max_agents = query.max_entities = static_cast<uint32_t>(*max);
   query.reply = jsonReply(respond);

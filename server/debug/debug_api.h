@@ -1,8 +1,10 @@
 // DebugApi: what the debug page asks the daemon, as HTTP routes. Static files (the page
 // itself, built into the binary) and JSON:
-//   GET /api/world?x0=&y0=&x1=&y1=&max=   DescribeWorld: places, obstacles, agents, players
+//   GET /api/world?x0=&y0=&x1=&y1=&max=&navmesh=1
+//                                          DescribeWorld: places, obstacles, agents, players
 //                                          (within the x/y viewport if given; max agents,
-//                                          default 2000, at most 20000)
+//                                          default 2000, at most 20000; navmesh=1: and the
+//                                          navmesh's polygons)
 //   GET /api/agent?id=                     DescribeAgent (as GetAgent)
 //   GET /api/plan?id=&planner=&trace=on|off  GetPlanTrace of one of the agent's planners
 //                                          (default its first; trace switches tracing)

@@ -6,7 +6,7 @@ const token = params.get('token');
 const state = {
   view: 'world', world: null, stats: null, agentId: null, agent: null,
   recorder: [], recorderAfter: 0, placeEvents: [], placeAfter: 0,
-  plannerId: null, plannerName: '', cam: null, hover: null, selected: null,
+  plannerId: null, plannerName: '', navmesh: null, navmeshAt: 0, cam: null, hover: null, selected: null,
 };
 
 // ---- plumbing ---------------------------------------------------------------------------
@@ -92,6 +92,19 @@ const toScreen = (x, z) => [map.width / 2 + (x - state.cam.cx) * state.cam.scale
 const toWorld = (px, pz) => [state.cam.cx + (px - map.width / 2) / state.cam.scale,
                              state.cam.cz - (pz - map.height / 2) / state.cam.scale];
 
+// The walkable polygons, faint, under everything that stands on them.
+function drawNavMesh(polygons) {
+  ctx.fillStyle = 'rgba(127,209,139,0.10)';
+  ctx.strokeStyle = 'rgba(127,209,139,0.35)';
+  ctx.lineWidth = devicePixelRatio;
+  for (const poly of polygons) {
+    ctx.beginPath();
+    poly.forEach((c, i) => { const [x, z] = toScreen(c[0], c[1]); if (i) ctx.lineTo(x, z); else ctx.moveTo(x, z); });
+    ctx.closePath();
+    ctx.fill();
+    ctx.stroke();
+  }
+}
 function drawMap() {
   const w = state.world;
   ctx.clearRect(0, 0, map.width, map.height);
@@ -114,6 +127,7 @@ function drawMap() {
     ctx.font = `${12 * dpr}px system-ui`;
     ctx.fillText(p.name + (asleep ? ` · asleep (${p.sleeping_agents})` : p.state === 'draining' ? ' · draining' : ''), ax + 5 * dpr, az + 15 * dpr);
   }
+  if (state.navmesh && $('show-navmesh').checked) drawNavMesh(state.navmesh.polygons);
   for (const o of w.obstacles) {
     const [ax, az] = toScreen(o.box.min[0], o.box.max[1]);
     const [bx, bz] = toScreen(o.box.max[0], o.box.min[1]);
@@ -224,6 +238,7 @@ map.addEventListener('wheel', (e) => {
   drawMap();
 }, { passive: false });
 $('map-fit').addEventListener('click', (e) => { e.preventDefault(); fitCamera(); drawMap(); });
+$('show-navmesh').addEventListener('change', drawMap);
 $('agent-filter').addEventListener('input', () => renderAgentList());
 
 function renderLegend() {
@@ -247,7 +262,10 @@ function renderAgentList() {
       el('span', { class: 'id' }, a.id), a.archetype, el('span', { class: 'beh' }, a.behavior))));
 }
 async function refreshWorld() {
-  state.world = await api('/api/world');
+  // The mesh changes rarely: fetched with the map every few seconds, kept in between.
+  const withMesh = !state.navmeshAt || Date.now() - state.navmeshAt > 5000;
+  state.world = await api(withMesh ? '/api/world?navmesh=1' : '/api/world');
+  if (withMesh) { state.navmesh = state.world.navmesh; state.navmeshAt = Date.now(); }
   setClock(state.world.tick, state.world.time_s);
   if (!state.cam) fitCamera();
   drawMap();

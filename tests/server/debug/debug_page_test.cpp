@@ -86,6 +86,18 @@ TEST_CASE("The debug page serves the page and the demo world's data", "[daemon][
     REQUIRE(a["selection"]["tree"] == "Grunt");
     REQUIRE(a["selection"]["path"].size() > 0);
   }
+  SECTION("Should outline the navmesh on request") {
+    const nlohmann::json plain = get(port, "/api/world").json();
+    REQUIRE_FALSE(plain.contains("navmesh"));
+    const nlohmann::json w = get(port, "/api/world?navmesh=1").json();
+    REQUIRE(w["navmesh"]["polygons"].size() > 10);  // the demo village's mesh
+    REQUIRE(w["navmesh"]["matched"] == w["navmesh"]["polygons"].size());
+    REQUIRE(w["navmesh"]["polygons"][0][0].size() == 3);
+    const nlohmann::json square = get(port, "/api/world?navmesh=1&x0=-20&y0=-20&x1=20&y1=20").json();
+    REQUIRE(square["navmesh"]["matched"] < w["navmesh"]["matched"]);
+    REQUIRE(get(port, "/api/world?navmesh=yes").json()["error"] ==
+            "parameter navmesh: expected 0 or 1, got \"yes\"");
+  }
   SECTION("Should answer the planner monitor and the stats") {
     REQUIRE(get(port, "/api/plan?id=1501&trace=on").json()["traced"] == true);
     // The skirmisher's two planners, one at a time by name (the first without one).
