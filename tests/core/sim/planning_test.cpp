@@ -448,3 +448,62 @@ TEST_CASE("planner domains reload: a bad set is refused, a good one takes over w
 }
 
 }  // namespace npc
+
+namespace npc {
+namespace {
+
+// Two ways to arrive: Stride is cheaper until pacing makes a Stride just taken dearer.
+constexpr const char* kWalkerDomain = R"({
+  "domain": "walker",
+  "goal_selection": { "retry_s": 0.2, "replan_cooldown_s": 0.1 },
+  "facts": [ { "name": "arrived", "type": "bool" } ],
+  "actions": [
+    { "name": "Sidle", "effects": [ { "fact": "arrived", "set": true } ], "cost": 2 },
+    { "name": "Stride", "effects": [ { "fact": "arrived", "set": true } ], "cost": 1,
+      "pacing": { "tag": "stride", "agent_penalty": 5, "half_life_s": 1000 } } ],
+  "goals": [ { "name": "Arrive", "priority": 1, "desired": [ { "fact": "arrived", "value": true } ] } ],
+  "buckets": [ { "name": "Walk", "actions": ["Sidle", "Stride", "Hop"], "goals": ["Arrive"] } ]
+})";
+
+}  // namespace
+
+TEST_CASE("a domain reload keeps pacing records by tag name", "[sim][planning][reload]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("npcd_pacing_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string walker = kWalkerDomain;
+  const std::string no_hop = R"(["Sidle", "Stride", "Hop"])";
+  walker.replace(walker.find(no_hop), no_hop.size(), R"(["Sidle", "Stride"])");
+  std::ofstream(dir / "walker.json") << walker;
+  // Traced, so that every plan is searched afresh (a reused plan would not see pacing).
+  Simulation sim(chefConfig(), test::archetypesFrom(R"({ "walker": {
+      "species": "human", "behavior": "Walk", "perception": { "vision": false, "hearing": false },
+      "behaviors": { "Walk": { "mode": "plan" } },
+      "planner": { "domain": "walker", "transient_facts": ["arrived"], "trace": true } } })"));
+  REQUIRE(sim.loadPlannerDomains(dir.string()).ok());
+  REQUIRE(sim.submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "walker")));
+  Game game{sim, 10};
+  for (int i = 0; i < 50 && game.done.size() < 2; ++i) game.tick();
+  // Stride first; then Sidle, the stride just taken costing 1 + 5.
+  REQUIRE(game.done == std::vector<std::string>{"Stride", "Sidle"});
+
+  // A new pacing tag ahead of "stride" renumbers it: the record must follow the name.
+  const std::string first_action = R"("actions": [)";
+  walker = kWalkerDomain;
+  walker.replace(walker.find(first_action), first_action.size(), R"("actions": [
+    { "name": "Hop", "effects": [ { "fact": "arrived", "set": true } ], "cost": 50,
+      "pacing": { "tag": "hop", "agent_penalty": 1 } },)");
+  std::ofstream(dir / "walker.json") << walker;
+  const PlannerLoadReport r = sim.reloadPlannerDomains();
+  INFO(r.text());
+  REQUIRE(r.ok());
+  for (int i = 0; i < 50 && game.done.size() < 4; ++i) game.tick();
+  INFO(nlohmann::json(game.done).dump());
+  REQUIRE(game.done.size() >= 4);
+  CHECK(game.done[2] == "Sidle");  // the stride is still remembered: still dearer
+  CHECK(game.done[3] == "Sidle");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace npc
