@@ -60,8 +60,15 @@ NavResult NavQuery::nearestPoint(Vec3 p, NavPoint& out) {
   return NavResult::kOk;
 }
 
+size_t NavQuery::lastCorners(std::span<Vec3> out) const {
+  const size_t n = std::min(out.size(), static_cast<size_t>(corners_));
+  for (size_t i = 0; i < n; ++i) out[i] = fromRecast(&straight_[i * 3]);
+  return n;
+}
+
 NavPath NavQuery::path(Vec3 from, Vec3 to) {
   NavPath out;
+  corners_ = 0;
   if (!query_) return out;
   out.result = nearestPoint(from, out.start);
   if (out.result == NavResult::kOk) out.result = nearestPoint(to, out.end);
@@ -106,6 +113,7 @@ NavPath NavQuery::path(Vec3 from, Vec3 to) {
   length += std::sqrt((b[0] - last[0]) * (b[0] - last[0]) + (b[1] - last[1]) * (b[1] - last[1]) +
                       (b[2] - last[2]) * (b[2] - last[2]));
   out.length_m = length;
+  corners_ = corners;
   return out;
 }
 

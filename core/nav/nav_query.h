@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "world/vec3.h"
@@ -72,6 +73,10 @@ class NavQuery {
   NavResult nearestPoint(Vec3 p, NavPoint& out);
   // Path from `from` to `to` (both snapped first); length only when kOk.
   NavPath path(Vec3 from, Vec3 to);
+  // The corners of the last path() that was kOk, from its start to its end (world
+  // coordinates), at most out.size() of them; returns how many were written; none once a
+  // later path() was not kOk. For drawing the path (GetAgent, the debug page).
+  size_t lastCorners(std::span<Vec3> out) const;
   bool reachable(Vec3 from, Vec3 to) { return path(from, to).result == NavResult::kOk; }
   // Walks the mesh surface straight from `from` towards `to` (heights ignored).
   NavRaycast raycast(Vec3 from, Vec3 to);
@@ -83,6 +88,7 @@ class NavQuery {
   std::unique_ptr<dtQueryFilter> filter_;
   std::unique_ptr<uint32_t[]> corridor_;
   std::unique_ptr<float[]> straight_;  // 3 floats per corner
+  int corners_ = 0;                     // in straight_, of the last path(); 0 unless kOk
 };
 
 }  // namespace npc::nav

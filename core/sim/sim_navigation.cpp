@@ -41,8 +41,9 @@ bool Simulation::navigateMove(ClientActionStart& start) {
   if (nav.last_paths.size() > 2 * agents_.size() + 64) {
     std::erase_if(nav.last_paths, [&](const auto& kv) { return !agents_.get(kv.first); });
   }
-  nav.last_paths[start.agent] = {body->position, to, path.end.position, path.result,
-                                 path.length_m, timeS()};
+  SimNavigation::LastPath& last = nav.last_paths[start.agent];
+  last = {body->position, to, path.end.position, path.result, path.length_m, timeS()};
+  last.corner_count = static_cast<uint8_t>(nav.query.lastCorners(last.corners));
   switch (path.result) {
     case nav::NavResult::kOk:
       target->xyz = {path.end.position.x, path.end.position.y, path.end.position.z};
@@ -91,6 +92,9 @@ void Simulation::describeNavigation(const Agent& agent, nlohmann::json& out) con
   if (p.result == nav::NavResult::kOk) {
     j["snapped"] = {p.snapped.x, p.snapped.y, p.snapped.z};
     j["length_m"] = p.length_m;
+    nlohmann::json corners = nlohmann::json::array();
+    for (uint8_t i = 0; i < p.corner_count; ++i) corners.push_back({p.corners[i].x, p.corners[i].y, p.corners[i].z});
+    j["corners"] = std::move(corners);
   }
   out["navigation"] = {{"last_move_to", std::move(j)}};
 }

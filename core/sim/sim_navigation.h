@@ -5,6 +5,7 @@
 // (targets snapped to the mesh, unreachable ones failed). Thread: tick thread.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct SimNavigation {
     nav::NavResult result = nav::NavResult::kNoMesh;
     float length_m = 0.f;
     double time_s = 0.0;
+    // The path's corners (string-pulled), for drawing: the first kMaxCorners of them.
+    static constexpr size_t kMaxCorners = 16;
+    std::array<Vec3, kMaxCorners> corners{};
+    uint8_t corner_count = 0;
   };
   std::map<EntityId, LastPath> last_paths;
   // MoveTos refused this flush, failed after it as a client failure with `reason`.

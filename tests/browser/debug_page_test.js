@@ -160,6 +160,10 @@ async function main() {
     check(phases.length === 8 && phases.includes('perception') && phases.includes('planning'),
       `tick time by phase charted: ${phases.join(', ')}`);
     await page.screenshot({ path: path.join(artefacts, '06-health.png'), fullPage: true });
+    // Back on the map with the guard opened: the navmesh beneath, his last path over it.
+    await page.click('#tabs button[data-view="world"]');
+    await sleep(2500);
+    await page.screenshot({ path: path.join(artefacts, '07-world-navmesh.png') });
 
     check(errors.length === 0, 'no script errors on the page' + (errors.length ? ': ' + errors.join('; ') : ''));
   } finally {

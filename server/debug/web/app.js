@@ -105,6 +105,15 @@ function drawNavMesh(polygons) {
     ctx.stroke();
   }
 }
+function drawPath(corners) {
+  ctx.strokeStyle = '#f0c05a';
+  ctx.lineWidth = 2 * devicePixelRatio;
+  ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+  ctx.beginPath();
+  corners.forEach((c, i) => { const [x, z] = toScreen(c[0], c[1]); if (i) ctx.lineTo(x, z); else ctx.moveTo(x, z); });
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
 function drawMap() {
   const w = state.world;
   ctx.clearRect(0, 0, map.width, map.height);
@@ -134,6 +143,7 @@ function drawMap() {
     ctx.fillStyle = o.cover === 'soft' ? 'rgba(90,160,90,0.45)' : '#4a505c';
     ctx.fillRect(ax, az, Math.max(bx - ax, 1), Math.max(bz - az, 1));
   }
+  if (state.path) drawPath(state.path);
   for (const o of w.objects) {
     const [x, z] = toScreen(o.position[0], o.position[1]);
     ctx.fillStyle = '#b59b6a';
@@ -266,6 +276,13 @@ async function refreshWorld() {
   const withMesh = !state.navmeshAt || Date.now() - state.navmeshAt > 5000;
   state.world = await api(withMesh ? '/api/world?navmesh=1' : '/api/world');
   if (withMesh) { state.navmesh = state.world.navmesh; state.navmeshAt = Date.now(); }
+  // The opened agent's last MoveTo path, drawn over the map (once a second).
+  if (state.agentId && Date.now() - (state.pathAt || 0) > 1000) {
+    state.pathAt = Date.now();
+    const a = await api('/api/agent?id=' + state.agentId).catch(() => null);
+    const last = a && a.navigation && a.navigation.last_move_to;
+    state.path = last && last.corners ? last.corners : null;
+  }
   setClock(state.world.tick, state.world.time_s);
   if (!state.cam) fitCamera();
   drawMap();
@@ -275,7 +292,7 @@ async function refreshWorld() {
 
 // ---- agent view -----------------------------------------------------------------------------
 function openAgent(id) {
-  if (state.agentId !== id) { state.recorder = []; state.recorderAfter = 0; }
+  if (state.agentId !== id) { state.recorder = []; state.recorderAfter = 0; state.path = null; state.pathAt = 0; }
   state.agentId = id;
   $('agent-id').value = id;
   show('agent');

@@ -2,6 +2,9 @@
 // and clear failures off the mesh or past the search limits.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
+
 #include "nav/nav_query.h"
 #include "nav_test_support.h"
 
@@ -19,6 +22,19 @@ TEST_CASE("NavQuery prices a walk around a wall by its path, not the straight li
     CHECK(p.length_m > 53.f);
     CHECK(p.length_m < 60.f);
     CHECK(p.corridor_polys > 1);
+    // Its corners, for drawing: start, round the wall's end (y near 30), goal; they add up
+    // to the length.
+    std::array<Vec3, 8> corners;
+    const size_t n = query.lastCorners(corners);
+    REQUIRE(n >= 3);
+    CHECK(corners[0].x == Approx(10.f).margin(0.1f));
+    CHECK(corners[n - 1].x == Approx(30.f).margin(0.1f));
+    CHECK(std::any_of(corners.begin(), corners.begin() + static_cast<long>(n), [](const Vec3& c) { return c.y > 29.f; }));
+    float walked = 0.f;
+    for (size_t i = 1; i < n; ++i) walked += length(corners[i] - corners[i - 1]);
+    CHECK(walked == Approx(p.length_m).margin(0.01f));
+    std::array<Vec3, 2> few;
+    CHECK(query.lastCorners(few) == 2);  // at most what fits
   }
   SECTION("Should walk straight past the wall's end") {
     const NavPath p = query.path({10, 35, 0}, {30, 35, 0});
@@ -34,6 +50,8 @@ TEST_CASE("NavQuery says unreachable for a separate island and off_mesh away fro
   const NavPath island = query.path({10, 5, 0}, {55, 5, 0});
   CHECK(island.result == NavResult::kUnreachable);
   CHECK(island.length_m == 0.f);
+  std::array<Vec3, 8> corners;
+  CHECK(query.lastCorners(corners) == 0);  // no path, no corners
   CHECK_FALSE(query.reachable({10, 5, 0}, {55, 5, 0}));
 
   CHECK(query.path({10, 5, 0}, {100, 100, 0}).result == NavResult::kOffMesh);

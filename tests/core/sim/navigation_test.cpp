@@ -105,6 +105,12 @@ TEST_CASE("A MoveTo goes out with its target snapped onto the navmesh") {
   CHECK(nav["result"] == "ok");
   // Round the wall's end: from (10, 5) to (30, 35) is longer than the 36 m straight line.
   CHECK(nav["length_m"].get<float>() > 36.f);
+  // The corners to draw: from where the agent stood to the snapped target.
+  const nlohmann::json& corners = nav["corners"];
+  REQUIRE(corners.size() >= 3);
+  CHECK(corners[0][0].get<float>() == Approx(10.f).margin(0.1f));
+  CHECK(corners.back()[0].get<float>() == Approx(30.f).margin(0.1f));
+  CHECK(corners.back()[1].get<float>() == Approx(35.f).margin(0.1f));
 }
 
 TEST_CASE("A MoveTo no path reaches fails with the reason and is not sent") {
