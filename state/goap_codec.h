@@ -11,5 +11,6 @@ namespace pb = ::npc::state::v1;
 
 void encodeGoap(const PlannerMemory& memory, pb::GoapState& out);
 PlannerMemory decodeGoap(const pb::GoapState& in);
+// Squad memory (a perception group's blackboard and pacing) uses the same message.
 
 }  // namespace npc

@@ -1,5 +1,8 @@
 #include "intent_codec.h"
 
+#include <cstring>
+#include <type_traits>
+
 namespace npc {
 
 void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState& out) {
@@ -20,6 +23,46 @@ void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState&
   }
   out.set_actions_completed(agent.actions_completed);
   out.set_actions_failed(agent.actions_failed);
+  static_assert(std::is_trivially_copyable_v<IntentionQueue>, "the queue is copied as bytes");
+  pb::IntentRunState& run = *out.mutable_run();
+  run.set_queue(std::string(reinterpret_cast<const char*>(&queue), sizeof queue));
+  run.set_access_version(agent.intent.access.version());
+  run.set_access_refused(agent.intent.access.refused());
+  for (const Agent::Outcome& o : agent.recent_outcomes) {
+    pb::IntentionOutcome& e = *run.add_recent_outcomes();
+    e.set_intention(raw(o.intention));
+    e.set_succeeded(o.succeeded);
+  }
+  run.set_next_outcome(agent.next_outcome);
+  for (const Agent::SentAction& a : agent.sent_actions) {
+    pb::SentAction& e = *run.add_sent_actions();
+    e.set_intention(raw(a.intention));
+    e.set_to(static_cast<uint32_t>(a.to));
+  }
+  run.set_next_sent(agent.next_sent);
+}
+
+bool decodeIntentRun(const pb::IntentState& in, AgentRecord::Exact& out) {
+  const pb::IntentRunState& run = in.run();
+  if (!in.has_run() || run.queue().size() != sizeof(IntentionQueue) ||
+      run.recent_outcomes_size() != static_cast<int>(out.recent_outcomes.size()) ||
+      run.sent_actions_size() != static_cast<int>(out.sent_actions.size())) {
+    return false;
+  }
+  std::memcpy(static_cast<void*>(&out.queue), run.queue().data(), sizeof(IntentionQueue));
+  out.access_version = run.access_version();
+  out.access_refused = run.access_refused();
+  for (size_t i = 0; i < out.recent_outcomes.size(); ++i) {
+    const pb::IntentionOutcome& e = run.recent_outcomes(static_cast<int>(i));
+    out.recent_outcomes[i] = {IntentionId{e.intention()}, e.succeeded()};
+  }
+  out.next_outcome = static_cast<uint8_t>(run.next_outcome() % out.recent_outcomes.size());
+  for (size_t i = 0; i < out.sent_actions.size(); ++i) {
+    const pb::SentAction& e = run.sent_actions(static_cast<int>(i));
+    out.sent_actions[i] = {IntentionId{e.intention()}, static_cast<ClientId>(e.to())};
+  }
+  out.next_sent = static_cast<uint8_t>(run.next_sent() % out.sent_actions.size());
+  return true;
 }
 
 void decodeIntent(const pb::IntentState& in, SimStateAccess& access, AgentRecord& out) {

@@ -1,6 +1,7 @@
 // Intention codec: an agent's influences and intention queue to npc.state.v1.IntentState.
-// Decoding keeps the influences and turns running intentions into INTERRUPTED reports
-// (AgentRecord::interrupted); queued ones are dropped (intent.proto).
+// Decoding keeps the influences and the running intentions (AgentRecord::interrupted, for
+// a restore that reports them INTERRUPTED), and the whole queue for an exact one
+// (intent.proto).
 #pragma once
 
 #include "npc/state/v1/intent.pb.h"
@@ -12,5 +13,8 @@ namespace pb = ::npc::state::v1;
 
 void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState& out);
 void decodeIntent(const pb::IntentState& in, SimStateAccess& access, AgentRecord& out);
+// The exact parts (the whole queue, counters, recent outcomes); false when absent or of
+// another size.
+bool decodeIntentRun(const pb::IntentState& in, AgentRecord::Exact& out);
 
 }  // namespace npc

@@ -1,6 +1,8 @@
 // Modular behavior tree codec: one agent's tree runtime (variables, timestamps, stopped)
-// to npc.state.v1.MbtState. Running nodes are not kept (mbt.proto).
+// to npc.state.v1.MbtState, with the running nodes' data for an exact restore (mbt.proto).
 #pragma once
+
+#include <optional>
 
 #include "mbt/instance.h"
 #include "npc/state/v1/mbt.pb.h"
@@ -14,5 +16,7 @@ namespace pb = ::npc::state::v1;
 // longer runs it is not state (entering a tree binds it afresh).
 void encodeMbt(const MbtInstance& instance, bool runs, pb::MbtState& out);
 void decodeMbt(const pb::MbtState& in, AgentRecord& out);
+// The run's image (running nodes, stream, registers); nullopt when the state has none.
+std::optional<MbtInstance::RunImage> decodeMbtRun(const pb::MbtState& in);
 
 }  // namespace npc

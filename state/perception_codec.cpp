@@ -130,7 +130,70 @@ void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemSt
     link.set_attribute(raw(attribute));
     link.set_principal(raw(principal));
   }
+  const StealthMeter& stealth = perception.stealth();
+  for (size_t i = 0; i < stealth.readings().size(); ++i) {
+    const StealthReading& r = stealth.readings()[i];
+    pb::StealthReadingState& o = *out.add_stealth();
+    o.set_player(raw(r.player));
+    o.set_agent(raw(r.agent));
+    o.set_value(r.value);
+    o.set_reported(i < stealth.reported().size() ? stealth.reported()[i] : 0.f);
+  }
+  for (const SignalRequest& r : perception.pendingSignals()) {
+    pb::PendingSignalState& o = *out.add_pending_signals();
+    o.set_signal(raw(r.id));
+    o.set_scope(static_cast<uint32_t>(r.scope));
+    o.set_sender(raw(r.sender));
+    o.set_target(raw(r.target));
+    o.set_group(r.group);
+    o.set_species(r.species);
+    o.set_radius_m(r.radius_m);
+    o.set_place(raw(r.place));
+    encodeVec3(r.position, *o.mutable_position());
+    o.set_value(r.value);
+    o.set_subject(raw(r.subject));
+    o.set_action(r.action);
+    o.set_include_sender(r.include_sender);
+  }
+  for (const Sound& sound : perception.pendingSounds()) {
+    pb::PendingSoundState& o = *out.add_pending_sounds();
+    encodeVec3(sound.position, *o.mutable_position());
+    o.set_radius_m(sound.radius_m);
+    o.set_kind(static_cast<uint32_t>(sound.kind));
+    o.set_source(raw(sound.source));
+    o.set_threat(sound.threat);
+  }
 }
+
+namespace {
+
+void restorePending(const pb::PerceptionSystemState& in, SimStateAccess& access) {
+  std::vector<SignalRequest> signals;
+  for (const pb::PendingSignalState& o : in.pending_signals()) {
+    SignalRequest& r = signals.emplace_back();
+    r.id = static_cast<SignalId>(o.signal());
+    r.scope = static_cast<SignalScope>(o.scope());
+    r.sender = EntityId{o.sender()};
+    r.target = EntityId{o.target()};
+    r.group = static_cast<uint16_t>(o.group());
+    r.species = static_cast<uint16_t>(o.species());
+    r.radius_m = o.radius_m();
+    r.place = static_cast<PlaceIndex>(o.place());
+    r.position = decodeVec3(o.position());
+    r.value = o.value();
+    r.subject = EntityId{o.subject()};
+    r.action = static_cast<uint16_t>(o.action());
+    r.include_sender = o.include_sender();
+  }
+  std::vector<Sound> sounds;
+  for (const pb::PendingSoundState& o : in.pending_sounds()) {
+    sounds.push_back({decodeVec3(o.position()), o.radius_m(), static_cast<SoundKind>(o.kind()),
+                      EntityId{o.source()}, o.threat()});
+  }
+  access.addPending(signals, sounds);
+}
+
+}  // namespace
 
 bool restorePerceptionSystem(const pb::PerceptionSystemState& in, SimStateAccess& access,
                              std::string& error) {
@@ -158,6 +221,18 @@ bool restorePerceptionSystem(const pb::PerceptionSystemState& in, SimStateAccess
     links.emplace_back(EntityId{link.attribute()}, EntityId{link.principal()});
   }
   access.setAttributePrincipals(std::move(links));
+  std::vector<StealthReading> readings;
+  std::vector<float> reported;
+  for (const pb::StealthReadingState& r : in.stealth()) {
+    if (!readings.empty() && r.player() <= raw(readings.back().player)) {
+      error = "perception: stealth readings out of player order";
+      return false;
+    }
+    readings.push_back({EntityId{r.player()}, EntityId{r.agent()}, r.value()});
+    reported.push_back(r.reported());
+  }
+  access.setStealth(std::move(readings), std::move(reported));
+  restorePending(in, access);
   return true;
 }
 

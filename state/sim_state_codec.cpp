@@ -40,13 +40,23 @@ void encodeAgent(const SimStateAccess& access, const Agent& agent, pb::AgentStat
   if (const std::optional<PlannerMemory> memory = access.planner(agent.id)) {
     out.set_plans(true);
     encodeGoap(*memory, *out.mutable_goap());
+    for (std::string& row : access.plannerRuns(agent.id)) out.mutable_goap()->add_runs(std::move(row));
   }
   encodeLongAction(agent.work, agent.work_is_hibernation, access.longActions(), *out.mutable_work());
   encodeInventory(agent.inventory, access.longActions(), *out.mutable_inventory());
 }
 
+// The exact parts of an agent, when the snapshot has them for this build's layout.
+std::optional<AgentRecord::Exact> decodeExact(const pb::AgentState& in) {
+  AgentRecord::Exact exact;
+  if (!decodeIntentRun(in.intent(), exact)) return std::nullopt;
+  exact.mbt = decodeMbtRun(in.mbt());
+  if (in.plans()) exact.planner_runs.assign(in.goap().runs().begin(), in.goap().runs().end());
+  return exact;
+}
+
 bool decodeAgent(const pb::AgentState& in, SimStateAccess& access, AgentRecord& r,
-                 std::string& error) {
+                 bool exact, std::string& error) {
   const std::optional<uint16_t> archetype = access.archetypes().find(in.archetype());
   if (!archetype) {
     error = "agent " + std::to_string(in.id()) + ": archetype \"" + in.archetype() +
@@ -73,7 +83,36 @@ bool decodeAgent(const pb::AgentState& in, SimStateAccess& access, AgentRecord& 
   r.work = decodeLongAction(in.work(), access.longActions());
   r.work_is_hibernation = in.work().for_hibernation();
   r.inventory = decodeInventory(in.inventory(), access);
+  if (exact) r.exact = decodeExact(in);
   return true;
+}
+
+constexpr NameTableKind kNameTables[] = {NameTableKind::kActions, NameTableKind::kSpecies,
+                                         NameTableKind::kItems, NameTableKind::kSignals};
+
+google::protobuf::RepeatedPtrField<std::string>* namesOf(pb::SimState& s, NameTableKind kind) {
+  switch (kind) {
+    case NameTableKind::kActions: return s.mutable_action_names();
+    case NameTableKind::kSpecies: return s.mutable_species_names();
+    case NameTableKind::kItems: return s.mutable_item_names();
+    case NameTableKind::kSignals: break;
+  }
+  return s.mutable_signal_names();
+}
+
+const google::protobuf::RepeatedPtrField<std::string>& namesOf(const pb::SimState& s,
+                                                              NameTableKind kind) {
+  return *namesOf(const_cast<pb::SimState&>(s), kind);
+}
+
+void encodeSquads(const SimStateAccess& access, pb::SimState& out) {
+  for (const PlannerMemory& m : access.groupPlannerMemory()) encodeGoap(m, *out.add_squad_memory());
+}
+
+void restoreSquads(const pb::SimState& in, SimStateAccess& access) {
+  std::vector<PlannerMemory> groups;
+  for (const pb::GoapState& g : in.squad_memory()) groups.push_back(decodeGoap(g));
+  if (!groups.empty()) access.setGroupPlannerMemory(groups);
 }
 
 }  // namespace
@@ -81,6 +120,13 @@ bool decodeAgent(const pb::AgentState& in, SimStateAccess& access, AgentRecord& 
 void captureSimState(Simulation& sim, pb::SimState& out) {
   const SimStateAccess access(sim);
   out.Clear();
+  for (NameTableKind kind : kNameTables) {
+    auto& names = *namesOf(out, kind);
+    for (std::string& name : access.names(kind)) names.Add()->assign(std::move(name));
+  }
+  out.set_runtime_layout(SimStateAccess::runtimeLayout());
+  out.set_planning_cursor(access.planningCursor());
+  encodeSquads(access, out);
   out.set_tick(access.tick());
   out.set_next_intention_id(access.nextIntentionId());
   encodeWorld(access, *out.mutable_world());
@@ -94,9 +140,22 @@ void captureSimState(Simulation& sim, pb::SimState& out) {
   encodePerceptionSystem(access, *out.mutable_perception());
 }
 
-bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& error) {
+bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& error,
+                     RestoreMode mode) {
   SimStateAccess access(sim);
   access.clear();
+  for (NameTableKind kind : kNameTables) {
+    const auto& names = namesOf(state, kind);
+    if (!access.restoreNames(kind, std::vector<std::string>(names.begin(), names.end()))) {
+      error = "its name tables do not begin like these definitions'";
+      return false;
+    }
+  }
+  const bool exact = state.runtime_layout() == SimStateAccess::runtimeLayout();
+  if (exact) {
+    access.setPlanningCursor(state.planning_cursor());
+    restoreSquads(state, access);
+  }
   access.setCounters(state.tick(), state.next_intention_id(), state.world().next_dropped_object());
   restoreWorld(state.world(), access);
   for (const pb::GoapSleeper& s : state.sleeping_planners()) {
@@ -104,9 +163,9 @@ bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& er
   }
   AgentRecord record;
   for (const pb::AgentState& a : state.agents()) {
-    if (!decodeAgent(a, access, record, error)) return false;
+    if (!decodeAgent(a, access, record, exact, error)) return false;
     if (a.plans()) access.addPlanner(EntityId{a.id()}, decodeGoap(a.goap()));
-    if (!access.addAgent(record)) {
+    if (!access.addAgent(record, mode)) {
       error = "agent " + std::to_string(a.id()) + ": cannot be restored";
       return false;
     }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "npc/state/v1/snapshot.pb.h"
+#include "sim/sim_state_access.h"
 
 namespace npc {
 
@@ -16,8 +17,11 @@ namespace pb = ::npc::state::v1;
 
 void captureSimState(Simulation& sim, pb::SimState& out);
 // Replaces the simulation's agents, entities, places' state and counters with `state`.
+// kExact: fed the same commands, the simulation then ticks as the captured one did;
+// kRestart: the intentions in flight are reported INTERRUPTED (sim_state_access.h).
 // False with `error` when the state names what these definitions lack (an archetype);
 // the simulation must not be used then.
-bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& error);
+bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& error,
+                     RestoreMode mode = RestoreMode::kRestart);
 
 }  // namespace npc

@@ -77,6 +77,9 @@ class PlanRunner {
   void reset();
 
   RunnerPhase phase() const { return phase_; }
+  // Snapshots copy runners as bytes: the copy taken forgets its domain (nullptr), the copy
+  // restored is pointed at this process's (the same definitions).
+  void rebind(const GoapDomain* domain) { domain_ = domain; }
   std::span<const GoalId> goals() const { return {choice_.alternatives.data(), choice_.alternative_count}; }
   GoalId goal() const { return choice_.goal; }
   const PlanResult& plan() const { return plan_; }

@@ -37,6 +37,12 @@ class ActionAccess {
   IntentStatus addInfluence(ActionListId list, int16_t priority);
   // Removes influence `list`; false when it was not present.
   bool removeInfluence(ActionListId list);
+  // Snapshot restore, after the lists were added again: the counters as they were, so the
+  // scheduler sees no change that did not happen.
+  void restoreCounters(uint32_t version, uint32_t refused) {
+    version_ = version;
+    refused_ = refused;
+  }
 
  private:
   ActionListId own_ = ActionListId::kNone;

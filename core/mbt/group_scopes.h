@@ -25,6 +25,9 @@ class MbtGroupScopes {
   // Enters when fewer than `allowed` agents of `group` are inside `scope`.
   bool tryEnter(uint16_t scope, uint64_t group, uint32_t allowed);
   void leave(uint16_t scope, uint64_t group);
+  // A snapshot restored an agent inside the scope: counted again whatever the limit (it
+  // was counted when it entered).
+  void reenter(uint16_t scope, uint64_t group) { ++users_[Key{group, scope}]; }
   uint32_t users(uint16_t scope, uint64_t group) const;
   // Sum over every scope and group (leak checks in tests).
   uint64_t totalUsers() const;

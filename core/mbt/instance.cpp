@@ -117,6 +117,53 @@ void MbtInstance::restoreRuntime(const VariableSet& variables, const MbtTimestam
   stopped_ = stopped;
 }
 
+void MbtInstance::captureRun(RunImage& out) const {
+  out.rng_state = rng_.state();
+  out.registers[0] = registers_[0];
+  out.registers[1] = registers_[1];
+  out.registers_set = registers_set_;
+  out.changed = changed_;
+  out.changed_before_tick = changed_before_tick_;
+  out.root_finishes = root_finishes_;
+  out.running.clear();
+  if (!tree_) return;
+  for (uint16_t slot = 0; slot < tree_->slotCount(); ++slot) {
+    if (owners_[slot] == kFreeSlot) continue;
+    const MbtNode& node = tree_->node(owners_[slot]);
+    RunImage::Running& r = out.running.emplace_back();
+    r.slot = slot;
+    r.node = owners_[slot];
+    if (data_[slot]) r.data.assign(static_cast<const char*>(data_[slot]), node.runtimeBytes());
+  }
+}
+
+bool MbtInstance::restoreRun(const RunImage& image) {
+  if (!tree_ || active_nodes_ != 0) return false;
+  for (const RunImage::Running& r : image.running) {
+    if (r.node >= tree_->nodeCount() || r.slot >= tree_->slotCount()) return false;
+    const MbtNode& node = tree_->node(r.node);
+    if (node.slot() != r.slot || node.runtimeBytes() != r.data.size()) return false;
+  }
+  MbtNullHost host(agent_);
+  MbtContext ctx{*this, host, *tree_, *library_, 0.0, nullptr};
+  for (const RunImage::Running& r : image.running) {
+    const MbtNode& node = tree_->node(r.node);
+    enterSlot(node, ctx);
+    if (!r.data.empty()) std::memcpy(data_[r.slot], r.data.data(), r.data.size());
+  }
+  for (const RunImage::Running& r : image.running) {
+    tree_->node(r.node).onRestored(ctx);
+  }
+  rng_ = Rng(image.rng_state);
+  registers_[0] = image.registers[0];
+  registers_[1] = image.registers[1];
+  registers_set_ = image.registers_set;
+  changed_ = image.changed;
+  changed_before_tick_ = image.changed_before_tick;
+  root_finishes_ = image.root_finishes;
+  return true;
+}
+
 void MbtInstance::freeBlocks() {
   if (block_) library_->allocator().deallocate(block_, block_bytes_);
   if (history_) library_->allocator().deallocate(history_, kHistoryBytes);

@@ -33,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/rng.h"
 #include "bst/bst_types.h"
@@ -82,9 +83,33 @@ class MbtInstance {
   void restart() { stopped_ = false; }
   // Snapshot restore, on a freshly bound instance before its first tick: the variables,
   // the timestamps (by index, at most the tree's count) and whether the root had stopped.
-  // Running nodes are not restored: the tree starts again at its root.
+  // Running nodes come back with restoreRun() (an exact restore); without it the tree
+  // starts again at its root.
   void restoreRuntime(const VariableSet& variables, const MbtTimestamp* stamps, size_t count,
                       bool stopped);
+
+  // Snapshots, for an exact restore: everything of the run beyond variables and timestamps.
+  // The running nodes' data is each node's plain RuntimeData as bytes, valid for the same
+  // definitions and build (the snapshot's definitions hash and runtime layout say so).
+  struct RunImage {
+    struct Running {
+      uint16_t slot = 0;
+      uint16_t node = 0;
+      std::string data;  // the node's RuntimeData, byte for byte
+    };
+    uint64_t rng_state = 0;
+    Vec3 registers[2];
+    uint8_t registers_set = 0;
+    bool changed = false;
+    bool changed_before_tick = false;
+    uint32_t root_finishes = 0;
+    std::vector<Running> running;  // by slot
+  };
+  void captureRun(RunImage& out) const;
+  // On a freshly bound instance (after restoreRuntime): puts the running nodes back with
+  // their data, and the stream and registers. False (nothing changed) when the image does
+  // not fit this tree: a node index, slot or data size it does not have.
+  bool restoreRun(const RunImage& image);
 
   // --- per tick -------------------------------------------------------------------------
   void handleEvent(SignalId event, MbtHost& host);

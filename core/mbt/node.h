@@ -33,6 +33,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <string_view>
 
 #include "mbt/mbt_types.h"
@@ -111,6 +112,9 @@ class MbtNode {
   virtual size_t runtimeBytes() const { return 0; }
   virtual void constructRuntime(void* block) const {}
   virtual void destroyRuntime(void* block) const {}
+  // A snapshot put this node back in the running set with its data (MbtInstance::restoreRun):
+  // claim again what entering it had claimed outside the agent (a group scope's place).
+  virtual void onRestored(MbtContext& ctx) const {}
 
  protected:
   // Called on entry, before the first update().
@@ -145,6 +149,8 @@ class MbtNodeT : public MbtNode {
  public:
   using RuntimeData = RuntimeDataT;
   static_assert(alignof(RuntimeData) <= 16, "runtime data is 16-byte aligned at most");
+  // Snapshots copy it as bytes (MbtInstance::captureRun): plain data, no pointers to own.
+  static_assert(std::is_trivially_copyable_v<RuntimeData>, "runtime data is plain data");
 
   size_t runtimeBytes() const override { return sizeof(RuntimeData); }
   void constructRuntime(void* block) const override { new (block) RuntimeData(); }

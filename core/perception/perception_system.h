@@ -99,6 +99,13 @@ class PerceptionSystem {
   bool addFootstep(const Entity& mover, float noise_suppression = 0.f);
   // False (and counted) when max_pending_signals requests are queued or the id is kNone.
   bool postSignal(const SignalRequest& request);
+  // What the next update() will deliver (snapshots capture it, restore posts it again).
+  std::span<const Sound> pendingSounds() const { return pending_sounds_; }
+  std::span<const SignalRequest> pendingSignals() const { return pending_signals_; }
+  void clearPending() {
+    pending_sounds_.clear();
+    pending_signals_.clear();
+  }
   // The world's obstacles were upserted or removed: rebuild the ray grid at the next update.
   void markObstaclesChanged() { obstacles_dirty_ = true; }
 
@@ -115,6 +122,7 @@ class PerceptionSystem {
 
   // --- outputs ---------------------------------------------------------------------------
   const StealthMeter& stealth() const { return stealth_; }
+  StealthMeter& stealth() { return stealth_; }  // snapshot restore
   // The ray grid as of the last update (other systems may use it for line of sight).
   const ObstacleIndex& obstacles() const { return obstacles_; }
   const PerceptionStats& lastTick() const { return last_; }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "perception/perception_state.h"
@@ -45,6 +46,15 @@ class StealthMeter {
   StealthReading reading(EntityId player) const;
   std::span<const StealthReading> readings() const { return readings_; }
   std::span<const StealthChange> changes() const { return changes_; }
+  // The value last reported per reading (parallel to readings()): what the next change is
+  // measured from. Snapshots keep both; restore() puts them back (sorted by player).
+  std::span<const float> reported() const { return reported_; }
+  void restore(std::vector<StealthReading> readings, std::vector<float> reported) {
+    readings_ = std::move(readings);
+    reported_ = std::move(reported);
+    reported_.resize(readings_.size(), 0.f);
+    changes_.clear();
+  }
 
  private:
   struct Cell {

@@ -1,11 +1,25 @@
 #include "sim/sim_state_access.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "sim/sim_planner.h"
 #include "sim/simulation.h"
 
 namespace npc {
+
+uint64_t SimStateAccess::runtimeLayout() {
+  // Bump on a change that keeps these sizes (fields reordered or retyped in place).
+  constexpr uint64_t kLayoutRevision = 1;
+  uint64_t h = kLayoutRevision;
+  for (uint64_t size : {sizeof(IntentionQueue), sizeof(Intention), sizeof(ActionArg),
+                        sizeof(ActionState), sizeof(PlannerRun), sizeof(goap::PlanRunner),
+                        sizeof(goap::PlanResult), alignof(PlannerRun)}) {
+    h = (h ^ size) * 0x100000001B3ull;
+  }
+  return h;
+}
 
 uint64_t SimStateAccess::tick() const { return sim_.tick_; }
 double SimStateAccess::timeS() const { return sim_.timeS(); }
@@ -44,6 +58,80 @@ std::vector<EntityId> SimStateAccess::sleepingPlanners() const {
   return ids;  // std::map: ascending
 }
 
+std::vector<std::string> SimStateAccess::plannerRuns(EntityId id) const {
+  std::vector<std::string> rows;
+  if (!sim_.planning_) return rows;
+  const AgentPlanner* ap = sim_.planning_->agents.get(sim_.planning_->agents.find(id));
+  if (!ap) return rows;
+  static_assert(std::is_trivially_copyable_v<PlannerRun>, "planner rows are copied as bytes");
+  for (uint8_t i = 0; i < ap->count; ++i) {
+    const PlannerRun* run = sim_.planning_->runs[i].get(ap->runs[i]);
+    if (!run) return {};
+    PlannerRun row = *run;
+    row.runner.rebind(nullptr);  // an address means nothing in another process
+    rows.emplace_back(reinterpret_cast<const char*>(&row), sizeof row);
+  }
+  return rows;
+}
+
+std::vector<PlannerMemory> SimStateAccess::groupPlannerMemory() const {
+  std::vector<PlannerMemory> groups;
+  if (!sim_.planning_) return groups;
+  for (const GroupPlannerMemory& g : sim_.planning_->groups) {
+    PlannerMemory& m = groups.emplace_back();
+    m.planners = 0;
+    m.blackboard = g.blackboard;
+    m.pacing = g.pacing;
+  }
+  return groups;
+}
+
+uint64_t SimStateAccess::planningCursor() const {
+  return sim_.planning_ ? sim_.planning_->cursor : 0;
+}
+
+std::vector<std::string> SimStateAccess::names(NameTableKind kind) const {
+  std::vector<std::string> out;
+  if (kind == NameTableKind::kSignals) {
+    const SignalNames& signals = sim_.perception_.signalNames();
+    for (size_t i = 0; i < signals.size(); ++i) out.push_back(signals.name(static_cast<SignalId>(i)));
+    return out;
+  }
+  const NameTable& table = kind == NameTableKind::kActions   ? sim_.names_
+                           : kind == NameTableKind::kSpecies ? sim_.world_.species()
+                                                             : sim_.long_actions_.items();
+  for (size_t i = 0; i < table.size(); ++i) out.push_back(table.name(static_cast<uint16_t>(i)));
+  return out;
+}
+
+bool SimStateAccess::restoreNames(NameTableKind kind, std::span<const std::string> names) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    uint16_t at = 0;
+    switch (kind) {
+      case NameTableKind::kActions: at = sim_.names_.intern(names[i]); break;
+      case NameTableKind::kSpecies: at = sim_.world_.species().intern(names[i]); break;
+      case NameTableKind::kItems: at = sim_.long_actions_.items().intern(names[i]); break;
+      case NameTableKind::kSignals: at = raw(sim_.perception_.signalNames().intern(names[i])); break;
+    }
+    if (at != i) return false;
+  }
+  return true;
+}
+
+void SimStateAccess::setGroupPlannerMemory(std::span<const PlannerMemory> groups) {
+  if (!sim_.planning_) return;
+  SimPlanning& P = *sim_.planning_;
+  P.groups.assign(groups.size(), {});
+  for (size_t g = 0; g < groups.size(); ++g) {
+    P.groups[g].blackboard = groups[g].blackboard;
+    P.groups[g].pacing = groups[g].pacing;
+  }
+}
+
+void SimStateAccess::setPlanningCursor(uint64_t cursor) {
+  if (sim_.planning_) sim_.planning_->cursor = static_cast<size_t>(cursor);
+}
+
 Status SimStateAccess::setPerceptionTuning(const SetPerceptionTuning& tuning) {
   return sim_.setPerceptionTuning(tuning);
 }
@@ -62,7 +150,22 @@ void SimStateAccess::setAttributePrincipals(std::vector<std::pair<EntityId, Enti
   sim_.perception_.visibility().restorePrincipals(std::move(links));
 }
 
+void SimStateAccess::setStealth(std::vector<StealthReading> readings, std::vector<float> reported) {
+  sim_.perception_.stealth().restore(std::move(readings), std::move(reported));
+}
+
+void SimStateAccess::addPending(std::span<const SignalRequest> signals,
+                                std::span<const Sound> sounds) {
+  for (const SignalRequest& request : signals) sim_.perception_.postSignal(request);
+  for (const Sound& sound : sounds) sim_.perception_.addSound(sound);
+}
+
 void SimStateAccess::clear() {
+  {
+    // Commands queued before the restore (the world file's) describe the state replaced.
+    std::lock_guard lock(sim_.queue_mutex_);
+    sim_.queue_.clear();
+  }
   std::vector<EntityId> ids;
   for (const Agent& agent : sim_.agents_.rows()) ids.push_back(agent.id);
   for (EntityId id : ids) {
@@ -84,6 +187,7 @@ void SimStateAccess::clear() {
   sim_.dormant_count_ = 0;
   sim_.places_.resize(sim_.world_.places().size(), sim_.timeS());
   sim_.lifetimes_.clear();
+  sim_.perception_.clearPending();
   sim_.starts_.clear();
   sim_.intention_events_.clear();
   sim_.output_.clear();
@@ -112,7 +216,7 @@ void SimStateAccess::addPlanner(EntityId id, const PlannerMemory& memory) {
   sim_.planning_->sleeping[id] = memory;
 }
 
-bool SimStateAccess::addAgent(const AgentRecord& r) {
+bool SimStateAccess::addAgent(const AgentRecord& r, RestoreMode mode) {
   if (r.archetype >= sim_.archetypes_.size()) return false;
   const EntityId id = r.body.id;
   const EntityHandle handle = sim_.world_.entities().insert(id);
@@ -145,19 +249,55 @@ bool SimStateAccess::addAgent(const AgentRecord& r) {
     agent->mbt.restoreRuntime(r.mbt_variables, r.mbt_timestamps.data(), r.mbt_timestamps.size(),
                               r.mbt_stopped);
   }
-  for (const AgentRecord::Interrupted& in : r.interrupted) {
+  if (r.exact && !restoreExact(*agent, *r.exact, mode)) return false;
+  if (!r.exact || mode == RestoreMode::kRestart) reportInterrupted(*agent, r);
+  sim_.world_.markMoved();
+  return true;
+}
+
+bool SimStateAccess::restoreExact(Agent& agent, const AgentRecord::Exact& x, RestoreMode mode) {
+  agent.intent.access.restoreCounters(x.access_version, x.access_refused);
+  if (mode == RestoreMode::kExact) agent.intent.queue = x.queue;
+  agent.recent_outcomes = x.recent_outcomes;
+  agent.next_outcome = x.next_outcome;
+  agent.sent_actions = x.sent_actions;
+  agent.next_sent = x.next_sent;
+  if (x.mbt && agent.mbt.bound() && !agent.mbt.restoreRun(*x.mbt)) return false;
+  if (x.planner_runs.empty() || !sim_.planning_) return true;
+  SimPlanning& P = *sim_.planning_;
+  AgentPlanner* ap = P.agents.get(P.agents.find(agent.id));
+  if (!ap || ap->count != x.planner_runs.size()) return false;
+  const auto bound = P.bindingsOf(agent.archetype);
+  for (uint8_t i = 0; i < ap->count; ++i) {
+    const std::string& bytes = x.planner_runs[i];
+    PlannerRun* run = P.runs[i].get(ap->runs[i]);
+    if (!run || bytes.size() != sizeof(PlannerRun)) return false;
+    std::memcpy(static_cast<void*>(run), bytes.data(), sizeof(PlannerRun));
+    run->id = agent.id;
+    run->runner.rebind(&P.domainOf(bound[i]));  // the row's pointer is of the captured process
+  }
+  return true;
+}
+
+void SimStateAccess::reportInterrupted(const Agent& agent, const AgentRecord& r) {
+  auto report = [&](IntentionId intention, uint16_t action, float progress) {
     IntentionEvent event;
-    event.agent = id;
-    event.intention = in.id;
+    event.agent = agent.id;
+    event.intention = intention;
     event.time_s = sim_.timeS();
-    event.progress = in.progress;
-    event.action = in.action;
+    event.progress = progress;
+    event.action = action;
     event.kind = IntentionEventKind::kInterrupted;
     event.reason = IntentionReason::kRestored;
     sim_.intention_events_.push(event);  // flushed (to clients, trees) by the first tick
+  };
+  if (!r.exact) {
+    for (const AgentRecord::Interrupted& in : r.interrupted) report(in.id, in.action, in.progress);
+    return;
   }
-  sim_.world_.markMoved();
-  return true;
+  if (const Intention* running = r.exact->queue.current()) {
+    report(running->id, running->action, running->progress);
+  }
 }
 
 void SimStateAccess::addDormant(PlaceIndex place, const DormantAgent& record) {

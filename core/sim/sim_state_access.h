@@ -13,11 +13,17 @@
 // Perception's daemon-wide state (tuning, visibility types, attribute principals) is
 // restored after the agents: access.setPerceptionTuning / setVisibilityTypes /
 // setAttributePrincipals.
-// What is not restored: running behavior tree nodes (a restored tree starts again at its
-// root with its variables and timestamps), plans (agents plan afresh, as after waking) and
-// intentions (those that were running are reported INTERRUPTED on the first tick).
+// Exact restore: with the records' exact parts (AgentRecord::exact, planner rows, squad
+// memory, the name tables, the planning cursor) a restored simulation fed the same
+// commands ticks like the one captured, tick for tick: running behavior tree nodes carry
+// on mid-node, plans mid-step, intentions mid-action. Without them (a snapshot of another
+// build: its runtime layout differs) trees start again at their roots and agents plan
+// afresh. RestoreMode::kRestart (a daemon coming back after a stop) ends the intentions
+// that were in flight: each running one is reported INTERRUPTED on the first tick (the
+// game's connections, and so the results of those actions, are gone); queued ones go too.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -28,7 +34,11 @@
 #include "agent/agent.h"
 #include "hibernation/dormant_agent.h"
 #include "hibernation/place_dispatcher.h"
+#include "intent/intention_queue.h"
 #include "mbt/instance.h"
+#include "perception/signals.h"
+#include "perception/sounds.h"
+#include "perception/stealth_meter.h"
 #include "perception/visibility.h"
 #include "sim/commands.h"
 #include "sim/planner_memory.h"
@@ -76,11 +86,39 @@ struct AgentRecord {
     float progress = 0.f;
   };
   std::vector<Interrupted> interrupted;
+  // What an exact restore adds: the run carried on where it was.
+  struct Exact {
+    IntentionQueue queue;  // running intention included
+    uint32_t access_version = 0;
+    uint32_t access_refused = 0;
+    std::array<Agent::Outcome, 8> recent_outcomes{};
+    uint8_t next_outcome = 0;
+    std::array<Agent::SentAction, 4> sent_actions{};
+    uint8_t next_sent = 0;
+    std::optional<MbtInstance::RunImage> mbt;  // when its tree ran
+    std::vector<std::string> planner_runs;     // plannerRuns()' rows, by planner index
+  };
+  std::optional<Exact> exact;
 };
+
+// How a restored simulation treats the intentions in flight at the snapshot.
+enum class RestoreMode : uint8_t {
+  kExact,    // they carry on (replaying a journal from the snapshot)
+  kRestart,  // the running one of each agent is reported INTERRUPTED, queued ones dropped
+};
+
+// The name tables whose indices the runtime state holds (action names, species, items),
+// in index order: restored first, so every index means the same name again.
+enum class NameTableKind : uint8_t { kActions, kSpecies, kItems, kSignals };
 
 class SimStateAccess {
  public:
   explicit SimStateAccess(Simulation& sim) : sim_(sim) {}
+
+  // Identifies the layout of the records an exact snapshot keeps as native bytes (the
+  // intention queue, planner rows; behavior tree node data is checked node by node): a
+  // snapshot with another value comes from a build that lays them out differently.
+  static uint64_t runtimeLayout();
 
   // --- reading ------------------------------------------------------------------------
   uint64_t tick() const;
@@ -101,9 +139,18 @@ class SimStateAccess {
   std::optional<PlannerMemory> planner(EntityId id) const;
   // Ids of the sleeping planning agents, ascending.
   std::vector<EntityId> sleepingPlanners() const;
+  // An awake planning agent's planner rows as plain bytes, by planner index (exact restore).
+  std::vector<std::string> plannerRuns(EntityId id) const;
+  // Squad memory (blackboard and pacing) by perception group, and the planning budget's
+  // round-robin cursor.
+  std::vector<PlannerMemory> groupPlannerMemory() const;
+  uint64_t planningCursor() const;
+  // The names of a table, in index order.
+  std::vector<std::string> names(NameTableKind kind) const;
 
   // --- restoring ----------------------------------------------------------------------
-  // Removes every entity, agent, sleeper, plan and queued output (no events).
+  // Removes every entity, agent, sleeper, plan, queued output and command not yet applied
+  // (the world file's, which describe the state being replaced); no events.
   void clear();
   void setCounters(uint64_t tick, uint64_t next_intention_id, uint64_t next_dropped_object);
   // A non-agent entity (players, objects, attributes) as it was.
@@ -111,13 +158,19 @@ class SimStateAccess {
   void addObstacle(const Obstacle& obstacle);
   // A planning agent's memory: adopted by the agent when it is added (awake or asleep).
   void addPlanner(EntityId id, const PlannerMemory& memory);
-  // An awake agent; its behavior tree binds and starts at its root with the record's
-  // variables and timestamps. False when its archetype index is unknown.
-  bool addAgent(const AgentRecord& record);
+  // An awake agent; its behavior tree binds with the record's variables and timestamps and
+  // starts at its root, or carries on (record.exact). False when its archetype index is
+  // unknown or its exact parts do not fit the definitions.
+  bool addAgent(const AgentRecord& record, RestoreMode mode);
   // An agent asleep in `place` (asleep itself in the snapshot).
   void addDormant(PlaceIndex place, const DormantAgent& record);
   void setPlace(PlaceIndex place, PlaceState state, double last_activity_s, double asleep_since_s,
                 double wake_at_s);
+  // Interns `names` in order into the table; false when one lands on another index than
+  // its position (the tables began differently: the snapshot is not of these definitions).
+  bool restoreNames(NameTableKind kind, std::span<const std::string> names);
+  void setGroupPlannerMemory(std::span<const PlannerMemory> groups);
+  void setPlanningCursor(uint64_t cursor);
   // Perception's daemon-wide state as captured (what admin calls and config reloads
   // changed since start): the tuning, every registered visibility type (replacing the
   // config's) and the attribute-principal links.
@@ -125,6 +178,10 @@ class SimStateAccess {
   Status setPerceptionTuning(const SetPerceptionTuning& tuning);
   void setVisibilityTypes(std::span<const std::pair<std::string, VisibilityType>> types);
   void setAttributePrincipals(std::vector<std::pair<EntityId, EntityId>> links);
+  // The stealth meter's readings and the values last reported to clients (sorted by player).
+  void setStealth(std::vector<StealthReading> readings, std::vector<float> reported);
+  // Signals and sounds the last tick left for the next one, in their order.
+  void addPending(std::span<const SignalRequest> signals, std::span<const Sound> sounds);
   // Sorts the sleepers' index and queues the INTERRUPTED reports for the first tick.
   void finishRestore();
 
@@ -138,6 +195,9 @@ class SimStateAccess {
   ActionListId ownActions(uint16_t archetype) const;
 
  private:
+  bool restoreExact(Agent& agent, const AgentRecord::Exact& exact, RestoreMode mode);
+  void reportInterrupted(const Agent& agent, const AgentRecord& record);
+
   Simulation& sim_;
 };
 

@@ -189,6 +189,10 @@ class GroupScopeNode : public MbtNodeT<ScopeData> {
     const ScopeData& d = data(ctx);
     if (d.entered) ctx.library.groupScopes().leave(scope_, d.group);
   }
+  void onRestored(MbtContext& ctx) const override {
+    const ScopeData& d = data(ctx);
+    if (d.entered) ctx.library.groupScopes().reenter(scope_, d.group);
+  }
 
  private:
   bool seed_spelling_;
