@@ -52,6 +52,7 @@ void defineFlags(CLI::App& app, CommandLine& out) {
       "(overrides \"auth_token\"; kept off the command line, where ps would show it).\n"
       "\n"
       "       npcd plan DOMAIN.json|DIR [--goal NAME] [--set fact=value ...] [--json]\n"
+      "       npcd replay SNAPSHOT JOURNAL [--config FILE] [--agent ID] [--quiet]\n"
       "  plans a GOAP domain's goals and exits (core/goap/plan_command.h)\n");
 }
 

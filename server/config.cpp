@@ -123,10 +123,31 @@ void readWorldBounds(JsonReader& r, const json& j, WorldBounds& b) {
   }
 }
 
+void readJournal(JsonReader& r, const json& j, SnapshotConfig& c) {
+  const char* path = "/snapshot/journal";
+  if (!r.isObject(j, path)) return;
+  r.onlyKeys(j, path, {"enabled", "sync", "sync_interval_ms"});
+  if (auto v = r.boolean(j, path, "enabled", false)) c.journal = *v;
+  if (auto v = r.string(j, path, "sync", false)) {
+    if (*v == "tick" || *v == "interval" || *v == "none") {
+      c.journal_sync = *v;
+    } else {
+      r.error("/snapshot/journal/sync", "must be \"tick\", \"interval\" or \"none\"");
+    }
+  }
+  if (auto v = r.number(j, path, "sync_interval_ms", false)) {
+    if (*v >= 1 && *v <= 60000) {
+      c.journal_sync_interval_ms = *v;
+    } else {
+      r.error("/snapshot/journal/sync_interval_ms", "must be within [1, 60000]");
+    }
+  }
+}
+
 void readSnapshot(JsonReader& r, const json& j, const std::string& base_dir, SnapshotConfig& c) {
   const char* path = "/snapshot";
   if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"dir", "interval_s", "keep", "restore_on_start"});
+  r.onlyKeys(j, path, {"dir", "interval_s", "keep", "restore_on_start", "journal"});
   if (auto v = r.string(j, path, "dir", false)) c.dir = resolvePath(base_dir, *v);
   if (auto v = r.number(j, path, "interval_s", false)) {
     c.interval_s = *v;
@@ -144,6 +165,7 @@ void readSnapshot(JsonReader& r, const json& j, const std::string& base_dir, Sna
     r.error("/snapshot/dir", "is required for interval_s and restore_on_start");
   }
   if (c.restore_on_start) c.restore = "latest";
+  if (j.contains("journal")) readJournal(r, j["journal"], c);
 }
 
 template <class T>

@@ -32,6 +32,10 @@ struct SnapshotConfig {
   uint32_t keep = 3;            // [Limit: >= 1]
   bool restore_on_start = false;
   std::string restore;          // "latest" or a file; from --restore or restore_on_start
+  // The input journal beside each snapshot (server/input_journal.h), when dir is set.
+  bool journal = true;
+  std::string journal_sync = "interval";  // "tick" | "interval" | "none"
+  double journal_sync_interval_ms = 100.0;  // [Limit: [1, 60000]]
 };
 
 struct DaemonConfig {

@@ -20,6 +20,7 @@
 #include "client_hub.h"
 #include "config_reload.h"
 #include "debug/debug_page.h"
+#include "input_journal.h"
 #include "demo/demo_game.h"
 #include "logging.h"
 #include "metrics.h"
@@ -27,6 +28,7 @@
 #include "rpc_observer.h"
 #include "sim/simulation.h"
 #include "sim/world_file.h"
+#include "sim_builder.h"
 #include "snapshot_restore.h"
 #include "snapshot_writer.h"
 #include "state_checksum.h"
@@ -131,6 +133,32 @@ Daemon::Daemon(DaemonConfig config) : config_(std::move(config)) {}
 
 Daemon::~Daemon() { shutdown(); }
 
+// The journal goes on in the file the restore replayed last, or starts with a snapshot of
+// the state now: a journal is only worth something after a snapshot.
+bool Daemon::startJournal(const std::string& definitions_hash, const RestoredFrom& restored,
+                          std::vector<std::string>& errors) {
+  journal_ = std::make_unique<InputJournal>(config_.snapshot, definitions_hash, config_.seed);
+  std::string error;
+  if (restored.journal_bytes > 0) {
+    if (!journal_->attach(*sim_, restored.journal_after, restored.journal_bytes, error)) {
+      errors.push_back("input journal: " + error);
+      return false;
+    }
+  } else {
+    const SnapshotResult first = snapshots_->takeNow(*sim_);
+    if (!first.status.isOk()) {
+      errors.push_back("snapshot at start: " + first.status.message());
+      return false;
+    }
+    if (!journal_->attach(*sim_, first.tick, 0, error)) {
+      errors.push_back("input journal: " + error);
+      return false;
+    }
+  }
+  snapshots_->setOnCapture([this](uint64_t tick) { journal_->snapshotCaptured(tick); });
+  return true;
+}
+
 bool Daemon::start(std::vector<std::string>& errors) {
   if (config_.auth_token.empty() && config_.clients.empty() && !isLoopback(config_.listen)) {
     errors.push_back("listening on " + config_.listen +
@@ -146,35 +174,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
   }
   const auto creds = credentials(config_, errors);
   if (!errors.empty()) return false;
-  ArchetypeSet archetypes;
-  if (!config_.archetypes_dir.empty()) archetypes.loadDirectory(config_.archetypes_dir, errors);
   WorldFile world;
-  if (!config_.world.empty()) loadWorldFile(config_.world, world, errors, config_.world_bounds);
-  if (!errors.empty()) return false;
-
-  SimConfig sim_config;
-  sim_config.tick_dt_s = 1.0 / config_.tick_hz;
-  sim_config.seed = config_.seed;
-  sim_config.max_agents = config_.max_agents;
-  sim_config.world.grid_cell_size_m = static_cast<float>(config_.grid_cell_m);
-  sim_config.world.bounds = config_.world_bounds;
-  sim_config.perception = config_.perception;
-  sim_config.derive_footsteps = config_.derive_footsteps;
-  sim_config.threads = config_.tick_threads != 0 ? config_.tick_threads : WorkerPool::hardwareThreads();
-  sim_config.hibernation = config_.hibernation;
-  sim_config.max_plans_per_tick = config_.max_plans_per_tick;
-  LongActionLibrary long_actions;
-  if (!config_.long_actions.empty() && !long_actions.loadFile(config_.long_actions, errors)) {
-    return false;
-  }
-  InfluenceSet influences;
-  if (!config_.influences.empty() && !influences.loadFile(config_.influences, errors)) {
-    return false;
-  }
-  sim_ = std::make_unique<Simulation>(sim_config, std::move(archetypes));
-  for (std::string& e : sim_->setLongActions(std::move(long_actions))) errors.push_back(std::move(e));
-  for (std::string& e : sim_->setInfluences(influences)) errors.push_back(config_.influences + ": " + e);
-  if (!errors.empty()) return false;
+  if (!buildSimulation(config_, sim_, world, errors)) return false;
   if (const char* stall = std::getenv("NPCD_FAULT_STALL_AGENT")) {
     // Fault injection for tests of the watchdog and of the bounded shutdown: the tick
     // blocks for good when it reaches this agent.
@@ -189,44 +190,18 @@ bool Daemon::start(std::vector<std::string>& errors) {
     spdlog::debug(logText("agent " + std::to_string(raw(m.agent)) + " " + std::string(m.tree) +
                           ": " + std::string(m.text)));
   });
-  if (!config_.behavior_trees_dir.empty()) {
-    const MbtLoadReport report = sim_->loadBehaviorTrees(config_.behavior_trees_dir);
-    for (const std::string& w : report.warnings) spdlog::warn(logText(w));
-    // At start-up the trees without errors load despite a broken file (report.trees > 0).
-    if (!report.ok() && report.trees == 0) {
-      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
-      return false;
-    }
-    for (const std::string& e : report.errors) spdlog::error(logText(e));  // the rest run
-  }
-  if (!config_.goap_dir.empty()) {
-    const PlannerLoadReport report = sim_->loadPlannerDomains(config_.goap_dir, config_.goap_statistics_dir);
-    if (!report.ok()) {
-      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
-      return false;
-    }
-  }
-  if (!config_.selection_trees_dir.empty()) {
-    const BstLoadReport report = sim_->loadSelectionTrees(config_.selection_trees_dir);
-    for (const std::string& w : report.warnings) spdlog::warn(logText(w));
-    // At start-up the trees without errors load despite a broken file (report.trees > 0).
-    if (!report.ok() && report.trees == 0) {
-      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
-      return false;
-    }
-    for (const std::string& e : report.errors) spdlog::error(logText(e));  // the rest run
-  }
-  if (!applyWorldFile(world, *sim_, errors)) return false;
   const std::string definitions_hash =
       config_.snapshot.dir.empty() && config_.snapshot.restore.empty()
           ? std::string()
           : configDefinitionsHash(config_);
+  RestoredFrom restored;
   if (!config_.snapshot.restore.empty() &&
-      !restoreFromSnapshot(config_, definitions_hash, *sim_, errors)) {
+      !restoreFromSnapshot(config_, definitions_hash, *sim_, restored, errors)) {
     return false;
   }
   if (!config_.snapshot.dir.empty()) {
     snapshots_ = std::make_unique<SnapshotWriter>(config_.snapshot, definitions_hash, config_.seed);
+    if (config_.snapshot.journal && !startJournal(definitions_hash, restored, errors)) return false;
   }
   if (config_.simulated_players) demo_ = std::make_unique<DemoGame>(world.players);
 
@@ -296,6 +271,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   TickHooks hooks;
   const auto poll_ticks = static_cast<uint64_t>(config_.definitions_poll_s * config_.tick_hz);
   hooks.after_tick = [this, poll_ticks] {
+    if (journal_) journal_->afterTick(*sim_);  // before a snapshot may start the next file
     const bool poll_due = poll_ticks > 0 && sim_->tickCount() % poll_ticks == 0;
     if (poll_due) reloadDefinitionsIfChanged();
     if (poll_due || config_reload_requested_.exchange(false)) reloadConfigIfChanged();
@@ -399,6 +375,10 @@ void Daemon::shutdown() {
     if (r.status.isOk()) spdlog::info(logText("snapshot at shutdown: " + r.path));
     snapshots_.reset();
   }
+  if (journal_) {
+    sim_->setCommandRecorder({});
+    journal_.reset();
+  }
   // The tick thread has stopped: what the planners learned can be written out.
   if (const Status saved = sim_->savePlannerStatistics(); !saved.isOk()) {
     spdlog::warn(logText("planner statistics: " + saved.message()));
@@ -429,6 +409,7 @@ void Daemon::reloadDefinitionsIfChanged() {
   note(selection, "selection trees", selection ? selection->trees : 0, "trees");
   // Snapshots name the definitions they were taken with.
   if (reloaded && snapshots_) snapshots_->setDefinitionsHash(configDefinitionsHash(config_));
+  if (reloaded && journal_) journal_->setDefinitionsHash(configDefinitionsHash(config_));
 }
 
 void Daemon::reloadConfigIfChanged() {

@@ -25,6 +25,7 @@ class ClientHub;
 class ConfigReload;
 class DebugPage;
 class DemoGame;
+class InputJournal;
 class Metrics;
 class NpcService;
 class Simulation;
@@ -67,6 +68,8 @@ class Daemon {
  private:
   void reloadDefinitionsIfChanged();  // tick thread, every definitions_poll_s
   void reloadConfigIfChanged();       // tick thread: that poll, or after requestConfigReload
+  bool startJournal(const std::string& definitions_hash, const struct RestoredFrom& restored,
+                    std::vector<std::string>& errors);
 
   DaemonConfig config_;
   StatsBoard stats_;
@@ -83,6 +86,7 @@ class Daemon {
   std::unique_ptr<TickDriver> driver_;
   std::unique_ptr<TickWatchdog> watchdog_;  // declared after sim_: watches its profile
   std::unique_ptr<SnapshotWriter> snapshots_;  // null when snapshot.dir is not set
+  std::unique_ptr<InputJournal> journal_;      // null without snapshots or with journal off
   std::unique_ptr<ConfigReload> config_reload_;  // null when the config is not a file
   std::atomic<bool> config_reload_requested_{false};
   std::thread tick_thread_;

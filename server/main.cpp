@@ -16,6 +16,7 @@
 #include "daemon.h"
 #include "goap/plan_command.h"
 #include "logging.h"
+#include "replay_command.h"
 #include "shutdown_deadline.h"
 
 namespace {
@@ -32,6 +33,12 @@ int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 2, argv + argc);
     const SteadyPlanClock clock;
     const npc::goap::PlanCommandResult r = npc::goap::planCommandMain(args, &clock);
+    std::cout << r.out;
+    std::cerr << r.err;
+    return r.exit_code;
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "replay") {  // npcd replay SNAPSHOT JOURNAL
+    const npc::ReplayCommandResult r = npc::replayCommandMain({argv + 2, argv + argc});
     std::cout << r.out;
     std::cerr << r.err;
     return r.exit_code;

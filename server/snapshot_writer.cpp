@@ -66,6 +66,7 @@ void SnapshotWriter::capture(Simulation& sim, std::vector<Done> done) {
   job->info.world_seed = world_seed_;
   job->info.sim_time_s = sim.timeS();
   job->done = std::move(done);
+  if (on_capture_) on_capture_(job->state.tick());
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   {

@@ -47,6 +47,11 @@ class SnapshotWriter {
   SnapshotResult takeNow(Simulation& sim);
   // Tick thread: the definitions changed (a reload was accepted).
   void setDefinitionsHash(std::string hash);
+  // Before the first tick: called on the tick thread with the tick of each capture (the
+  // input journal starts the snapshot's file).
+  void setOnCapture(std::function<void(uint64_t tick)> on_capture) {
+    on_capture_ = std::move(on_capture);
+  }
 
   // Wall time of the last capture on the tick thread, in milliseconds.
   double lastCaptureMs() const;
@@ -63,6 +68,7 @@ class SnapshotWriter {
   uint64_t world_seed_;
   double next_due_s_ = 0.0;       // tick thread
   bool scheduled_ = false;        // tick thread: next_due_s_ set
+  std::function<void(uint64_t)> on_capture_;  // tick thread
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

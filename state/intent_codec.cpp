@@ -3,6 +3,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "zero_runs.h"
+
 namespace npc {
 
 void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState& out) {
@@ -25,7 +27,8 @@ void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState&
   out.set_actions_failed(agent.actions_failed);
   static_assert(std::is_trivially_copyable_v<IntentionQueue>, "the queue is copied as bytes");
   pb::IntentRunState& run = *out.mutable_run();
-  run.set_queue(std::string(reinterpret_cast<const char*>(&queue), sizeof queue));
+  static const std::string fresh = freshBytes<IntentionQueue>();
+  run.set_queue(packAgainst({reinterpret_cast<const char*>(&queue), sizeof queue}, fresh));
   run.set_access_version(agent.intent.access.version());
   run.set_access_refused(agent.intent.access.refused());
   for (const Agent::Outcome& o : agent.recent_outcomes) {
@@ -44,12 +47,14 @@ void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState&
 
 bool decodeIntentRun(const pb::IntentState& in, AgentRecord::Exact& out) {
   const pb::IntentRunState& run = in.run();
-  if (!in.has_run() || run.queue().size() != sizeof(IntentionQueue) ||
+  static const std::string fresh = freshBytes<IntentionQueue>();
+  const std::optional<std::string> queue = unpackAgainst(run.queue(), fresh);
+  if (!in.has_run() || !queue ||
       run.recent_outcomes_size() != static_cast<int>(out.recent_outcomes.size()) ||
       run.sent_actions_size() != static_cast<int>(out.sent_actions.size())) {
     return false;
   }
-  std::memcpy(static_cast<void*>(&out.queue), run.queue().data(), sizeof(IntentionQueue));
+  std::memcpy(static_cast<void*>(&out.queue), queue->data(), sizeof(IntentionQueue));
   out.access_version = run.access_version();
   out.access_refused = run.access_refused();
   for (size_t i = 0; i < out.recent_outcomes.size(); ++i) {

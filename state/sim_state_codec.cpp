@@ -10,6 +10,7 @@
 #include "sim/sim_state_access.h"
 #include "sim/simulation.h"
 #include "world_codec.h"
+#include "zero_runs.h"
 
 namespace npc {
 
@@ -40,7 +41,7 @@ void encodeAgent(const SimStateAccess& access, const Agent& agent, pb::AgentStat
   if (const std::optional<PlannerMemory> memory = access.planner(agent.id)) {
     out.set_plans(true);
     encodeGoap(*memory, *out.mutable_goap());
-    for (std::string& row : access.plannerRuns(agent.id)) out.mutable_goap()->add_runs(std::move(row));
+    for (const std::string& row : access.plannerRuns(agent.id)) out.mutable_goap()->add_runs(packAgainst(row, SimStateAccess::freshPlannerRow()));
   }
   encodeLongAction(agent.work, agent.work_is_hibernation, access.longActions(), *out.mutable_work());
   encodeInventory(agent.inventory, access.longActions(), *out.mutable_inventory());
@@ -51,7 +52,11 @@ std::optional<AgentRecord::Exact> decodeExact(const pb::AgentState& in) {
   AgentRecord::Exact exact;
   if (!decodeIntentRun(in.intent(), exact)) return std::nullopt;
   exact.mbt = decodeMbtRun(in.mbt());
-  if (in.plans()) exact.planner_runs.assign(in.goap().runs().begin(), in.goap().runs().end());
+  for (const std::string& packed : in.goap().runs()) {
+    std::optional<std::string> row = unpackAgainst(packed, SimStateAccess::freshPlannerRow());
+    if (!row) return std::nullopt;
+    exact.planner_runs.push_back(std::move(*row));
+  }
   return exact;
 }
 
@@ -126,9 +131,11 @@ void captureSimState(Simulation& sim, pb::SimState& out) {
   }
   out.set_runtime_layout(SimStateAccess::runtimeLayout());
   out.set_planning_cursor(access.planningCursor());
+  for (ClientId client : access.awayClients()) out.add_away_clients(static_cast<uint32_t>(client));
   encodeSquads(access, out);
   out.set_tick(access.tick());
   out.set_next_intention_id(access.nextIntentionId());
+  for (const Entity& e : access.world().entities().rows()) out.add_entity_order(raw(e.id));
   encodeWorld(access, *out.mutable_world());
   for (const Agent& agent : access.agents()) encodeAgent(access, agent, *out.add_agents());
   encodeHibernation(access, *out.mutable_hibernation());
@@ -157,6 +164,12 @@ bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& er
     restoreSquads(state, access);
   }
   access.setCounters(state.tick(), state.next_intention_id(), state.world().next_dropped_object());
+  std::vector<EntityId> order;
+  for (uint64_t id : state.entity_order()) order.push_back(EntityId{id});
+  access.setEntityOrder(order);
+  std::vector<ClientId> away;
+  for (uint32_t client : state.away_clients()) away.push_back(static_cast<ClientId>(client));
+  access.setAwayClients(std::move(away));
   restoreWorld(state.world(), access);
   for (const pb::GoapSleeper& s : state.sleeping_planners()) {
     access.addPlanner(EntityId{s.id()}, decodeGoap(s.goap()));

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "crc32.h"
+#include "file_bytes.h"
 
 namespace npc {
 
@@ -18,27 +19,12 @@ namespace {
 constexpr char kMagic[8] = {'N', 'P', 'C', 'S', 'N', 'A', 'P', '\n'};
 constexpr size_t kPrefix = sizeof(kMagic) + 4;
 
-Status failed(const std::string& name, const std::string& why) {
-  return {StatusCode::kFailedPrecondition, name + ": " + why};
-}
+Status failed(const std::string& name, const std::string& why) { return fileError(name, why); }
 
 std::string hex32(uint32_t v) {
   char text[16];
   std::snprintf(text, sizeof text, "0x%08x", v);
   return text;
-}
-
-Status writeAll(int fd, const std::string& bytes, const std::string& path) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return failed(path, std::string("cannot write: ") + std::strerror(errno));
-    }
-    done += static_cast<size_t>(n);
-  }
-  return {};
 }
 
 std::string directoryOf(const std::string& path) {
@@ -65,7 +51,7 @@ std::string encodeSnapshot(const pb::SimState& state, const SnapshotInfo& info) 
   out.reserve(kPrefix + head.size() + body.size());
   out.append(kMagic, sizeof kMagic);
   const auto n = static_cast<uint32_t>(head.size());
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((n >> (8 * i)) & 0xFFu));
+  putU32(out, n);
   out += head;
   out += body;
   return out;
@@ -107,10 +93,7 @@ Status decodeSnapshot(const std::string& name, const std::string& bytes,
   if (bytes.size() < kPrefix) {
     return failed(name, "truncated: " + std::to_string(bytes.size()) + " bytes, the header is missing");
   }
-  uint32_t head_bytes = 0;
-  for (int i = 0; i < 4; ++i) {
-    head_bytes |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[sizeof kMagic + i])) << (8 * i);
-  }
+  const uint32_t head_bytes = getU32(bytes, sizeof kMagic);
   if (bytes.size() - kPrefix < head_bytes) {
     return failed(name, "truncated: the header needs " + std::to_string(head_bytes) +
                             " bytes, " + std::to_string(bytes.size() - kPrefix) + " are left");

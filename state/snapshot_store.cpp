@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+
+#include "journal_file.h"
 
 namespace npc {
 
@@ -22,6 +25,26 @@ std::string SnapshotStore::pathFor(uint64_t tick) const {
   char name[64];
   std::snprintf(name, sizeof name, "snapshot-%012llu.npcsnap", static_cast<unsigned long long>(tick));
   return (std::filesystem::path(dir_) / name).string();
+}
+
+std::string SnapshotStore::journalPathFor(uint64_t tick) const {
+  return (std::filesystem::path(dir_) / journalFileName(tick)).string();
+}
+
+void SnapshotStore::removeStaleJournals() const {
+  const std::vector<std::string> kept = list();
+  if (kept.empty()) return;
+  const std::string oldest = std::filesystem::path(kept.back()).filename().string();
+  const std::string first_needed =
+      journalFileName(std::strtoull(oldest.c_str() + kPrefix.size(), nullptr, 10));
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    // Same width of digits: name order is tick order.
+    if (name.starts_with("journal-") && name.ends_with(".npcjournal") && name < first_needed) {
+      std::filesystem::remove(entry.path(), ec);
+    }
+  }
 }
 
 std::vector<std::string> SnapshotStore::list() const {
@@ -46,6 +69,7 @@ Status SnapshotStore::write(uint64_t tick, const std::string& bytes, std::string
   for (size_t i = std::max<size_t>(keep_, 1); i < files.size(); ++i) {
     std::filesystem::remove(files[i], ec);
   }
+  removeStaleJournals();
   return {};
 }
 

@@ -1,7 +1,8 @@
 // SnapshotStore: the snapshot directory (config snapshot.dir). Files are named by tick
 // ("snapshot-000000004210.npcsnap") so that name order is age order; only the newest
 // `keep` stay after each write. `--restore latest` takes the newest good one and falls
-// back, saying so, past files it refuses.
+// back, saying so, past files it refuses. Each snapshot's input journal sits beside it
+// ("journal-000000004210.npcjournal") and goes when no kept snapshot precedes it.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,10 @@ class SnapshotStore {
 
   const std::string& dir() const { return dir_; }
   std::string pathFor(uint64_t tick) const;
+  // The input journal that follows the snapshot of `tick` (journal_file.h).
+  std::string journalPathFor(uint64_t tick) const;
+  // Removes the journals older than the oldest snapshot kept: nothing can replay them.
+  void removeStaleJournals() const;
   // Snapshot files, newest first.
   std::vector<std::string> list() const;
   // Writes `bytes` (encodeSnapshot) as the snapshot of `tick`, then removes all but the

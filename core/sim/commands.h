@@ -167,6 +167,12 @@ struct ClientGone {
 };
 // A client with a configured identity opened its first stream again.
 struct ClientBack {};
+// The daemon came back from a snapshot (and its journal): the game's connections, and the
+// results of the actions it was running, are gone. Each agent's running intention is
+// reported INTERRUPTED ("the daemon restarted from a snapshot taken while it ran"), queued
+// ones are dropped; the game and the trees recover as from any interruption. A command, so
+// that the input journal replays it where it happened.
+struct InterruptInFlight {};
 
 // --- Intentions (core/intent, seed 004) ------------------------------------------------
 // Errors of the commands below: unknown agent kNotFound, hibernating agent
@@ -289,7 +295,8 @@ using CommandBody =
                  SetBehaviorVariable, RegisterVisibilityType, SetAttributePrincipal, GetStealth,
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
                  ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
-                 GetPlanTrace, ClientBack, DescribeWorld, SetPerceptionTuning>;
+                 GetPlanTrace, ClientBack, DescribeWorld, SetPerceptionTuning,
+                 InterruptInFlight>;
 
 // `origin` is who sent it: a client's identity (its Connect stream, or a unary call made
 // with a game credential), or kDaemon / kUnowned for admin calls and the daemon's own game.

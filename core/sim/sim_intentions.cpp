@@ -322,6 +322,30 @@ void Simulation::schedule() {
   flushIntentions();
 }
 
+void Simulation::queueRestoredInterruption(EntityId agent, IntentionId intention,
+                                           uint16_t action, float progress) {
+  if (intention_events_.room() == 0) flushIntentions();
+  IntentionEvent event;
+  event.agent = agent;
+  event.intention = intention;
+  event.time_s = timeS();
+  event.progress = progress;
+  event.action = action;
+  event.kind = IntentionEventKind::kInterrupted;
+  event.reason = IntentionReason::kRestored;
+  intention_events_.push(event);  // flushed (to clients, trees, plan steps) by this tick
+}
+
+void Simulation::interruptInFlight() {
+  for (Agent& agent : agents_.rows()) {
+    if (agent.intent.queue.empty()) continue;
+    if (const Intention* running = agent.intent.queue.current()) {
+      queueRestoredInterruption(agent.id, running->id, running->action, running->progress);
+    }
+    agent.intent.queue = IntentionQueue{};
+  }
+}
+
 void Simulation::flushIntentions(const std::string* client_reason) {
   for (const ClientActionStart& item : starts_.items()) {
     ClientActionStart start = item;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <type_traits>
 
 #include "sim/sim_planner.h"
@@ -19,6 +20,15 @@ uint64_t SimStateAccess::runtimeLayout() {
     h = (h ^ size) * 0x100000001B3ull;
   }
   return h;
+}
+
+const std::string& SimStateAccess::freshPlannerRow() {
+  static const std::string fresh = [] {
+    alignas(PlannerRun) unsigned char storage[sizeof(PlannerRun)] = {};
+    new (storage) PlannerRun();  // over zeroed storage: padding stays zero
+    return std::string(reinterpret_cast<const char*>(storage), sizeof(PlannerRun));
+  }();
+  return fresh;
 }
 
 uint64_t SimStateAccess::tick() const { return sim_.tick_; }
@@ -128,6 +138,14 @@ void SimStateAccess::setGroupPlannerMemory(std::span<const PlannerMemory> groups
   }
 }
 
+std::span<const ClientId> SimStateAccess::awayClients() const { return sim_.away_clients_; }
+
+void SimStateAccess::setAwayClients(std::vector<ClientId> clients) {
+  std::sort(clients.begin(), clients.end());
+  clients.erase(std::unique(clients.begin(), clients.end()), clients.end());
+  sim_.away_clients_ = std::move(clients);
+}
+
 void SimStateAccess::setPlanningCursor(uint64_t cursor) {
   if (sim_.planning_) sim_.planning_->cursor = static_cast<size_t>(cursor);
 }
@@ -202,8 +220,23 @@ void SimStateAccess::setCounters(uint64_t tick, uint64_t next_intention_id,
   // Places were sized at the clock of the world file; their times come from setPlace().
 }
 
+void SimStateAccess::setEntityOrder(std::span<const EntityId> ids) {
+  EntityTable& table = sim_.world_.entities();
+  for (EntityId id : ids) {
+    if (id == EntityId::kNone || !table.find(id).isNull()) continue;
+    table.get(table.insert(id))->id = EntityId::kNone;  // a placeholder until filled
+    reserved_.push_back(id);
+  }
+}
+
+// The entity's row: the one setEntityOrder() reserved, or a new one.
+static EntityHandle rowFor(EntityTable& table, EntityId id) {
+  const EntityHandle reserved = table.find(id);
+  return reserved.isNull() ? table.insert(id) : reserved;
+}
+
 void SimStateAccess::addEntity(const Entity& entity) {
-  const EntityHandle handle = sim_.world_.entities().insert(entity.id);
+  const EntityHandle handle = rowFor(sim_.world_.entities(), entity.id);
   *sim_.world_.entities().get(handle) = entity;
   if (entity.kind == EntityKind::kAttribute) sim_.noteLifetime(entity);
   sim_.world_.markMoved();
@@ -219,7 +252,7 @@ void SimStateAccess::addPlanner(EntityId id, const PlannerMemory& memory) {
 bool SimStateAccess::addAgent(const AgentRecord& r, RestoreMode mode) {
   if (r.archetype >= sim_.archetypes_.size()) return false;
   const EntityId id = r.body.id;
-  const EntityHandle handle = sim_.world_.entities().insert(id);
+  const EntityHandle handle = rowFor(sim_.world_.entities(), id);
   *sim_.world_.entities().get(handle) = r.body;
   Agent* agent = sim_.agents_.get(sim_.agents_.insert(id));
   agent->entity = handle;
@@ -280,23 +313,14 @@ bool SimStateAccess::restoreExact(Agent& agent, const AgentRecord::Exact& x, Res
 }
 
 void SimStateAccess::reportInterrupted(const Agent& agent, const AgentRecord& r) {
-  auto report = [&](IntentionId intention, uint16_t action, float progress) {
-    IntentionEvent event;
-    event.agent = agent.id;
-    event.intention = intention;
-    event.time_s = sim_.timeS();
-    event.progress = progress;
-    event.action = action;
-    event.kind = IntentionEventKind::kInterrupted;
-    event.reason = IntentionReason::kRestored;
-    sim_.intention_events_.push(event);  // flushed (to clients, trees) by the first tick
-  };
   if (!r.exact) {
-    for (const AgentRecord::Interrupted& in : r.interrupted) report(in.id, in.action, in.progress);
+    for (const AgentRecord::Interrupted& in : r.interrupted) {
+      sim_.queueRestoredInterruption(agent.id, in.id, in.action, in.progress);
+    }
     return;
   }
   if (const Intention* running = r.exact->queue.current()) {
-    report(running->id, running->action, running->progress);
+    sim_.queueRestoredInterruption(agent.id, running->id, running->action, running->progress);
   }
 }
 
@@ -314,6 +338,12 @@ void SimStateAccess::setPlace(PlaceIndex place, PlaceState state, double last_ac
 }
 
 void SimStateAccess::finishRestore() {
+  EntityTable& table = sim_.world_.entities();
+  for (EntityId id : reserved_) {  // reserved by setEntityOrder, never added
+    const Entity* e = table.get(table.find(id));
+    if (e && e->id == EntityId::kNone) table.remove(id);
+  }
+  reserved_.clear();
   std::sort(sim_.dormant_index_.begin(), sim_.dormant_index_.end());
   for (Agent& agent : sim_.agents_.rows()) {
     for (TargetTrack& track : agent.perception.activeTracks()) {

@@ -119,6 +119,8 @@ class SimStateAccess {
   // intention queue, planner rows; behavior tree node data is checked node by node): a
   // snapshot with another value comes from a build that lays them out differently.
   static uint64_t runtimeLayout();
+  // A fresh planner row's bytes: plannerRuns()' rows are mostly as it is.
+  static const std::string& freshPlannerRow();
 
   // --- reading ------------------------------------------------------------------------
   uint64_t tick() const;
@@ -145,6 +147,8 @@ class SimStateAccess {
   // round-robin cursor.
   std::vector<PlannerMemory> groupPlannerMemory() const;
   uint64_t planningCursor() const;
+  // Identified clients with no stream open (their agents' actions go to every subscriber).
+  std::span<const ClientId> awayClients() const;
   // The names of a table, in index order.
   std::vector<std::string> names(NameTableKind kind) const;
 
@@ -153,6 +157,11 @@ class SimStateAccess {
   // (the world file's, which describe the state being replaced); no events.
   void clear();
   void setCounters(uint64_t tick, uint64_t next_intention_id, uint64_t next_dropped_object);
+  // Before any entity is added: the entity table's rows in this order (ids, as captured),
+  // which is the order perception and the spatial index visit them in — floating-point sums
+  // and ties then come out as they did. Rows not filled by addEntity/addAgent are dropped
+  // by finishRestore().
+  void setEntityOrder(std::span<const EntityId> ids);
   // A non-agent entity (players, objects, attributes) as it was.
   void addEntity(const Entity& entity);
   void addObstacle(const Obstacle& obstacle);
@@ -171,6 +180,7 @@ class SimStateAccess {
   bool restoreNames(NameTableKind kind, std::span<const std::string> names);
   void setGroupPlannerMemory(std::span<const PlannerMemory> groups);
   void setPlanningCursor(uint64_t cursor);
+  void setAwayClients(std::vector<ClientId> clients);  // any order
   // Perception's daemon-wide state as captured (what admin calls and config reloads
   // changed since start): the tuning, every registered visibility type (replacing the
   // config's) and the attribute-principal links.
@@ -199,6 +209,7 @@ class SimStateAccess {
   void reportInterrupted(const Agent& agent, const AgentRecord& record);
 
   Simulation& sim_;
+  std::vector<EntityId> reserved_;  // setEntityOrder's rows
 };
 
 }  // namespace npc

@@ -163,6 +163,9 @@ void Simulation::ingest() {
     std::lock_guard lock(queue_mutex_);
     applying_.swap(queue_);
   }
+  if (recorder_) {
+    for (const Command& command : applying_) recorder_(tick_, command);  // before apply moves
+  }
   for (Command& command : applying_) apply(command);
   totals_.commands_applied += applying_.size();
   applying_.clear();
@@ -339,6 +342,8 @@ void Simulation::apply(Command& command) {
           releaseClient(origin, c.keeps_ownership);
         } else if constexpr (std::is_same_v<T, ClientBack>) {
           clientBack(origin);
+        } else if constexpr (std::is_same_v<T, InterruptInFlight>) {
+          interruptInFlight();
         }
       },
       command.body);

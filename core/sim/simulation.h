@@ -165,6 +165,10 @@ class Simulation {
   // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
   bool submit(Command command);
   bool submit(std::vector<Command>& commands);  // moves from and clears `commands`
+  // Tick thread, before the first tick: called with each command as a tick applies it, in
+  // order, before it applies (the input journal). An empty function: none.
+  using CommandRecorder = std::function<void(uint64_t tick, const Command& command)>;
+  void setCommandRecorder(CommandRecorder recorder) { recorder_ = std::move(recorder); }
   size_t queuedCommands() const;
 
   // Tick thread. Applies queued commands, then runs every phase once.
@@ -257,6 +261,10 @@ class Simulation {
   ClientId addresseeOf(ClientId owner) const;
   void releaseClient(ClientId client, bool keeps_ownership);
   void clientBack(ClientId client);
+  void interruptInFlight();
+  // A restored agent's intention that was running: INTERRUPTED (kRestored) at the next flush.
+  void queueRestoredInterruption(EntityId agent, IntentionId intention, uint16_t action,
+                                 float progress);
   // Hibernation (core/hibernation/README.md).
   Status wakePlaceCommand(const WakePlace& command);
   void sleepPlace(PlaceIndex place);
@@ -414,6 +422,7 @@ class Simulation {
   PerceptionPhase perception_phase_;
   SignalQueue signals_;
 
+  CommandRecorder recorder_;
   mutable std::mutex queue_mutex_;
   std::vector<Command> queue_;     // guarded by queue_mutex_
   std::vector<Command> applying_;  // tick thread: swapped with queue_ at ingest

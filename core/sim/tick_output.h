@@ -81,4 +81,12 @@ struct TickOutput {
   }
 };
 
+// A hash of a tick's actions (agent, intention, name, parameters) and events (kind, agent,
+// text), continuing `h` (FNV-1a) so that ticks chain: equal runs give equal hashes, tick by
+// tick (determinism tests, the input journal).
+class NameTable;
+inline constexpr uint64_t kOutputHashSeed = 1469598103934665603ull;
+uint64_t hashTickOutput(const TickOutput& output, const NameTable& action_names,
+                        uint64_t h = kOutputHashSeed);
+
 }  // namespace npc

@@ -2,6 +2,7 @@
 // and what the background thread's encoding costs, with the encoded bytes per agent, for
 // the demo world and a generated scale world (core/sim/scale_world.h).
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,7 +16,10 @@
 #include "sim/simulation.h"
 #include "sim/world_file.h"
 #include "sim_state_codec.h"
+#include "journal_codec.h"
+#include "journal_file.h"
 #include "snapshot_file.h"
+#include "state_checksum.h"
 
 using namespace npc;
 
@@ -161,3 +165,46 @@ void BM_CaptureWithSleepers(benchmark::State& state) {
 BENCHMARK(BM_CaptureWithSleepers)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
+
+// The input journal's cost per tick on the tick thread (server/input_journal.h): a tick of
+// range(0) client updates (each an NPC's new position and velocity, what a game streams)
+// encoded as the tick applies them, the state checksum and output hash after the tick, and
+// the record appended to a file (no sync: the "interval" policy syncs on another thread).
+void BM_JournalTick(benchmark::State& state) {
+  ScaleWorldSpec spec;
+  spec.agents = 10000;
+  const auto sim = loadWorld(makeScaleWorld(spec), 20, state);
+  if (!sim) return;
+  const std::string path = "/tmp/npcd-bench.npcjournal";
+  Status status;
+  auto writer = JournalWriter::create(path, pb::JournalHeader(), status);
+  std::vector<Command> updates;
+  uint32_t n = 0;
+  for (const Entity& e : sim->world().entities().rows()) {
+    if (e.kind != EntityKind::kNpc || n == state.range(0)) continue;
+    EntityState s;
+    s.id = e.id;
+    s.kind = EntityKind::kNpc;
+    s.position = Vec3{e.position.x + 0.5f, e.position.y, e.position.z};
+    s.velocity = Vec3{1.f, 0.f, 0.f};
+    updates.push_back(Command{static_cast<ClientId>(1), n, UpsertEntity{s}, n});
+    ++n;
+  }
+  pb::JournalTick tick;
+  double checksum_ms = 0.0;
+  for (auto _ : state) {
+    tick.Clear();
+    for (const Command& c : updates) encodeCommand(c, *tick.add_commands());
+    const auto start = std::chrono::steady_clock::now();
+    tick.set_state_checksum(stateChecksum(*sim));
+    checksum_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    tick.set_output_hash(hashTickOutput(sim->output(), sim->names()));
+    writer->append(tick);
+  }
+  state.counters["updates"] = static_cast<double>(updates.size());
+  state.counters["bytes_per_update"] =
+      updates.empty() ? 0.0 : static_cast<double>(tick.ByteSizeLong()) / static_cast<double>(updates.size());
+  state.counters["checksum_ms"] = checksum_ms;
+  std::remove(path.c_str());
+}
+BENCHMARK(BM_JournalTick)->Arg(0)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);

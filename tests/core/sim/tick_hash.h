@@ -10,38 +10,14 @@
 
 namespace npc::test {
 
-// FNV-1a over the bytes given.
+// A running hash of ticks' outputs, chained tick after tick.
 struct Fnv {
-  uint64_t h = 1469598103934665603ull;
-  void bytes(const void* p, size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
-  }
-  template <class T>
-  void add(const T& v) {
-    bytes(&v, sizeof v);
-  }
-  void add(const std::string& s) { bytes(s.data(), s.size()); }
+  uint64_t h = kOutputHashSeed;
 };
 
-// Adds the last tick's output of `sim` to `fnv`.
+// Adds the last tick's output of `sim` to `fnv` (core/sim/tick_output.h).
 inline void hashTickOutput(const Simulation& sim, Fnv& fnv) {
-  for (const ActionOut& a : sim.output().actions) {
-    fnv.add(raw(a.agent));
-    fnv.add(raw(a.intention));
-    fnv.add(sim.names().name(a.name));
-    for (uint8_t i = 0; i < a.param_count; ++i) {
-      fnv.add(a.params[i].number);
-      fnv.add(a.params[i].position.x);
-      fnv.add(a.params[i].position.y);
-      fnv.add(raw(a.params[i].entity));
-    }
-  }
-  for (const EventOut& e : sim.output().events) {
-    fnv.add(static_cast<int>(e.kind));
-    fnv.add(raw(e.agent));
-    fnv.add(e.text);
-  }
+  fnv.h = npc::hashTickOutput(sim.output(), sim.names(), fnv.h);
 }
 
 }  // namespace npc::test
