@@ -76,6 +76,13 @@ enum class MbtActionState : uint8_t { kRunning, kSucceeded, kFailed };
 // Planning (<Plan> / <ExecutePlan>): the host owns the agent's planner and plan runner.
 enum class MbtPlanState : uint8_t { kRunning, kSucceeded, kFailed };
 
+// A walk from the agent to a point, as the host's walkable ground sees it (<CanReach>,
+// entity:CanReachTarget, QueryTPS). Without a ground model the walk is the straight line.
+struct MbtWalk {
+  bool reachable = true;
+  float length_m = 0.f;  // along the walk when reachable; 0 otherwise
+};
+
 
 // One message on its way out (valid for the duration of MbtHost::log only).
 struct MbtLogMessage {
@@ -148,6 +155,16 @@ class MbtHost {
 
   // Static obstacles QueryTPS may search for cover (empty: cover queries fail).
   virtual std::span<const Obstacle> obstacles() const { return {}; }
+
+  // Can the agent walk from where it stands to `to`, and how long is the walk? The default
+  // is open ground: always reachable, along the straight line. A host with a navmesh
+  // answers from it: a point off the mesh, or one no path joins, is not reachable; a
+  // search that ran out of its limits is no evidence (reachable, the straight line).
+  virtual MbtWalk walkTo(Vec3 to) { return {true, length(to - agent().position)}; }
+  // Moves `point` onto the ground the agent can walk to (with a navmesh: the nearest point
+  // on the mesh, when a path joins it to the agent); false when there is none near `point`,
+  // and `point` is then unchanged. The default (open ground) leaves it and says true.
+  virtual bool placeOnGround(Vec3& point) { return true; }
 
   // Log sink: every message of the log router (history is kept by the instance anyway).
   // Forward to spdlog or drop. Must not keep `message`'s views.

@@ -133,6 +133,23 @@ struct MbtLuaApi {
                           : static_cast<lua_Number>(length(a.target_position - a.position)));
     return 1;
   }
+  // entity:CanReachTarget([max_m]): can the agent walk to its attention target (within
+  // max_m metres of walk)? Second result: the walk's length, nil when not reachable.
+  static int canReachTarget(lua_State* L) {
+    const lua_Number max_m = luaL_optnumber(L, 2, std::numeric_limits<lua_Number>::infinity());
+    MbtHost& host = ctx(L).host;
+    const MbtAgentView& a = host.agent();
+    const MbtWalk walk = a.target_class == MbtTargetClass::kNone ? MbtWalk{false, 0.f}
+                                                                 : host.walkTo(a.target_position);
+    const bool ok = walk.reachable && walk.length_m <= max_m;
+    lua_pushboolean(L, ok);
+    if (walk.reachable) {
+      lua_pushnumber(L, static_cast<lua_Number>(walk.length_m));
+    } else {
+      lua_pushnil(L);
+    }
+    return 2;
+  }
   static int getTargetId(lua_State* L) {
     const MbtAgentView& a = ctx(L).host.agent();
     if (a.target == EntityId::kNone) {
@@ -261,6 +278,7 @@ void pushMbtLuaNatives(lua_State* L) {
       {"GetTargetPos", &MbtLuaApi::getTargetPos},
       {"GetTargetDistance", &MbtLuaApi::getTargetDistance},
       {"GetTargetId", &MbtLuaApi::getTargetId},
+      {"CanReachTarget", &MbtLuaApi::canReachTarget},
       {"GetVariable", &MbtLuaApi::getVariable},
       {"SetVariable", &MbtLuaApi::setVariable},
       {"TimeSince", &MbtLuaApi::timeSince},

@@ -21,6 +21,10 @@
 //   entity:HasTarget() → bool;  entity:GetTargetPos() → {x,y,z} or nil
 //   entity:GetTargetDistance() → metres to the attention target (math.huge without one)
 //   entity:GetTargetId() → integer or nil
+//   entity:CanReachTarget([max_m]) → bool, walk length in metres (nil when not reachable):
+//     can the agent walk to its attention target (within max_m metres of walk)? The host
+//     answers (MbtHost::walkTo): on the world's navmesh when there is one, else along the
+//     straight line (always reachable). false, nil without an attention target.
 //   entity:GetVariable(name) → bool;  entity:SetVariable(name, bool)   (tree variables)
 //   entity:TimeSince(timestamp) → seconds, or nil when not set
 //   entity:Signal(name [, "Group"|"GroupExcludingSender"])   (sends a signal)

@@ -6,6 +6,7 @@
 
 #include "intent/decision_tree.h"
 #include "mbt/host.h"
+#include "sim/sim_navigation.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -94,6 +95,15 @@ class SimMbtHost final : public MbtHost {
   }
 
   std::span<const Obstacle> obstacles() const override { return sim_.world_.obstacles(); }
+
+  // Without a navmesh the ground is open (MbtHost's defaults).
+  MbtWalk walkTo(Vec3 to) override {
+    if (!sim_.navigation_) return MbtHost::walkTo(to);
+    return sim_.navigation_->trees.walk(view_.position, to);
+  }
+  bool placeOnGround(Vec3& point) override {
+    return !sim_.navigation_ || sim_.navigation_->trees.placeOnGround(view_.position, point);
+  }
 
   void log(const MbtLogMessage& message) override {
     if (sim_.tree_log_) sim_.tree_log_(message);

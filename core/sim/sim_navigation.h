@@ -1,8 +1,9 @@
 // The simulation's navigation state (core/nav): the world's navmesh, the query the tick
 // shares, the cache of path costs and the planner's Reachability over them. Internal to
 // core/sim; Simulation holds it behind a pointer, null when the world has no navmesh.
-// What uses it: planning (smart-object pruning, travel costs) and MoveTo intentions
-// (targets snapped to the mesh, unreachable ones failed). Thread: tick thread.
+// What uses it: planning (smart-object pruning, travel costs), MoveTo intentions (targets
+// snapped to the mesh, unreachable ones failed) and behavior trees (<CanReach>, QueryTPS).
+// Thread: tick thread.
 #pragma once
 
 #include <array>
@@ -14,17 +15,19 @@
 #include "nav/nav_query.h"
 #include "nav/path_cost_cache.h"
 #include "sim/nav_reachability.h"
+#include "sim/tree_navigation.h"
 
 namespace npc {
 
 struct SimNavigation {
   SimNavigation(nav::NavMesh built, const nav::NavQueryLimits& limits)
-      : mesh(std::move(built)), query(mesh, limits), reachability(query, cache) {}
+      : mesh(std::move(built)), query(mesh, limits), reachability(query, cache), trees(query, cache) {}
 
   nav::NavMesh mesh;
   nav::NavQuery query;
   nav::PathCostCache cache;
   NavReachability reachability;
+  TreeNavigation trees;  // MbtHost::walkTo / placeOnGround
   // Each agent's last MoveTo check, for GetAgent ("navigation"). Pruned of departed agents
   // when it outgrows the agent count.
   struct LastPath {

@@ -7,9 +7,8 @@
 //
 // Parameters: every attribute present becomes a typed parameter named after it, in the
 // order of the table below (text values interned, numbers with their unit, booleans as
-// 0/1). Target attributes (to=, at=) accept Target (the attention target: an entity),
-// RefPoint / LastOp and Cover (the registers QueryTPS fills), InitialPosition (home),
-// entity:<id>, or a position "x,y,z"; a target that is not available fails the node.
+// 0/1). Target attributes (to=, at=) take the forms of node_target.h (Target, RefPoint,
+// Cover, InitialPosition, entity:<id>, x,y,z); a target that is not available fails the node.
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -24,6 +23,7 @@
 #include "mbt/log_router.h"
 #include "mbt/node.h"
 #include "mbt/node_factory.h"
+#include "mbt/nodes/node_target.h"
 #include "mbt/nodes/standard_nodes.h"
 
 namespace npc {
@@ -138,100 +138,10 @@ const std::vector<ActionSpec>& actionSpecs() {
   return specs;
 }
 
-struct Target {
-  enum class Source : uint8_t { kAttention, kRefPoint, kCover, kHome, kEntity, kPosition };
-  Source source = Source::kAttention;
-  uint8_t param = 0;  // index of its parameter in the request
-  EntityId entity = EntityId::kNone;
-  Vec3 position;
+// A target attribute and the index of the parameter it fills.
+struct Target : MbtNodeTarget {
+  uint8_t param = 0;
 };
-
-bool parsePosition(std::string_view text, Vec3& out) {
-  std::string s(text);
-  const char* p = s.c_str();
-  float v[3];
-  for (int i = 0; i < 3; ++i) {
-    char* end = nullptr;
-    v[i] = std::strtof(p, &end);
-    if (end == p) return false;
-    p = end;
-    while (*p == ' ') ++p;
-    if (i < 2) {
-      if (*p != ',') return false;
-      ++p;
-    }
-  }
-  while (*p == ' ') ++p;
-  if (*p != '\0') return false;
-  out = {v[0], v[1], v[2]};
-  return true;
-}
-
-bool parseTarget(std::string_view text, Target& out) {
-  if (equalsNoCase(text, "Target")) {
-    out.source = Target::Source::kAttention;
-  } else if (equalsNoCase(text, "RefPoint") || equalsNoCase(text, "LastOp")) {
-    out.source = Target::Source::kRefPoint;
-  } else if (equalsNoCase(text, "Cover")) {
-    out.source = Target::Source::kCover;
-  } else if (equalsNoCase(text, "InitialPosition") || equalsNoCase(text, "Home")) {
-    out.source = Target::Source::kHome;
-  } else if (text.size() > 7 && equalsNoCase(text.substr(0, 7), "entity:")) {
-    char* end = nullptr;
-    const std::string id(text.substr(7));
-    const unsigned long long value = std::strtoull(id.c_str(), &end, 10);
-    if (end == id.c_str() || *end != '\0' || value == 0) return false;
-    out.source = Target::Source::kEntity;
-    out.entity = static_cast<EntityId>(value);
-  } else if (parsePosition(text, out.position)) {
-    out.source = Target::Source::kPosition;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-// Fills the target's parameter; false (with `why`) when the target is not available.
-bool resolve(const Target& target, MbtContext& ctx, MbtActionParam& param, const char*& why) {
-  const MbtAgentView& view = ctx.host.agent();
-  switch (target.source) {
-    case Target::Source::kAttention:
-      if (view.target_class == MbtTargetClass::kNone) {
-        why = "has no attention target";
-        return false;
-      }
-      param.type = view.target == EntityId::kNone ? MbtActionParam::Type::kPosition
-                                                  : MbtActionParam::Type::kEntity;
-      param.entity = view.target;
-      param.position = view.target_position;
-      return true;
-    case Target::Source::kRefPoint:
-    case Target::Source::kCover: {
-      const MbtRegister reg = target.source == Target::Source::kCover ? MbtRegister::kCover
-                                                                      : MbtRegister::kRefPoint;
-      if (!ctx.instance.getRegister(reg, param.position)) {
-        why = reg == MbtRegister::kCover ? "has no cover (run a QueryTPS register=\"Cover\" first)"
-                                         : "has no RefPoint (run a QueryTPS first)";
-        return false;
-      }
-      param.type = MbtActionParam::Type::kPosition;
-      return true;
-    }
-    case Target::Source::kHome:
-      param.type = MbtActionParam::Type::kPosition;
-      param.position = view.home;
-      return true;
-    case Target::Source::kEntity:
-      param.type = MbtActionParam::Type::kEntity;
-      param.entity = target.entity;
-      return true;
-    case Target::Source::kPosition:
-      param.type = MbtActionParam::Type::kPosition;
-      param.position = target.position;
-      return true;
-  }
-  return false;
-}
 
 struct ActionData {
   MbtActionHandle handle = MbtActionHandle::kNone;  // kNone once finished
@@ -264,7 +174,7 @@ class ActionNode : public MbtNodeT<ActionData> {
     MbtActionRequest request = request_;
     for (uint8_t t = 0; t < target_count_; ++t) {
       const char* why = nullptr;
-      if (!resolve(targets_[t], ctx, request.params[targets_[t].param], why)) {
+      if (!resolveMbtNodeTarget(targets_[t], ctx, request.params[targets_[t].param], why)) {
         d.failed = true;
         MbtErrorReporter(*this, ctx).logError("cannot start: the agent ", why);
         return;
@@ -325,10 +235,9 @@ class ActionNode : public MbtNodeT<ActionData> {
   bool addTarget(MbtXmlElement& xml, MbtLoadContext& ctx, std::string_view name,
                  std::string_view text) {
     Target target;
-    if (!parseTarget(text, target)) {
+    if (!parseMbtNodeTarget(text, target)) {
       xml.error(name, std::string(name) + " \"" + std::string(text) +
-                          "\" is not a target (Target, RefPoint, LastOp, Cover, "
-                          "InitialPosition, entity:<id> or x,y,z)");
+                          "\" is not a target (" + std::string(kMbtNodeTargetForms) + ")");
       return false;
     }
     if (target_count_ == targets_.size()) {
@@ -441,7 +350,7 @@ class ActionNode : public MbtNodeT<ActionData> {
       if (!text.empty() && end == text.c_str() + text.size()) {
         p->type = MbtActionParam::Type::kNumber;
         p->number = number;
-      } else if (parsePosition(value, position)) {
+      } else if (parseMbtPosition(value, position)) {
         p->type = MbtActionParam::Type::kPosition;
         p->position = position;
       } else {

@@ -14,6 +14,12 @@
 //   away         radius/2 m from the agent, straight away from the target
 //   random       a random point within radius of the agent (the agent's seeded stream)
 //   target       the target's position
+// Every candidate goes through MbtHost::placeOnGround: with a navmesh it is moved to the
+// nearest point on the mesh, and dropped when it is off the mesh or the agent cannot walk
+// to it (a cover spot inside a fenced yard, a point across a river), so Move to="RefPoint"
+// never sends the agent somewhere it cannot go. Cover then takes the nearest cover spot
+// that survives, random draws again (up to kRandomDraws times); the other kinds fail.
+// Without a navmesh the host leaves candidates where they are.
 // A game with a real TPS registers its own QueryTPS node (MbtNodeFactory::set).
 #include <cmath>
 #include <limits>
@@ -31,6 +37,9 @@ namespace {
 
 enum class Query : uint8_t { kCover, kNearTarget, kAway, kRandom, kTarget };
 
+// Draws of a random query before it gives up (each one a nearest-point and a path query).
+constexpr int kRandomDraws = 8;
+
 bool contains(std::string_view text, std::string_view part) {
   for (size_t i = 0; i + part.size() <= text.size(); ++i) {
     if (equalsNoCase(text.substr(i, part.size()), part)) return true;
@@ -44,11 +53,11 @@ Vec3 flatDirection(Vec3 from, Vec3 to) {
   return len > 1e-4f ? d * (1.f / len) : Vec3{1.f, 0.f, 0.f};
 }
 
-bool coverFrom(const MbtAgentView& self, std::span<const Obstacle> obstacles, float radius,
-               Vec3& out) {
+bool coverFrom(MbtHost& host, float radius, Vec3& out) {
+  const MbtAgentView& self = host.agent();
   const Vec3 threat = self.target_position;
   float best = std::numeric_limits<float>::max();
-  for (const Obstacle& o : obstacles) {
+  for (const Obstacle& o : host.obstacles()) {
     if (o.cover != Cover::kHard) continue;
     const Vec3 center = (o.box.min + o.box.max) * 0.5f;
     if (distanceSq(center, self.position) > radius * radius) continue;
@@ -57,6 +66,8 @@ bool coverFrom(const MbtAgentView& self, std::span<const Obstacle> obstacles, fl
     const float half = 0.5f * std::max(o.box.max.x - o.box.min.x, o.box.max.y - o.box.min.y);
     Vec3 point = center + away * (half * 1.5f + 0.6f);
     point.z = self.position.z;
+    // Snapped before the hiding test: the spot the agent can stand on must be the hidden one.
+    if (!host.placeOnGround(point)) continue;
     Vec3 eye = threat;
     eye.z = point.z + 1.f;
     Vec3 low = point;
@@ -97,41 +108,45 @@ class QueryTpsNode : public MbtNode {
 
  protected:
   MbtStatus update(MbtContext& ctx) const override {
-    const MbtAgentView& self = ctx.host.agent();
-    const bool has_target = self.target_class != MbtTargetClass::kNone;
     Vec3 point;
-    switch (query_) {
-      case Query::kCover:
-        if (!has_target || !coverFrom(self, ctx.host.obstacles(), radius_, point)) {
-          return MbtStatus::kFailure;
-        }
-        break;
-      case Query::kNearTarget: {
-        if (!has_target) return MbtStatus::kFailure;
-        point = self.target_position + flatDirection(self.target_position, self.position) * distance_;
-        break;
-      }
-      case Query::kAway:
-        if (!has_target) return MbtStatus::kFailure;
-        point = self.position + flatDirection(self.target_position, self.position) * (radius_ * 0.5f);
-        break;
-      case Query::kRandom: {
-        Rng& rng = ctx.instance.rng();
-        const float angle = rng.range(0.f, 6.2831853f);
-        const float r = radius_ * static_cast<float>(std::sqrt(rng.uniform()));
-        point = self.position + Vec3{std::cos(angle) * r, std::sin(angle) * r, 0.f};
-        break;
-      }
-      case Query::kTarget:
-        if (!has_target) return MbtStatus::kFailure;
-        point = self.target_position;
-        break;
-    }
+    if (!find(ctx, point)) return MbtStatus::kFailure;
     ctx.instance.setRegister(register_, point);
     return MbtStatus::kSuccess;
   }
 
  private:
+  // The query's point, on the ground the agent can walk to; false when there is none.
+  bool find(MbtContext& ctx, Vec3& point) const {
+    const MbtAgentView& self = ctx.host.agent();
+    const bool has_target = self.target_class != MbtTargetClass::kNone;
+    switch (query_) {
+      case Query::kCover:
+        return has_target && coverFrom(ctx.host, radius_, point);  // placed per candidate
+      case Query::kRandom:
+        for (int draw = 0; draw < kRandomDraws; ++draw) {
+          point = randomPoint(ctx.instance.rng(), self.position);
+          if (ctx.host.placeOnGround(point)) return true;
+        }
+        return false;
+      case Query::kNearTarget:
+        point = self.target_position + flatDirection(self.target_position, self.position) * distance_;
+        break;
+      case Query::kAway:
+        point = self.position + flatDirection(self.target_position, self.position) * (radius_ * 0.5f);
+        break;
+      case Query::kTarget:
+        point = self.target_position;
+        break;
+    }
+    return has_target && ctx.host.placeOnGround(point);
+  }
+
+  Vec3 randomPoint(Rng& rng, Vec3 around) const {
+    const float angle = rng.range(0.f, 6.2831853f);
+    const float r = radius_ * static_cast<float>(std::sqrt(rng.uniform()));
+    return around + Vec3{std::cos(angle) * r, std::sin(angle) * r, 0.f};
+  }
+
   Query query_ = Query::kNearTarget;
   MbtRegister register_ = MbtRegister::kRefPoint;
   float radius_ = 20.f;

@@ -21,6 +21,7 @@ void registerMbtLuaNodes(MbtNodeFactory& factory);           // ExecuteLua Asser
                                                              // LuaWrapper OnSignal
 void registerMbtActionNodes(MbtNodeFactory& factory);        // Move Shoot Animate ... Action
 void registerMbtQueryTpsNode(MbtNodeFactory& factory);       // QueryTPS
+void registerMbtCanReachNode(MbtNodeFactory& factory);       // CanReach
 void registerMbtPlanNodes(MbtNodeFactory& factory);          // Plan ExecutePlan (GOAP)
 
 inline void registerMbtStandardNodes(MbtNodeFactory& factory) {
@@ -33,6 +34,7 @@ inline void registerMbtStandardNodes(MbtNodeFactory& factory) {
   registerMbtLuaNodes(factory);
   registerMbtActionNodes(factory);
   registerMbtQueryTpsNode(factory);
+  registerMbtCanReachNode(factory);
   registerMbtPlanNodes(factory);
 }
 

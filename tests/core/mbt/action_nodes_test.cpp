@@ -391,3 +391,56 @@ TEST_CASE("QueryTPS finds a position against the world's obstacles",
     REQUIRE(length(points[3]) <= 5.f);
   }
 }
+
+TEST_CASE("QueryTPS puts its points on the ground the agent can walk to",
+          "[mbt][nodes][querytps]") {
+  MbtFixture f;
+  f.host.ground = true;  // the ground is z = 0; no walk crosses the river at x = 10
+  f.host.view.position = {0, 0, 0};
+  f.host.seeTarget(EntityId{5}, {20, 0, 0});
+  SECTION("Should snap a point onto the ground") {
+    f.host.river_x = 1e9f;
+    f.host.seeTarget(EntityId{5}, {20, 0, 3});  // on a ledge 3 m up
+    REQUIRE(f.load(tree(R"(<QueryTPS name="SDKGrunt_OpenCombat" distance="8"/>)")) == "");
+    REQUIRE(f.tick() == MbtStatus::kSuccess);
+    Vec3 point;
+    REQUIRE(f.agent.getRegister(MbtRegister::kRefPoint, point));
+    CHECK(point == Vec3{12, 0, 0});
+  }
+  SECTION("Should drop a point across the river and fail rather than send the agent there") {
+    f.host.river_x = 10.f;
+    REQUIRE(f.load(tree(R"(<QueryTPS name="SDKGrunt_OpenCombat" distance="8"/>)")) == "");
+    REQUIRE(f.tick() == MbtStatus::kFailure);
+    Vec3 point;
+    CHECK_FALSE(f.agent.getRegister(MbtRegister::kRefPoint, point));
+  }
+  SECTION("Should take the nearest cover the agent can walk to") {
+    f.host.river_x = 4.f;
+    f.host.view.position = {0, 0, 0};
+    f.host.seeTarget(EntityId{5}, {0, 20, 0});
+    // Cover across the river (nearer) and cover on the agent's side (farther).
+    f.host.obstacle_list.push_back({ObstacleId{1}, {{4.5f, 2, 0}, {6.5f, 3, 2}}, Cover::kHard});
+    f.host.obstacle_list.push_back({ObstacleId{2}, {{-7, 2, 0}, {-5, 3, 2}}, Cover::kHard});
+    REQUIRE(f.load(tree(R"(<QueryTPS name="CoverFromTarget" register="Cover"/>)")) == "");
+    REQUIRE(f.tick() == MbtStatus::kSuccess);
+    Vec3 cover;
+    REQUIRE(f.agent.getRegister(MbtRegister::kCover, cover));
+    CHECK(cover.x < -4.f);
+    CHECK(cover.y < 2.f);
+  }
+  SECTION("Should draw random points again until one is on the agent's side") {
+    f.host.river_x = 0.5f;  // most of the circle lies across it
+    f.host.view.position = {0, 0, 0};
+    REQUIRE(f.load(tree(R"(<QueryTPS name="SearchSpot" query="random" radius="5"/>)")) == "");
+    int found = 0;
+    for (int i = 0; i < 20; ++i) {
+      if (f.tick() != MbtStatus::kSuccess) continue;
+      ++found;
+      Vec3 point;
+      REQUIRE(f.agent.getRegister(MbtRegister::kRefPoint, point));
+      CHECK(point.x <= 0.5f);
+    }
+    CHECK(found >= 15);  // 8 draws, each ~55% on this side: failing all is rare
+  }
+}
+

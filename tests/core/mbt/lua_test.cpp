@@ -211,6 +211,23 @@ TEST_CASE("The entity API reads and writes the agent's state", "[mbt][lua][entit
     REQUIRE(assertLua(f, "return entity:GetTargetDistance() == 5 and entity:GetTargetId() == 99") ==
             MbtStatus::kSuccess);
   }
+  SECTION("Should say whether the target can be walked to, and how far") {
+    f.host.view.position = {0, 0, 0};
+    REQUIRE(assertLua(f, "local ok, m = entity:CanReachTarget() return not ok and m == nil") ==
+            MbtStatus::kSuccess);
+    f.host.seeTarget(EntityId{99}, {6, 8, 0});
+    // Open ground (no navmesh): the straight line.
+    REQUIRE(assertLua(f, "local ok, m = entity:CanReachTarget() return ok and m == 10") ==
+            MbtStatus::kSuccess);
+    f.host.ground = true;
+    f.host.detour = 2.f;
+    REQUIRE(assertLua(f, "local ok, m = entity:CanReachTarget(15) return not ok and m == 20") ==
+            MbtStatus::kSuccess);
+    REQUIRE(assertLua(f, "return entity:CanReachTarget(20)") == MbtStatus::kSuccess);
+    f.host.river_x = 5.f;
+    REQUIRE(assertLua(f, "local ok, m = entity:CanReachTarget() return not ok and m == nil") ==
+            MbtStatus::kSuccess);
+  }
   SECTION("Should read and write tree variables and read timestamps") {
     REQUIRE(assertLua(f, "entity:SetVariable('Alarmed', true) return entity:TimeSince('Hit') == nil") ==
             MbtStatus::kSuccess);

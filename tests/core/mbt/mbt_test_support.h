@@ -57,6 +57,22 @@ class TestHost : public MbtHost {
     signal_log.push_back({signal, scope});
   }
   std::span<const Obstacle> obstacles() const override { return obstacle_list; }
+  // A scripted ground (when `ground` is set): a river along x = river_x that no walk
+  // crosses, walks `detour` times the straight line, and the ground at z = 0 (points are
+  // placed there). Unset: MbtHost's open ground.
+  MbtWalk walkTo(Vec3 to) override {
+    ++walks;
+    if (!ground) return MbtHost::walkTo(to);
+    if ((to.x > river_x) != (view.position.x > river_x)) return {false, 0.f};
+    return {true, detour * length(to - view.position)};
+  }
+  bool placeOnGround(Vec3& point) override {
+    if (!ground) return true;
+    Vec3 on_ground{point.x, point.y, 0.f};
+    if (!walkTo(on_ground).reachable) return false;
+    point = on_ground;
+    return true;
+  }
   void log(const MbtLogMessage& message) override {
     if (record_logs) logs.push_back(std::string(message.text));
   }
@@ -125,6 +141,10 @@ class TestHost : public MbtHost {
   std::vector<std::pair<SignalId, MbtSignalScope>> signal_log;  // every one sent
   std::vector<std::string> logs;
   std::vector<Obstacle> obstacle_list;
+  bool ground = false;
+  float river_x = 1e9f;
+  float detour = 1.f;
+  size_t walks = 0;
   bool record_logs = true;
   bool refuse_actions = false;
   size_t polls = 0;

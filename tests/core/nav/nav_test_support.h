@@ -4,6 +4,8 @@
 // OBJ is Y up (Recast's convention): world (x, y, z) is OBJ (x, z, -y).
 #pragma once
 
+#include <filesystem>
+#include <fstream>
 #include <span>
 #include <string>
 
@@ -59,6 +61,15 @@ f 1 3 4
 f 5 6 7
 f 5 7 8
 )";
+
+// Writes `obj` as level.obj into the temporary folder `dir_name` (for world files that name
+// their geometry relative to themselves); returns the folder.
+inline std::string writeLevel(const char* dir_name, const char* obj = kLevelObj) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / dir_name;
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "level.obj") << obj;
+  return dir.string();
+}
 
 inline NavMesh buildMesh(const char* obj, std::span<const Aabb> blockers = {},
                          const NavBuildConfig& config = {}) {

@@ -3,8 +3,6 @@
 // MoveTo no path reaches fails with the reason instead of going out; GetAgent shows the
 // last check.
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include <catch2/catch.hpp>
@@ -21,12 +19,7 @@ using namespace npc;
 namespace {
 
 // The navigation tests' level (floor A with a wall, island B) as the world's geometry.
-std::string levelDir() {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "npcd_nav_world";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "level.obj") << nav::test::kLevelObj;
-  return dir.string();
-}
+std::string levelDir() { return nav::test::writeLevel("npcd_nav_world"); }
 
 struct NavWorld {
   Simulation sim{SimConfig{}, test::testArchetypes()};
