@@ -108,9 +108,10 @@ void DomainLoader::parseSearch(const json& root) {
       o.weight = static_cast<float>(*v);
     }
     if (auto v = reader_.string(s, "/search", "heuristic", false)) {
-      if (*v == "lmcut") o.heuristic = HeuristicKind::kLandmarkCut;
+      if (*v == "auto") o.heuristic = HeuristicKind::kAuto;
+      else if (*v == "lmcut") o.heuristic = HeuristicKind::kLandmarkCut;
       else if (*v == "blind") o.heuristic = HeuristicKind::kBlind;
-      else err("/search/heuristic", "expected \"lmcut\" or \"blind\"");
+      else err("/search/heuristic", "expected \"auto\", \"lmcut\" or \"blind\"");
     }
     auto positive = [&](const char* key, int64_t lo, int64_t hi, auto& field) {
       if (auto v = reader_.integer(s, "/search", key, false)) {

@@ -7,7 +7,7 @@
 //
 // {
 //   "domain": "guard",                                        required, unique per library
-//   "search": { "weight": 1, "heuristic": "lmcut" | "blind", "max_nodes": 4096,
+//   "search": { "weight": 1, "heuristic": "auto" | "lmcut" | "blind", "max_nodes": 4096,
 //               "max_expansions": 20000, "max_depth": 32, "max_work": 0,
 //               "max_candidates": 3, "object_radius_m": 30, "at_tolerance_m": 0.5,
 //               "prune": true, "accept_partial": false },
