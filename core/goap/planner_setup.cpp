@@ -25,6 +25,14 @@ uint64_t mix(uint64_t h, uint64_t v) {
 GoapPlanner::GoapPlanner() {
   positions_.reserve(kMaxLocations);
   loc_info_.reserve(kMaxLocations);
+  // Room for a B1-sized search (instances, relaxed keys, open list) from the start: a fresh
+  // planner's first plan then allocates each array once instead of doubling its way up.
+  instances_.reserve(64);
+  ever_applicable_.reserve(64);
+  key_op_.reserve(512);
+  lm_masks_.reserve(512);
+  hkey_.reserve(256);
+  open_.reserve(2 * kInitialNodes);
 }
 
 void GoapPlanner::reject(uint32_t node, ActionId action, int32_t instance, RejectReason reason,
