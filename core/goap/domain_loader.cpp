@@ -419,7 +419,9 @@ void DomainLoader::parseAction(const json& j, const std::string& path) {
     parseEffects(*e, joinPath(path, "effects"), a.needs_object, a.effects);
   if (auto c = j.find("cost"); c != j.end()) {
     a.cost.base = 0.f;
+    cost_pre_ = &a.conditions;  // a table may leave out the values these exclude
     parseCost(*c, joinPath(path, "cost"), a.needs_object, a.cost);
+    cost_pre_ = nullptr;
   }
   if (auto p = j.find("pacing"); p != j.end() && reader_.isObject(*p, joinPath(path, "pacing"))) {
     const std::string pp = joinPath(path, "pacing");

@@ -53,7 +53,9 @@
 //         { "move_to": ref } | { "move_near": ref, "range": metres } | { "use": ..., "args": ... }
 // cost:   number (= base) | [cost...] (summed) | { "use": ..., "args": ... }
 //         | { "base": b, "travel_per_m": k, "distance_to": ref, "distance_per_m": k,
-//             "by_fact": f, "table": { "<value>": number, ... every value } }
+//             "by_fact": f, "table": { "<value>": number, ... } }
+//         table: every value of f, except values one of the action's own fact conditions
+//         rejects (the action never runs there; such entries are never read)
 // ref:    "$object" (the bound smart object; needs "object") or a target name.
 // Template / fragment arguments replace "$param" strings: a whole "$p" string takes the
 // argument's JSON value, "goto_$to" splices its text. "$object" is never a parameter.
@@ -107,6 +109,7 @@ class DomainLoader {
                    std::vector<Effect>& out);
   void parseCost(const nlohmann::json& j, const std::string& path, bool has_object,
                  CostSpec& out);
+  bool preExcludes(FactId fact, int32_t value) const;
   bool parseRef(const nlohmann::json& j, const std::string& path, bool has_object,
                 LocationRef& out);
   bool parseOp(const nlohmann::json& obj, const std::string& path, CompareOp& out);
@@ -128,6 +131,8 @@ class DomainLoader {
   JsonReader reader_;
   GoapDomain* d_ = nullptr;
   std::string note_;  // appended to errors while inside a template or fragment
+  const std::vector<Condition>* cost_pre_ = nullptr;  // the preconditions of the action whose
+                                                      // cost is being parsed
   std::vector<std::pair<std::string, Fragment>> cond_fragments_, effect_fragments_,
       cost_fragments_, templates_;
   std::vector<std::string> action_paths_;  // where each action was defined

@@ -358,17 +358,37 @@ void DomainLoader::parseCost(const json& j, const std::string& path, bool has_ob
       }
       values[static_cast<size_t>(v - fd.min)] = t->get<float>();
     }
-    for (size_t k = 0; k < values.size(); ++k)
-      if (values[k] < 0) {
-        err(joinPath(path, "table"),
-            "no cost for value \"" + d_->formatValue(f, static_cast<int32_t>(k) + fd.min) + "\"");
-        return;
+    for (size_t k = 0; k < values.size(); ++k) {
+      if (values[k] >= 0) continue;
+      const int32_t v = static_cast<int32_t>(k) + fd.min;
+      if (preExcludes(f, v)) {  // never read: the action never runs there
+        values[k] = kInfiniteCost;
+        continue;
       }
+      err(joinPath(path, "table"), "no cost for value \"" + d_->formatValue(f, v) +
+                                       "\" (only values the action's preconditions exclude "
+                                       "may be left out)");
+      return;
+    }
     out.table_fact = f;
     out.table_offset = static_cast<uint32_t>(d_->cost_table_.size());
     out.table_size = static_cast<uint32_t>(values.size());
     d_->cost_table_.insert(d_->cost_table_.end(), values.begin(), values.end());
   }
+}
+
+// Whether one of the action's own fact conditions (not an `any` alternative) rejects
+// `fact` = `value`: a sparse cost table needs no entry there.
+bool DomainLoader::preExcludes(FactId fact, int32_t value) const {
+  if (!cost_pre_) return false;
+  const int32_t raw = value - d_->fact(fact).min;
+  for (const Condition& c : *cost_pre_) {
+    if (c.kind != ConditionKind::kFact || c.fact != fact) continue;
+    const bool accepts =
+        c.op == CompareOp::kIn ? (c.accepted >> raw) & 1 : compare(c.op, value, c.value);
+    if (!accepts) return true;
+  }
+  return false;
 }
 
 bool DomainLoader::parseRef(const json& j, const std::string& path, bool has_object,

@@ -320,3 +320,42 @@ TEST_CASE("Domain files in errors are named from their definitions directory", "
   REQUIRE(r.errors == std::vector<std::string>{"goap/broken.json:2:17: number overflow parsing '1e400'"});
   std::filesystem::remove_all(dir.parent_path());
 }
+
+TEST_CASE("A cost table may leave out the values the action's preconditions exclude",
+          "[goap][loader]") {
+  // Travel costs by where the agent stands: going to the forest never starts in the forest,
+  // so its table needs no "forest" entry; chop's and go_field's need one entry each.
+  const char* domain = R"({ "domain": "sparse",
+    "facts": [ { "name": "at", "type": "enum", "values": ["home", "field", "forest"] },
+               { "name": "wood", "type": "bool" } ],
+    "actions": [
+      { "name": "go_forest", "pre": [{ "fact": "at", "op": "!=", "value": "forest" }],
+        "effects": [{ "fact": "at", "set": "forest" }],
+        "cost": { "by_fact": "at", "table": { "home": 5, "field": 2 } } },
+      { "name": "go_field", "pre": [{ "fact": "at", "in": ["home"] }],
+        "effects": [{ "fact": "at", "set": "field" }],
+        "cost": { "by_fact": "at", "table": { "home": 1 } } },
+      { "name": "chop", "pre": [{ "fact": "at", "value": "forest" }],
+        "effects": [{ "fact": "wood", "set": true }],
+        "cost": [1, { "by_fact": "at", "table": { "forest": 0 } }] } ],
+    "goals": [ { "name": "wood", "desired": [{ "fact": "wood", "value": true }] } ] })";
+  SECTION("Should load and plan with the entries it has") {
+    GoapLibrary lib;
+    const GoapDomain& d = loadDomain(lib, domain, "sparse.json");
+    GoapPlanner planner;
+    for (int search = 0; search < 2; ++search) {  // LM-cut, then the exact table
+      const PlanResult& r = planner.plan(request(d, {"wood"}));
+      INFO("search " << search);
+      REQUIRE(r.status == PlanStatus::kFound);
+      CHECK(names(d, r) == std::vector<std::string>{"go_field", "go_forest", "chop"});
+      CHECK(r.cost == 4.f);
+    }
+  }
+  SECTION("Should refuse a missing value the preconditions allow, and say where") {
+    std::string bad = domain;
+    bad.replace(bad.find(R"("home": 5, )"), 11, "");
+    CHECK(errorsOf(bad) ==
+          "bad.json: /actions/0/cost/table: no cost for value \"home\" (only values the "
+          "action's preconditions exclude may be left out)");
+  }
+}
