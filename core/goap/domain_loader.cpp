@@ -165,7 +165,8 @@ void DomainLoader::parseFacts(const json& root) {
     const json& j = (*it)[i];
     const std::string path = joinPath("/facts", i);
     if (!reader_.isObject(j, path)) continue;
-    reader_.onlyKeys(j, path, {"name", "type", "values", "min", "max", "initial", "comment"});
+    reader_.onlyKeys(j, path,
+                     {"name", "type", "values", "min", "max", "initial", "positions", "comment"});
     FactDef f;
     auto name = reader_.string(j, path, "name", true);
     auto type = reader_.string(j, path, "type", true);
@@ -222,6 +223,9 @@ void DomainLoader::parseFacts(const json& root) {
                     false, v))
         d_->facts_.back().initial = v;
     }
+    positions_.emplace_back();
+    if (auto p = j.find("positions"); p != j.end())
+      parsePositions(*p, joinPath(path, "positions"), static_cast<FactId>(d_->facts_.size() - 1));
   }
   if (d_->facts_.size() > 255) err("/facts", "a domain has at most 255 facts");
 }

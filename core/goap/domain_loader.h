@@ -15,6 +15,8 @@
 //   "facts": [                                                required
 //     { "name": "has_torch", "type": "bool", "initial": false },
 //     { "name": "stance", "type": "enum", "values": ["standing", "crouched"], "initial": "standing" },
+//     { "name": "at", "type": "enum", "values": ["home", "well"],
+//       "positions": { "home": [0, 0], "well": [30, 40, 0] } },     metres, for travel costs
 //     { "name": "wood", "type": "int", "min": 0, "max": 2, "initial": 0 } ],   [Limit: ≤ 64 values]
 //   "targets": ["enemy"],                   positions given per request   [Limit: ≤ 8]
 //   "blackboard": { "in_position": "bool" },  bool | int | float | entity | vec3 (shared schema)
@@ -56,12 +58,16 @@
 //             "by_fact": f, "table": { "<value>": number, ... } }
 //         table: every value of f, except values one of the action's own fact conditions
 //         rejects (the action never runs there; such entries are never read)
+//         | { "by_fact": f, "travel_to": value, "per_m": k, "round": step }
+//         travel formula: k × the distance between f's positions, rounded to a multiple of
+//         step (default 0: not rounded); f is an enum with "positions"
 // ref:    "$object" (the bound smart object; needs "object") or a target name.
 // Template / fragment arguments replace "$param" strings: a whole "$p" string takes the
 // argument's JSON value, "goto_$to" splices its text. "$object" is never a parameter.
 // Wildcards: bucket action lists accept "prefix*".
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,6 +76,7 @@
 
 #include "base/json_reader.h"
 #include "goap/domain.h"
+#include "world/vec3.h"
 
 namespace npc::goap {
 
@@ -110,6 +117,9 @@ class DomainLoader {
   void parseCost(const nlohmann::json& j, const std::string& path, bool has_object,
                  CostSpec& out);
   bool preExcludes(FactId fact, int32_t value) const;
+  void parsePositions(const nlohmann::json& j, const std::string& path, FactId f);
+  bool travelCosts(const nlohmann::json& j, const std::string& path, FactId f,
+                   std::vector<float>& values);
   bool parseRef(const nlohmann::json& j, const std::string& path, bool has_object,
                 LocationRef& out);
   bool parseOp(const nlohmann::json& obj, const std::string& path, CompareOp& out);
@@ -131,6 +141,8 @@ class DomainLoader {
   JsonReader reader_;
   GoapDomain* d_ = nullptr;
   std::string note_;  // appended to errors while inside a template or fragment
+  // By FactId: an enum fact's "positions" (one per value, unset when not given).
+  std::vector<std::vector<std::optional<Vec3>>> positions_;
   const std::vector<Condition>* cost_pre_ = nullptr;  // the preconditions of the action whose
                                                       // cost is being parsed
   std::vector<std::pair<std::string, Fragment>> cond_fragments_, effect_fragments_,
