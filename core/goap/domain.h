@@ -138,11 +138,13 @@ struct SmartObjectTypeDef {
   std::vector<ActionId> actions;
 };
 
-enum class HeuristicKind : uint8_t { kLandmarkCut, kBlind };
+// kAuto: an exact table on problems whose relevant facts fit ExactHeuristic::kMaxBits and
+// that do not plan positions, LM-cut otherwise (planner_table.cpp).
+enum class HeuristicKind : uint8_t { kAuto, kLandmarkCut, kBlind };
 
 struct SearchSettings {
   float weight = 1.f;                   // f = g + weight·h; 1 = optimal, > 1 bounded-suboptimal
-  HeuristicKind heuristic = HeuristicKind::kLandmarkCut;
+  HeuristicKind heuristic = HeuristicKind::kAuto;
   uint32_t max_nodes = 65536;           // node pool bound (grown on demand; 64 B per node)
   uint32_t max_expansions = 20000;
   uint8_t max_depth = kMaxPlanSteps;    // actions per plan

@@ -108,9 +108,10 @@ void DomainLoader::parseSearch(const json& root) {
       o.weight = static_cast<float>(*v);
     }
     if (auto v = reader_.string(s, "/search", "heuristic", false)) {
-      if (*v == "lmcut") o.heuristic = HeuristicKind::kLandmarkCut;
+      if (*v == "auto") o.heuristic = HeuristicKind::kAuto;
+      else if (*v == "lmcut") o.heuristic = HeuristicKind::kLandmarkCut;
       else if (*v == "blind") o.heuristic = HeuristicKind::kBlind;
-      else err("/search/heuristic", "expected \"lmcut\" or \"blind\"");
+      else err("/search/heuristic", "expected \"auto\", \"lmcut\" or \"blind\"");
     }
     auto positive = [&](const char* key, int64_t lo, int64_t hi, auto& field) {
       if (auto v = reader_.integer(s, "/search", key, false)) {
@@ -164,7 +165,8 @@ void DomainLoader::parseFacts(const json& root) {
     const json& j = (*it)[i];
     const std::string path = joinPath("/facts", i);
     if (!reader_.isObject(j, path)) continue;
-    reader_.onlyKeys(j, path, {"name", "type", "values", "min", "max", "initial", "comment"});
+    reader_.onlyKeys(j, path,
+                     {"name", "type", "values", "min", "max", "initial", "positions", "comment"});
     FactDef f;
     auto name = reader_.string(j, path, "name", true);
     auto type = reader_.string(j, path, "type", true);
@@ -221,6 +223,9 @@ void DomainLoader::parseFacts(const json& root) {
                     false, v))
         d_->facts_.back().initial = v;
     }
+    positions_.emplace_back();
+    if (auto p = j.find("positions"); p != j.end())
+      parsePositions(*p, joinPath(path, "positions"), static_cast<FactId>(d_->facts_.size() - 1));
   }
   if (d_->facts_.size() > 255) err("/facts", "a domain has at most 255 facts");
 }
@@ -418,7 +423,9 @@ void DomainLoader::parseAction(const json& j, const std::string& path) {
     parseEffects(*e, joinPath(path, "effects"), a.needs_object, a.effects);
   if (auto c = j.find("cost"); c != j.end()) {
     a.cost.base = 0.f;
+    cost_pre_ = &a.conditions;  // a table may leave out the values these exclude
     parseCost(*c, joinPath(path, "cost"), a.needs_object, a.cost);
+    cost_pre_ = nullptr;
   }
   if (auto p = j.find("pacing"); p != j.end() && reader_.isObject(*p, joinPath(path, "pacing"))) {
     const std::string pp = joinPath(path, "pacing");

@@ -7,7 +7,7 @@
 //
 // {
 //   "domain": "guard",                                        required, unique per library
-//   "search": { "weight": 1, "heuristic": "lmcut" | "blind", "max_nodes": 4096,
+//   "search": { "weight": 1, "heuristic": "auto" | "lmcut" | "blind", "max_nodes": 4096,
 //               "max_expansions": 20000, "max_depth": 32, "max_work": 0,
 //               "max_candidates": 3, "object_radius_m": 30, "at_tolerance_m": 0.5,
 //               "prune": true, "accept_partial": false },
@@ -15,6 +15,8 @@
 //   "facts": [                                                required
 //     { "name": "has_torch", "type": "bool", "initial": false },
 //     { "name": "stance", "type": "enum", "values": ["standing", "crouched"], "initial": "standing" },
+//     { "name": "at", "type": "enum", "values": ["home", "well"],
+//       "positions": { "home": [0, 0], "well": [30, 40, 0] } },     metres, for travel costs
 //     { "name": "wood", "type": "int", "min": 0, "max": 2, "initial": 0 } ],   [Limit: ≤ 64 values]
 //   "targets": ["enemy"],                   positions given per request   [Limit: ≤ 8]
 //   "blackboard": { "in_position": "bool" },  bool | int | float | entity | vec3 (shared schema)
@@ -53,13 +55,19 @@
 //         { "move_to": ref } | { "move_near": ref, "range": metres } | { "use": ..., "args": ... }
 // cost:   number (= base) | [cost...] (summed) | { "use": ..., "args": ... }
 //         | { "base": b, "travel_per_m": k, "distance_to": ref, "distance_per_m": k,
-//             "by_fact": f, "table": { "<value>": number, ... every value } }
+//             "by_fact": f, "table": { "<value>": number, ... } }
+//         table: every value of f, except values one of the action's own fact conditions
+//         rejects (the action never runs there; such entries are never read)
+//         | { "by_fact": f, "travel_to": value, "per_m": k, "round": step }
+//         travel formula: k × the distance between f's positions, rounded to a multiple of
+//         step (default 0: not rounded); f is an enum with "positions"
 // ref:    "$object" (the bound smart object; needs "object") or a target name.
 // Template / fragment arguments replace "$param" strings: a whole "$p" string takes the
 // argument's JSON value, "goto_$to" splices its text. "$object" is never a parameter.
 // Wildcards: bucket action lists accept "prefix*".
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +76,7 @@
 
 #include "base/json_reader.h"
 #include "goap/domain.h"
+#include "world/vec3.h"
 
 namespace npc::goap {
 
@@ -107,6 +116,10 @@ class DomainLoader {
                    std::vector<Effect>& out);
   void parseCost(const nlohmann::json& j, const std::string& path, bool has_object,
                  CostSpec& out);
+  bool preExcludes(FactId fact, int32_t value) const;
+  void parsePositions(const nlohmann::json& j, const std::string& path, FactId f);
+  bool travelCosts(const nlohmann::json& j, const std::string& path, FactId f,
+                   std::vector<float>& values);
   bool parseRef(const nlohmann::json& j, const std::string& path, bool has_object,
                 LocationRef& out);
   bool parseOp(const nlohmann::json& obj, const std::string& path, CompareOp& out);
@@ -128,6 +141,10 @@ class DomainLoader {
   JsonReader reader_;
   GoapDomain* d_ = nullptr;
   std::string note_;  // appended to errors while inside a template or fragment
+  // By FactId: an enum fact's "positions" (one per value, unset when not given).
+  std::vector<std::vector<std::optional<Vec3>>> positions_;
+  const std::vector<Condition>* cost_pre_ = nullptr;  // the preconditions of the action whose
+                                                      // cost is being parsed
   std::vector<std::pair<std::string, Fragment>> cond_fragments_, effect_fragments_,
       cost_fragments_, templates_;
   std::vector<std::string> action_paths_;  // where each action was defined

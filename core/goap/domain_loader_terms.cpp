@@ -2,6 +2,7 @@
 // refs, comparison operators and fact values (see domain_loader.h for their JSON forms).
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -304,8 +305,8 @@ void DomainLoader::parseCost(const json& j, const std::string& path, bool has_ob
     note_ = saved;
     return;
   }
-  reader_.onlyKeys(j, path,
-                   {"base", "travel_per_m", "distance_to", "distance_per_m", "by_fact", "table"});
+  reader_.onlyKeys(j, path, {"base", "travel_per_m", "distance_to", "distance_per_m", "by_fact",
+                             "table", "travel_to", "per_m", "round"});
   auto nonneg = [&](const char* key, float& field) {
     if (auto v = reader_.number(j, path, key, false)) {
       if (!(*v >= 0)) err(joinPath(path, key), "costs must be ≥ 0");
@@ -330,8 +331,17 @@ void DomainLoader::parseCost(const json& j, const std::string& path, bool has_ob
     nonneg("distance_per_m", out.distance_per_m);
     uses_location_ = true;
   }
-  if (j.contains("by_fact") || j.contains("table")) {
-    if (!j.contains("by_fact") || !j.contains("table") || !j["table"].is_object()) {
+  const bool travel = j.contains("travel_to");
+  if (!travel && (j.contains("per_m") || j.contains("round"))) {
+    err(path, "\"per_m\" and \"round\" go with \"travel_to\"");
+    return;
+  }
+  if (j.contains("by_fact") || j.contains("table") || travel) {
+    if (travel && (!j.contains("by_fact") || j.contains("table"))) {
+      err(path, "\"travel_to\" needs \"by_fact\" and no \"table\"");
+      return;
+    }
+    if (!travel && (!j.contains("by_fact") || !j.contains("table") || !j["table"].is_object())) {
       err(path, "\"by_fact\" needs a \"table\" object of value → cost");
       return;
     }
@@ -343,7 +353,8 @@ void DomainLoader::parseCost(const json& j, const std::string& path, bool has_ob
     if (f == FactId::kNone) return;
     const FactDef& fd = d_->fact(f);
     std::vector<float> values(static_cast<size_t>(fd.max - fd.min + 1), -1.f);
-    const json& table = j["table"];
+    if (travel && !travelCosts(j, path, f, values)) return;
+    const json& table = travel ? json::object() : j["table"];
     for (auto t = table.begin(); t != table.end(); ++t) {
       const std::string tp = joinPath(joinPath(path, "table"), t.key());
       int32_t v = 0;
@@ -358,17 +369,95 @@ void DomainLoader::parseCost(const json& j, const std::string& path, bool has_ob
       }
       values[static_cast<size_t>(v - fd.min)] = t->get<float>();
     }
-    for (size_t k = 0; k < values.size(); ++k)
-      if (values[k] < 0) {
-        err(joinPath(path, "table"),
-            "no cost for value \"" + d_->formatValue(f, static_cast<int32_t>(k) + fd.min) + "\"");
-        return;
+    for (size_t k = 0; k < values.size(); ++k) {
+      if (values[k] >= 0) continue;
+      const int32_t v = static_cast<int32_t>(k) + fd.min;
+      if (preExcludes(f, v)) {  // never read: the action never runs there
+        values[k] = kInfiniteCost;
+        continue;
       }
+      err(joinPath(path, travel ? "by_fact" : "table"),
+          (travel ? "value \"" + d_->formatValue(f, v) + "\" has no position"
+                  : "no cost for value \"" + d_->formatValue(f, v) + "\"") +
+              " (only values the action's preconditions exclude may be left out)");
+      return;
+    }
     out.table_fact = f;
     out.table_offset = static_cast<uint32_t>(d_->cost_table_.size());
     out.table_size = static_cast<uint32_t>(values.size());
     d_->cost_table_.insert(d_->cost_table_.end(), values.begin(), values.end());
   }
+}
+
+// "positions" of an enum fact: where each value is, in metres, for travel formulas.
+void DomainLoader::parsePositions(const json& j, const std::string& path, FactId f) {
+  const FactDef& fd = d_->fact(f);
+  if (fd.type != FactType::kEnum) {
+    err(path, "only enum facts have positions");
+    return;
+  }
+  if (!reader_.isObject(j, path)) return;
+  positions_[idx(f)].assign(fd.values.size(), std::nullopt);
+  for (auto p = j.begin(); p != j.end(); ++p) {
+    const std::string pp = joinPath(path, p.key());
+    int32_t v = 0;
+    if (!factValue(f, json(p.key()), pp, false, v)) continue;
+    const json& xyz = *p;
+    auto number = [](const json& c) { return c.is_number(); };
+    const bool ok = xyz.is_array() && (xyz.size() == 2 || xyz.size() == 3) &&
+                    std::all_of(xyz.begin(), xyz.end(), number);
+    if (!ok) {
+      err(pp, "expected [x, y] or [x, y, z] in metres");
+      continue;
+    }
+    positions_[idx(f)][static_cast<size_t>(v)] =
+        Vec3{xyz[0].get<float>(), xyz[1].get<float>(), xyz.size() == 3 ? xyz[2].get<float>() : 0.f};
+  }
+}
+
+// A travel formula's table: per_m × the straight distance from each value's position to
+// travel_to's, rounded to a multiple of "round" (0: not rounded). A value without a
+// position stays out (the sparse-table rule then decides). False after an error.
+bool DomainLoader::travelCosts(const json& j, const std::string& path, FactId f,
+                               std::vector<float>& values) {
+  const std::vector<std::optional<Vec3>>& pos = positions_[idx(f)];
+  if (pos.empty()) {
+    err(joinPath(path, "by_fact"), "fact \"" + d_->fact(f).name + "\" has no \"positions\"");
+    return false;
+  }
+  int32_t to = 0;
+  if (!factValue(f, j["travel_to"], joinPath(path, "travel_to"), false, to)) return false;
+  if (!pos[static_cast<size_t>(to)]) {
+    err(joinPath(path, "travel_to"), "value \"" + d_->formatValue(f, to) + "\" has no position");
+    return false;
+  }
+  const std::optional<double> per_m = reader_.number(j, path, "per_m", true);
+  const double step = reader_.number(j, path, "round", false).value_or(0.0);
+  if (!per_m) return false;
+  if (!(*per_m >= 0)) err(joinPath(path, "per_m"), "costs must be ≥ 0");
+  if (!(step >= 0)) err(joinPath(path, "round"), "must be ≥ 0 (0: not rounded)");
+  if (!(*per_m >= 0) || !(step >= 0)) return false;
+  for (size_t v = 0; v < values.size(); ++v) {
+    if (!pos[v]) continue;
+    double c = *per_m * length(*pos[v] - *pos[static_cast<size_t>(to)]);
+    if (step > 0) c = std::round(c / step) * step;
+    values[v] = static_cast<float>(c);
+  }
+  return true;
+}
+
+// Whether one of the action's own fact conditions (not an `any` alternative) rejects
+// `fact` = `value`: a sparse cost table needs no entry there.
+bool DomainLoader::preExcludes(FactId fact, int32_t value) const {
+  if (!cost_pre_) return false;
+  const int32_t raw = value - d_->fact(fact).min;
+  for (const Condition& c : *cost_pre_) {
+    if (c.kind != ConditionKind::kFact || c.fact != fact) continue;
+    const bool accepts =
+        c.op == CompareOp::kIn ? (c.accepted >> raw) & 1 : compare(c.op, value, c.value);
+    if (!accepts) return true;
+  }
+  return false;
 }
 
 bool DomainLoader::parseRef(const json& j, const std::string& path, bool has_object,

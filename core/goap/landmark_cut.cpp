@@ -10,6 +10,18 @@ constexpr uint8_t kBeforeGoal = 2;
 constexpr uint8_t kPopped = 4;
 }  // namespace
 
+RelaxedProblem::RelaxedProblem() {
+  constexpr size_t kAtoms = 256, kOps = 512, kLinks = 2048;
+  for (auto* v : {&initial_, &counts_, &stack_, &pre_of_begin_, &eff_of_begin_}) v->reserve(kAtoms);
+  for (auto* v : {&op_pre_begin_, &op_eff_begin_, &op_unsat_, &op_supporter_, &cut_}) v->reserve(kOps);
+  for (auto* v : {&pre_, &eff_, &pre_of_, &eff_of_}) v->reserve(kLinks);
+  for (auto* v : {&op_cost_, &op_left_, &op_supp_cost_}) v->reserve(kOps);
+  cost_.reserve(kAtoms);
+  zone_.reserve(kAtoms);
+  op_mask_.reserve(kOps);
+  heap_.reserve(kAtoms);
+}
+
 void RelaxedProblem::clear() {
   atom_count_ = 2;  // 0: artificial precondition, 1: goal
   initial_.clear();

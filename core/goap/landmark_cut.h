@@ -25,6 +25,10 @@ class RelaxedProblem {
  public:
   static constexpr uint32_t kNone = 0xffffffffu;
 
+  // Room for a B1-sized relaxation (≈ 20 KB), so a fresh planner's first search does not
+  // grow its arrays a doubling at a time.
+  RelaxedProblem();
+
   // Starts a new problem. Atom 0 is the artificial precondition of operators that have
   // none; atom 1 is the goal atom.
   void clear();

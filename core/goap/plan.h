@@ -40,6 +40,7 @@ enum PlanFlag : uint16_t {
   kPlanLocationTableFull = 1 << 9,   // too many planned positions; some moves were dropped
   kPlanStepsTruncated = 1 << 10,     // plan longer than kMaxPlanSteps (never with max_depth)
   kPlanPartialAccepted = 1 << 11,    // kPartial, and the domain accepts partial plans
+  kPlanExactHeuristic = 1 << 12,     // a small problem's exact table guided it (h0 = optimum)
 };
 
 struct PlanStep {

@@ -292,13 +292,7 @@ void GoapPlanner::expand(uint32_t node) {
     GoapState child;
     float c;
     if (fast && in.simple) {
-      // Equality preconditions, set effects, constant cost: all inline.
-      const ActionDef& a = *in.def;
-      if (!a.eq.passes(parent.state, words_)) continue;
-      child = parent.state;
-      for (int w = 0; w < words_; ++w)
-        child.w[w] = (child.w[w] & ~a.sets.mask[w]) | a.sets.value[w];
-      c = a.cost.base + in.pacing;
+      if (!simpleChild(in, parent.state, child, c)) continue;
     } else {
       if (in.alt && variantApplied(i, last_applied)) continue;  // it would give the same child
       if (!applicable(in, parent.state, node)) continue;
@@ -328,7 +322,7 @@ void GoapPlanner::expand(uint32_t node) {
         o.depth = depth;
         o.g = g;
         o.accepted &= accepted;  // both paths' unhit landmarks must still be hit
-        o.h = hOf(o.accepted);
+        if (!table_) o.h = hOf(o.accepted);
         o.closed = 0;
         pushOpen(found);
         if (trace_ && trace_->roomForEvent())
@@ -344,6 +338,9 @@ void GoapPlanner::expand(uint32_t node) {
       }
       continue;
     }
+    // h* = infinity: no goal is reachable from the child, so it is not worth a node.
+    const float h = table_ ? table_->h(tableIndex(child)) : hOf(accepted);
+    if (!(h < kInfiniteCost)) continue;
     if (node_count_ < max_nodes_ && node_count_ >= nodes_.size()) growPool();
     if (node_count_ >= max_nodes_) {
       flags_ |= kPlanOutOfNodes;
@@ -356,7 +353,7 @@ void GoapPlanner::expand(uint32_t node) {
     n.state = child;
     n.g = g;
     n.accepted = accepted;
-    n.h = hOf(accepted);
+    n.h = h;
     n.parent = node;
     n.instance = static_cast<uint16_t>(i);
     n.depth = depth;

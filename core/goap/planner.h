@@ -8,6 +8,10 @@
 // - Heuristic: LM-cut computed once per search on the delete relaxation from the start
 //   state, then per node the landmarks no action on its path has hit (admissible, so plans
 //   are optimal; "weight" > 1 per domain gives cost ≤ weight × optimum). "blind" = Dijkstra.
+//   "auto" (the default) chooses by problem size: a problem whose relevant facts fit
+//   ExactHeuristic::kMaxBits of one state word and that plans no position gets an exact
+//   table of h* from its second search on (planner_table.cpp); with no pacing in play the
+//   plan is then a walk down the table, with no open list.
 // - Pruning that keeps optimality: actions that cannot affect any fact the goals (or the
 //   preconditions/costs of relevant actions) read are not searched.
 // - Determinism: ties break on (f, h, node index); costs are pure functions of (action
@@ -28,7 +32,9 @@
 // planner owns and reuses; they grow to the largest search seen, then a search allocates
 // nothing (tested with a counting allocator). The node pool starts at 256 nodes and doubles
 // on demand up to max_nodes (default 65536 = 4 MB of nodes + 1 MB of hash + 2 MB of open
-// list at most per planner). ≈ 64 bytes per node.
+// list at most per planner). ≈ 64 bytes per node. A cache of the last 16 problems
+// (relevance verdict, read mask, exact table ≤ 8 KB) and the table builder's scratch
+// (≤ 300 KB at kMaxTableTransitions, ≈ 25 KB for B0) are kept per planner too.
 // Thread: a planner is single-threaded; use one per worker thread.
 #pragma once
 
@@ -38,6 +44,7 @@
 #include <vector>
 
 #include "goap/domain.h"
+#include "goap/exact_heuristic.h"
 #include "goap/landmark_cut.h"
 #include "goap/plan.h"
 #include "goap/smart_objects.h"
@@ -190,6 +197,25 @@ class GoapPlanner {
     float h0 = 0.f;
     bool valid = false;
   };
+  // What depends on the problem alone — (domain, bucket, goals, instances before pruning)
+  // — never on the start facts or positions: relevance pruning, the signature's read mask,
+  // the exact table (planner_table.cpp). Kept whatever the heuristic cache setting.
+  struct ProblemCacheEntry {
+    uint64_t domain = 0;
+    BucketId bucket = BucketId::kNone;
+    std::array<GoalId, kMaxGoalsPerRequest> goals{};
+    int goal_count = 0;
+    std::vector<uint32_t> instances;  // tableCode() of each instance before pruning
+    std::vector<uint8_t> kept;        // pruneIrrelevant()'s verdict on each
+    FactSet relevant;
+    GoapState read_mask;
+    bool pruned = false;              // kept, relevant and read_mask are filled
+    uint32_t searches = 0;            // searched since it entered the cache
+    uint64_t last_use = 0;            // least recently used goes first
+    int8_t table = -1;                // -1 not yet known, 0 does not fit, 1 built
+    uint8_t table_word = 0, table_shift = 0, table_bits = 0;  // its index: a bit span
+    ExactHeuristic exact;
+  };
   struct OrAtom {
     FactId fact;
     uint64_t accepted;  // Condition::accepted
@@ -209,6 +235,7 @@ class GoapPlanner {
   uint32_t liveVariants(const PlanRequest& r, ActionId id, uint16_t& failed);
   void pruneIrrelevant();
   void computeSignature(const PlanRequest& r);
+  GoapState readMask() const;
   float buildHeuristic();
   float cachedHeuristic();
   void buildInstanceOps(Instance& in);
@@ -218,11 +245,38 @@ class GoapPlanner {
   void explainNoPlan(bool relaxed);
   uint8_t effectAlwaysOutOfRange(const Instance& in, bool relaxed) const;
 
+  // planner_table.cpp: the problem cache and the exact table of small problems.
+  static uint32_t tableCode(const Instance& in) {
+    return (uint32_t{in.variant} << 16) | idx(in.action);
+  }
+  bool sameProblem(const ProblemCacheEntry& e) const;
+  ProblemCacheEntry& findProblem();
+  void pruneByProblem();
+  bool tableFits(ProblemCacheEntry& e) const;
+  bool tableIndexValid(uint32_t index) const;
+  void buildTable(ExactHeuristic& out);
+  const ExactHeuristic* exactTable();
+  uint32_t tableIndex(const GoapState& s) const {
+    return static_cast<uint32_t>(s.w[table_word_] >> table_shift_) & ((1u << table_bits_) - 1);
+  }
+  bool walkTable();
+  void noLandmarks();
+
   // planner.cpp: the search.
   int goalIndex(const GoapState& s) const;
   bool applicable(const Instance& in, const GoapState& s, uint32_t node);
   bool variantApplicable(const Instance& in, const GoapState& s) const;
   bool apply(const Instance& in, const GoapState& s, GoapState& out, RejectReason& why);
+  // A `simple` instance (equality preconditions, set effects, constant cost), all inline:
+  // false when it does not apply to `s`.
+  bool simpleChild(const Instance& in, const GoapState& s, GoapState& child, float& c) const {
+    const ActionDef& a = *in.def;
+    if (!a.eq.passes(s, words_)) return false;
+    child = s;
+    for (int w = 0; w < words_; ++w) child.w[w] = (child.w[w] & ~a.sets.mask[w]) | a.sets.value[w];
+    c = a.cost.base + in.pacing;
+    return true;
+  }
   float cost(const Instance& in, const GoapState& s, const GoapState& child) const;
   uint8_t approachSlot(uint8_t from, uint8_t ref, float range);
   uint32_t keyOf(const Instance& in, const GoapState& s) const;
@@ -287,6 +341,15 @@ class GoapPlanner {
   uint32_t hcache_next_ = 0;
   uint64_t hcache_hits_ = 0;
   bool hcache_enabled_ = true;
+  // Problem cache and exact table (table_ null: LM-cut or blind).
+  static constexpr int kProblemCacheSize = 16;
+  static constexpr size_t kMaxTableTransitions = 8192;  // instances × states checked to build one
+  std::array<ProblemCacheEntry, kProblemCacheSize> problems_;
+  uint64_t problem_clock_ = 0;
+  ProblemCacheEntry* problem_ = nullptr;  // this search's
+  const ExactHeuristic* table_ = nullptr;
+  uint8_t table_word_ = 0, table_shift_ = 0, table_bits_ = 0;  // copied from problem_
+  ExactHeuristicBuilder table_builder_;
   // Search.
   static constexpr uint32_t kInitialNodes = 256;
   std::vector<SearchNode> nodes_;

@@ -25,6 +25,14 @@ uint64_t mix(uint64_t h, uint64_t v) {
 GoapPlanner::GoapPlanner() {
   positions_.reserve(kMaxLocations);
   loc_info_.reserve(kMaxLocations);
+  // Room for a B1-sized search (instances, relaxed keys, open list) from the start: a fresh
+  // planner's first plan then allocates each array once instead of doubling its way up.
+  instances_.reserve(64);
+  ever_applicable_.reserve(64);
+  key_op_.reserve(512);
+  lm_masks_.reserve(512);
+  hkey_.reserve(256);
+  open_.reserve(2 * kInitialNodes);
 }
 
 void GoapPlanner::reject(uint32_t node, ActionId action, int32_t instance, RejectReason reason,
@@ -274,13 +282,29 @@ void GoapPlanner::pruneIrrelevant() {
   size_t kept = 0;
   for (size_t i = 0; i < instances_.size(); ++i) {
     if (ever_applicable_[i]) {
-      instances_[kept++] = instances_[i];
+      if (kept != i) instances_[kept] = instances_[i];  // a copy onto itself stalls the store
+      ++kept;
     } else {
       reject(kTraceNoNode, instances_[i].action, -1, RejectReason::kIrrelevant, 0xffff,
              instances_[i].object);
     }
   }
   instances_.resize(kept);
+}
+
+// The state bits of the facts the search and the goals' end_with actions read.
+GoapState GoapPlanner::readMask() const {
+  FactSet read = relevant_;
+  for (int g = 0; g < goal_count_; ++g)
+    if (goals_[g]->end_with != ActionId::kNone) read.merge(d_->action(goals_[g]->end_with).reads);
+  GoapState mask;
+  for (size_t f = 0; f < d_->facts().size(); ++f) {
+    const auto id = static_cast<FactId>(f);
+    if (id == d_->locationFact() || !read.has(id)) continue;
+    const FactField ff = d_->fact(id).field;
+    mask.w[ff.word] |= ff.mask();
+  }
+  return mask;
 }
 
 void GoapPlanner::computeSignature(const PlanRequest& r) {
@@ -290,15 +314,7 @@ void GoapPlanner::computeSignature(const PlanRequest& r) {
   s.bucket = bucket_;
   s.goal_count = static_cast<uint8_t>(goal_count_);
   for (int g = 0; g < goal_count_; ++g) s.goals[g] = goal_ids_[g];
-  FactSet read = relevant_;
-  for (int g = 0; g < goal_count_; ++g)
-    if (goals_[g]->end_with != ActionId::kNone) read.merge(d_->action(goals_[g]->end_with).reads);
-  for (size_t f = 0; f < d_->facts().size(); ++f) {
-    const auto id = static_cast<FactId>(f);
-    if (id == d_->locationFact() || !read.has(id)) continue;
-    const FactField ff = d_->fact(id).field;
-    s.read_mask.w[ff.word] |= ff.mask();
-  }
+  s.read_mask = problem_->read_mask;
   for (int w = 0; w < kStateWords; ++w) s.read_values.w[w] = start_.w[w] & s.read_mask.w[w];
   uint64_t h = 0xcbf29ce484222325ull;
   for (const Instance& in : instances_)
@@ -356,7 +372,8 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
   }
   setupLocations(r);
   setupInstances(r);
-  pruneIrrelevant();
+  problem_ = &findProblem();
+  pruneByProblem();
   computeSignature(r);
   if (r.previous && r.previous->signature.valid && r.previous->signature == result_.signature &&
       r.previous->status != PlanStatus::kInProgress &&
@@ -385,7 +402,16 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
     in.simple = in.variant == kNoVariant && !a.has_add && !a.moves && a.rest.empty() &&
                 !a.cost.table_size && !a.cost.readsLocation();
   }
-  if (d_->search().heuristic == HeuristicKind::kLandmarkCut) {
+  // By problem size: an exact table when it fits and the start can reach a goal (no plan is
+  // left to LM-cut, whose relaxation explains why), else LM-cut.
+  const HeuristicKind heuristic = d_->search().heuristic;
+  table_ = heuristic == HeuristicKind::kAuto ? exactTable() : nullptr;
+  if (table_ && !(table_->h(tableIndex(start_)) < kInfiniteCost)) table_ = nullptr;
+  if (table_) {
+    noLandmarks();
+    h0_ = table_->h(tableIndex(start_));
+    flags_ |= kPlanExactHeuristic;
+  } else if (heuristic != HeuristicKind::kBlind) {
     h0_ = cachedHeuristic();
     if (h0_ == kInfiniteCost) {
       h0_ = 0.f;
@@ -394,13 +420,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
       return result_.status;
     }
   } else {
-    h0_ = 0.f;
-    lm_count_ = 0;
-    lm_masks_.assign(1, 0);
-    for (Instance& in : instances_) {
-      in.split = kSplitNone;
-      in.key_base = 0;
-    }
+    noLandmarks();
   }
 
   // Pools start small and grow on demand (growPool) up to max_nodes_, then are reused.
@@ -428,6 +448,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
   generated_ = 1;
   best_ = 0;
   pushOpen(0);
+  if (table_ && walkTable()) return result_.status;
 
   if (trace_) {
     for (const Instance& in : instances_)
@@ -454,6 +475,17 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
     }
   }
   return result_.status;
+}
+
+// The search's h is the table's or 0: no landmark, every instance on key 0.
+void GoapPlanner::noLandmarks() {
+  h0_ = 0.f;
+  lm_count_ = 0;
+  lm_masks_.assign(1, 0);
+  for (Instance& in : instances_) {
+    in.split = kSplitNone;
+    in.key_base = 0;
+  }
 }
 
 // --- no plan: why -----------------------------------------------------------------------

@@ -154,6 +154,9 @@ json PlanTrace::toJson() const {
               {"h0", result.h0}, {"expansions", result.expansions},
               {"generated", result.generated}, {"work", result.work}, {"flags", result.flags}};
   if (result.goal != GoalId::kNone) res["goal"] = d.goal(result.goal).name;
+  res["heuristic"] = result.flags & kPlanExactHeuristic ? "table"
+                     : d.search().heuristic == HeuristicKind::kBlind ? "blind"
+                                                                     : "lmcut";
   if (result.status == PlanStatus::kPartial)
     res["partial_accepted"] = (result.flags & kPlanPartialAccepted) != 0;
   json steps = json::array();

@@ -3,13 +3,19 @@
 // Targets (issue 6): B0 at least as fast as GPGOAP on this machine kind (0.39 µs);
 // every non-stress B1/B2 goal optimal in < 100 µs; B2 STRESS optimal in < 1 ms.
 // "warm" = heuristic cache on (the same problem planned again, e.g. agents sharing facts);
-// "cold" = cache off: every plan computes LM-cut. Figures are printed, never gated.
+// "cold" = cache off: nothing computed for one start state is reused (small problems keep
+// their exact table, which depends on no start fact; larger ones compute LM-cut every
+// plan); "cold_lmcut" = the same domain with "heuristic": "lmcut" (LM-cut every plan);
+// "first" = the first plan of a fresh planner, its construction included (pools, tables).
+// Figures are printed, never gated.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "base/rng.h"
 #include "goap/domain.h"
@@ -40,10 +46,36 @@ GoapLibrary& library() {
   return *lib;
 }
 
-enum class Mode { kWarm, kCold, kTraced, kStatistics };
+// The B0–B2 domains again, each as "<name>_lmcut" with LM-cut forced.
+GoapLibrary& lmcutLibrary() {
+  static GoapLibrary* lib = [] {
+    auto* l = new GoapLibrary;
+    for (const char* name : {"b0_gpgoap", "b0_gpgoap_readme", "b1_fight", "b2_investigate"}) {
+      const std::string path = std::string(NPCD_GOAP_DATA_DIR) + "/" + name + ".json";
+      std::FILE* f = std::fopen(path.c_str(), "rb");
+      std::string text;
+      for (int c; f && (c = std::fgetc(f)) != EOF;) text.push_back(static_cast<char>(c));
+      if (f) std::fclose(f);
+      nlohmann::json j = nlohmann::json::parse(text);
+      j["domain"] = std::string(name) + "_lmcut";
+      j["search"]["heuristic"] = "lmcut";
+      const GoapLoadReport r = l->loadText(path, j.dump());
+      if (!r.ok()) {
+        std::fprintf(stderr, "%s\n", r.text().c_str());
+        std::abort();
+      }
+    }
+    return l;
+  }();
+  return *lib;
+}
+
+enum class Mode { kWarm, kCold, kColdLmcut, kTraced, kStatistics };
 
 void planGoal(benchmark::State& state, const char* domain, const char* goal, Mode mode) {
-  const GoapDomain* d = library().find(domain);
+  const GoapDomain* d = mode == Mode::kColdLmcut
+                            ? lmcutLibrary().find(std::string(domain) + "_lmcut")
+                            : library().find(domain);
   GoapPlanner planner;
   planner.setHeuristicCache(mode == Mode::kWarm);
   PlannerStatistics stats(*d);
@@ -66,9 +98,29 @@ void planGoal(benchmark::State& state, const char* domain, const char* goal, Mod
   state.counters["optimal"] = res->status == PlanStatus::kFound ? 1 : 0;
 }
 
+// The first plan of a fresh planner: construction, pool growth, tables, the search.
+void firstPlan(benchmark::State& state, const char* domain, const char* goal) {
+  const GoapDomain* d = library().find(domain);
+  PlanRequest r;
+  r.domain = d;
+  r.start = d->initialState();
+  r.addGoal(d->findGoal(goal));
+  PlanResult last;
+  for (auto _ : state) {
+    GoapPlanner planner;
+    last = planner.plan(r);
+    benchmark::DoNotOptimize(last.cost);
+  }
+  state.counters["cost"] = last.cost;
+  state.counters["expansions"] = last.expansions;
+  state.counters["optimal"] = last.status == PlanStatus::kFound ? 1 : 0;
+}
+
 #define GOAL(name, domain, goal)                                                  \
   BENCHMARK_CAPTURE(planGoal, name##_warm, domain, goal, Mode::kWarm);           \
-  BENCHMARK_CAPTURE(planGoal, name##_cold, domain, goal, Mode::kCold)
+  BENCHMARK_CAPTURE(planGoal, name##_cold, domain, goal, Mode::kCold);           \
+  BENCHMARK_CAPTURE(planGoal, name##_cold_lmcut, domain, goal, Mode::kColdLmcut); \
+  BENCHMARK_CAPTURE(firstPlan, name##_first, domain, goal)
 
 GOAL(B0_kill, "b0_gpgoap", "kill");
 GOAL(B0_kill_and_survive, "b0_gpgoap", "kill_and_survive");
@@ -80,6 +132,36 @@ GOAL(B2_investigate, "b2_investigate", "investigate");
 GOAL(B2_search_cellar, "b2_investigate", "search_cellar");
 GOAL(B2_secure_cellar, "b2_investigate", "secure_cellar");
 GOAL(B2_stress, "b2_investigate", "stress");
+// B0 "kill" from each of the 256 start states in turn, cache off: no two consecutive plans
+// share a start, so only what depends on no start fact is reused.
+void b0EveryStart(benchmark::State& state, bool lmcut) {
+  const GoapDomain* d =
+      lmcut ? lmcutLibrary().find("b0_gpgoap_lmcut") : library().find("b0_gpgoap");
+  GoapPlanner planner;
+  planner.setHeuristicCache(false);
+  std::vector<GoapState> starts;
+  for (uint32_t bits = 0; bits < 256; ++bits) {
+    GoapState s = d->initialState();
+    for (size_t f = 0; f < d->facts().size(); ++f)
+      writeField(s, d->facts()[f].field, bits >> f & 1);
+    starts.push_back(s);
+  }
+  PlanRequest r;
+  r.domain = d;
+  r.addGoal(d->findGoal("kill"));
+  size_t next = 0;
+  uint64_t plans = 0, found = 0;
+  for (auto _ : state) {
+    r.start = starts[next];
+    next = (next + 1) % starts.size();
+    found += planner.plan(r).status == PlanStatus::kFound;
+    ++plans;
+  }
+  state.counters["found_pct"] = 100.0 * found / plans;
+}
+BENCHMARK_CAPTURE(b0EveryStart, auto, false);
+BENCHMARK_CAPTURE(b0EveryStart, lmcut, true);
+
 BENCHMARK_CAPTURE(planGoal, B1_kill_healthy_traced, "b1_fight", "kill_healthy", Mode::kTraced);
 BENCHMARK_CAPTURE(planGoal, B1_kill_healthy_statistics, "b1_fight", "kill_healthy",
                   Mode::kStatistics);

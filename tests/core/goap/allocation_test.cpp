@@ -42,7 +42,11 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
         "effects": [{ "fact": "wood", "add": 2, "clamp": true }] } ],
     "goals": [ { "name": "stock", "desired": [{ "fact": "wood", "value": 3 }] } ] })");
 
+  // B0 searches with its exact table (heuristic by problem size).
+  const GoapDomain& b0 = loadDataDomain(lib, "b0_gpgoap.json");
+
   std::vector<PlanRequest> requests;
+  for (const char* g : {"kill", "kill_and_survive"}) requests.push_back(request(b0, {g}));
   for (const char* g : {"kill", "kill_healthy", "alarm_and_hold"}) requests.push_back(request(b1, {g}));
   for (const char* g : {"investigate", "search_cellar", "secure_cellar", "stress"})
     requests.push_back(request(b2, {g}));

@@ -320,3 +320,116 @@ TEST_CASE("Domain files in errors are named from their definitions directory", "
   REQUIRE(r.errors == std::vector<std::string>{"goap/broken.json:2:17: number overflow parsing '1e400'"});
   std::filesystem::remove_all(dir.parent_path());
 }
+
+TEST_CASE("A cost table may leave out the values the action's preconditions exclude",
+          "[goap][loader]") {
+  // Travel costs by where the agent stands: going to the forest never starts in the forest,
+  // so its table needs no "forest" entry; chop's and go_field's need one entry each.
+  const char* domain = R"({ "domain": "sparse",
+    "facts": [ { "name": "at", "type": "enum", "values": ["home", "field", "forest"] },
+               { "name": "wood", "type": "bool" } ],
+    "actions": [
+      { "name": "go_forest", "pre": [{ "fact": "at", "op": "!=", "value": "forest" }],
+        "effects": [{ "fact": "at", "set": "forest" }],
+        "cost": { "by_fact": "at", "table": { "home": 5, "field": 2 } } },
+      { "name": "go_field", "pre": [{ "fact": "at", "in": ["home"] }],
+        "effects": [{ "fact": "at", "set": "field" }],
+        "cost": { "by_fact": "at", "table": { "home": 1 } } },
+      { "name": "chop", "pre": [{ "fact": "at", "value": "forest" }],
+        "effects": [{ "fact": "wood", "set": true }],
+        "cost": [1, { "by_fact": "at", "table": { "forest": 0 } }] } ],
+    "goals": [ { "name": "wood", "desired": [{ "fact": "wood", "value": true }] } ] })";
+  SECTION("Should load and plan with the entries it has") {
+    GoapLibrary lib;
+    const GoapDomain& d = loadDomain(lib, domain, "sparse.json");
+    GoapPlanner planner;
+    for (int search = 0; search < 2; ++search) {  // LM-cut, then the exact table
+      const PlanResult& r = planner.plan(request(d, {"wood"}));
+      INFO("search " << search);
+      REQUIRE(r.status == PlanStatus::kFound);
+      CHECK(names(d, r) == std::vector<std::string>{"go_field", "go_forest", "chop"});
+      CHECK(r.cost == 4.f);
+    }
+  }
+  SECTION("Should refuse a missing value the preconditions allow, and say where") {
+    std::string bad = domain;
+    bad.replace(bad.find(R"("home": 5, )"), 11, "");
+    CHECK(errorsOf(bad) ==
+          "bad.json: /actions/0/cost/table: no cost for value \"home\" (only values the "
+          "action's preconditions exclude may be left out)");
+  }
+}
+
+TEST_CASE("A travel cost is a formula over an enum fact's positions", "[goap][loader]") {
+  // One template instead of a 3 × 3 table: going to $to from where the agent stands costs
+  // 0.1 per metre, rounded to whole units; the table leaves out $to itself.
+  const char* domain = R"({ "domain": "travel",
+    "facts": [ { "name": "at", "type": "enum", "values": ["home", "field", "forest"],
+                 "positions": { "home": [0, 0], "field": [30, 40], "forest": [123, 0, 0] } },
+               { "name": "wood", "type": "bool" } ],
+    "templates": { "go": { "params": ["to"], "action": {
+      "name": "go_$to", "pre": [{ "fact": "at", "op": "!=", "value": "$to" }],
+      "effects": [{ "fact": "at", "set": "$to" }],
+      "cost": { "by_fact": "at", "travel_to": "$to", "per_m": 0.1, "round": 1 } } } },
+    "actions": [
+      { "template": "go", "for_each": [{ "to": "home" }, { "to": "field" }, { "to": "forest" }] },
+      { "name": "chop", "pre": [{ "fact": "at", "value": "forest" }],
+        "effects": [{ "fact": "wood", "set": true }] } ],
+    "goals": [ { "name": "wood", "desired": [{ "fact": "wood", "value": true }] } ] })";
+  SECTION("Should compute each value's cost at load") {
+    GoapLibrary lib;
+    const GoapDomain& d = loadDomain(lib, domain, "travel.json");
+    const ActionDef& to_forest = d.action(d.findAction("go_forest"));
+    const ActionDef& to_field = d.action(d.findAction("go_field"));
+    const auto table = d.costTable();
+    CHECK(table[to_forest.cost.table_offset + 0] == 12.f);  // 12.3 m·0.1 from home, rounded
+    CHECK(table[to_forest.cost.table_offset + 1] == 10.f);  // √(93² + 40²) = 101.2 m
+    CHECK(table[to_field.cost.table_offset + 0] == 5.f);    // 50 m
+    GoapPlanner planner;
+    const PlanResult& r = planner.plan(request(d, {"wood"}));
+    REQUIRE(r.status == PlanStatus::kFound);
+    CHECK(names(d, r) == std::vector<std::string>{"go_forest", "chop"});
+    CHECK(r.cost == 13.f);
+  }
+  SECTION("Should locate misuse") {
+    std::string bad = domain;
+    bad.replace(bad.find(R"("forest": [123, 0, 0])"), 21, R"("forest": [123, "x"])");
+    bad.replace(bad.find(R"("per_m": 0.1, "round": 1)"), 24, R"("per_m": 0.1, "round": -1)");
+    bad.replace(bad.find(R"({ "name": "wood", "type": "bool" })"), 34,
+                R"({ "name": "wood", "type": "bool", "positions": {} })");
+    CHECK(errorsOf(bad) ==
+          "bad.json: /facts/0/positions/forest: expected [x, y] or [x, y, z] in metres\n"
+          "bad.json: /facts/1/positions: only enum facts have positions\n"
+          "bad.json: /templates/go/action/cost/round: must be ≥ 0 (0: not rounded) (in "
+          "template \"go\" used at /actions/0/for_each/0)\n"
+          "bad.json: /templates/go/action/cost/round: must be ≥ 0 (0: not rounded) (in "
+          "template \"go\" used at /actions/0/for_each/1)\n"
+          "bad.json: /templates/go/action/cost/travel_to: value \"forest\" has no position "
+          "(in template \"go\" used at /actions/0/for_each/2)");
+  }
+  SECTION("Should keep per_m and round with travel_to, and travel_to apart from a table") {
+    const std::string chop = R"("effects": [{ "fact": "wood", "set": true }] })";
+    for (const auto& [cost, error] : std::vector<std::pair<std::string, std::string>>{
+             {R"({ "by_fact": "at", "table": { "forest": 1 }, "round": 1 })",
+              "\"per_m\" and \"round\" go with \"travel_to\""},
+             {R"({ "by_fact": "at", "travel_to": "home", "per_m": 1, "table": {} })",
+              "\"travel_to\" needs \"by_fact\" and no \"table\""}}) {
+      std::string bad = domain;
+      bad.replace(bad.find(chop), chop.size(),
+                  R"("effects": [{ "fact": "wood", "set": true }], "cost": )" + cost + " }");
+      CHECK(errorsOf(bad) == "bad.json: /actions/1/cost: " + error);
+    }
+  }
+  SECTION("Should refuse a value without a position that the preconditions allow") {
+    std::string bad = domain;
+    bad.replace(bad.find(R"(, "forest": [123, 0, 0])"), 23, "");
+    const std::string errors = errorsOf(bad);
+    CHECK(errors.find("bad.json: /templates/go/action/cost/travel_to: value \"forest\" has no "
+                      "position (in template \"go\" used at /actions/0/for_each/2)") !=
+          std::string::npos);
+    CHECK(errors.find("bad.json: /templates/go/action/cost/by_fact: value \"forest\" has no "
+                      "position (only values the action's preconditions exclude may be left "
+                      "out) (in template \"go\" used at /actions/0/for_each/0)") !=
+          std::string::npos);
+  }
+}
