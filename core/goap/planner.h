@@ -10,7 +10,7 @@
 //   are optimal; "weight" > 1 per domain gives cost ≤ weight × optimum). "blind" = Dijkstra.
 //   "auto" (the default) chooses by problem size: a problem whose relevant facts fit
 //   ExactHeuristic::kMaxBits of one state word and that plans no position gets an exact
-//   table of h* from its second search on (planner_table.cpp); with no pacing in play the
+//   table of h*, built on its first search (planner_table.cpp); with no pacing in play the
 //   plan is then a walk down the table, with no open list.
 // - Pruning that keeps optimality: actions that cannot affect any fact the goals (or the
 //   preconditions/costs of relevant actions) read are not searched.

@@ -149,13 +149,13 @@ void GoapPlanner::buildTable(ExactHeuristic& out) {
   trace_ = saved_trace;
 }
 
-// This problem's table; null when it does not fit. It is built for a problem's second
-// search only: a problem planned once (a fresh planner's first plan, one of more problems
-// than the cache holds) keeps LM-cut's cheaper set-up rather than paying for a table
-// nothing would reuse.
+// This problem's table; null when it does not fit. Built on the problem's first search, so
+// that which heuristic guides a search — and so which of several equally cheap plans it
+// returns — depends on the problem alone, never on what this planner searched before: a
+// daemon restored from a snapshot (whose cache starts empty) or replaying a journal plans
+// exactly as the live one did.
 const ExactHeuristic* GoapPlanner::exactTable() {
   ProblemCacheEntry& e = *problem_;
-  if (e.table < 0 && e.searches < 2) return nullptr;
   if (e.table == 0 || (e.table < 0 && !tableFits(e))) {
     e.table = 0;
     return nullptr;
