@@ -271,7 +271,9 @@ bool Daemon::start(std::vector<std::string>& errors) {
   TickHooks hooks;
   const auto poll_ticks = static_cast<uint64_t>(config_.definitions_poll_s * config_.tick_hz);
   hooks.after_tick = [this, poll_ticks] {
-    if (journal_) journal_->afterTick(*sim_);  // before a snapshot may start the next file
+    // Journaled before a snapshot may start the next file, and before the tick's actions
+    // reach clients: whatever a client saw is in the journal.
+    if (journal_) journal_->afterTick(*sim_);
     const bool poll_due = poll_ticks > 0 && sim_->tickCount() % poll_ticks == 0;
     if (poll_due) reloadDefinitionsIfChanged();
     if (poll_due || config_reload_requested_.exchange(false)) reloadConfigIfChanged();

@@ -75,7 +75,9 @@ void describeAgent(const Simulation& sim, EntityId agent, std::string& out) {
   }
   for (const EventOut& e : sim.output().events) {
     if (e.agent != agent) continue;
-    out += "  " + std::string(toString(e.kind)) + (e.text.empty() ? "" : ": " + e.text) + "\n";
+    out += "  " + std::string(toString(e.kind));
+    if (e.intention != IntentionId::kNone) out += " (intention " + std::to_string(raw(e.intention)) + ")";
+    out += (e.text.empty() ? "" : ": " + e.text) + "\n";
   }
 }
 

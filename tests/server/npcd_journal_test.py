@@ -5,10 +5,13 @@ journal synced every tick, is killed with SIGKILL at a random moment. Then:
   1. `npcd replay SNAPSHOT JOURNAL` re-runs every snapshot's journal offline: every tick's
      state checksum and output hash equal the live run's;
   2. `--restore latest` brings the daemon back at the last tick the journal holds (not at the
-     snapshot: nothing it applied is lost), with every agent, and goes on in that journal;
+     snapshot: nothing it applied is lost), with every agent (the demo's and the bots'),
+     and goes on in that journal;
   3. after a graceful stop, the journal continued across the restart still replays tick for
      tick from its snapshot;
-  4. a flipped byte in a journal ends the replay there, saying where.
+  4. a flipped byte in a journal ends the replay there, saying where;
+and `npcd replay --agent` shows one agent's actions and intention events tick by tick, and
+a journal of another snapshot or a missing argument is refused (exit 2).
 Usage: npcd_journal_test.py NPCD_BINARY NPCD_BOTS_BINARY SOURCE_DIR"""
 import glob
 import json
@@ -23,6 +26,11 @@ import tempfile
 import time
 
 NPCD, BOTS, SRC = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.join(SRC, "proto", "clients", "python"))
+import grpc  # noqa: E402
+from npcd_client.stubs import load_stubs  # noqa: E402
+
+pb, rpc = load_stubs()
 work = tempfile.mkdtemp(prefix="npcd-journal-")
 snapshots = os.path.join(work, "snapshots")
 config = os.path.join(work, "npcd.json")
@@ -63,6 +71,16 @@ def start(log, *args):
     fail("npcd did not start", log)
 
 
+def agents(port):
+    stub = rpc.NpcSimStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
+    for _ in range(100):
+        s = stub.GetStats(pb.GetStatsRequest(), timeout=5)
+        if s.tick > 0:
+            return s.agents
+        time.sleep(0.05)
+    fail("GetStats shows no tick")
+
+
 def replay(snapshot, journal, *extra):
     r = subprocess.run([NPCD, "replay", snapshot, journal, "--config", config, "--quiet", *extra],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
@@ -96,7 +114,9 @@ proc, port = start(log1)
 bots = subprocess.Popen([BOTS, "--scenario", f"{SRC}/config/bots/smoke.json", "--target",
                          f"127.0.0.1:{port}", "--duration", "60"],
                         stdout=open(os.path.join(work, "bots.log"), "w"), stderr=subprocess.STDOUT)
-time.sleep(random.uniform(5.0, 8.0))
+time.sleep(4.0)
+live_agents = agents(port)  # the demo's and the bots' NPCs, all spawned by now
+time.sleep(random.uniform(1.0, 4.0))
 proc.send_signal(signal.SIGKILL)
 proc.wait()
 bots.kill()
@@ -112,9 +132,26 @@ commands = os.path.getsize(journal_of(os.path.join(snapshots, f"snapshot-{last_s
 if commands < 2000:
     fail(f"the last journal holds {commands} bytes: the bots' updates are missing", log1)
 
+# The replay's --agent view, and its refusals (exit 2, the reason named).
+first_snap = os.path.join(snapshots, f"snapshot-{min(replayed):012d}.npcsnap")
+r = subprocess.run([NPCD, "replay", first_snap, journal_of(first_snap), "--config", config,
+                    "--agent", "1601"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                   timeout=120)
+if r.returncode != 0 or not re.search(r"^  (action \w+|intention_\w+) \(intention \d+\)", r.stdout, re.M):
+    fail(f"replay --agent 1601 shows nothing of Raoul:\n{r.stdout[-3000:]}{r.stderr}")
+other = os.path.join(snapshots, f"snapshot-{last_snapshot:012d}.npcsnap")
+code, out, err = replay(first_snap, journal_of(other))
+if code != 2 or "follows the snapshot of tick" not in err:
+    fail(f"a journal of another snapshot: exit {code}\n{out}{err}")
+r = subprocess.run([NPCD, "replay", first_snap], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                   text=True, timeout=60)
+if r.returncode != 2 or "usage: npcd replay SNAPSHOT JOURNAL" not in r.stderr:
+    fail(f"replay with one file: exit {r.returncode}\n{r.stderr}")
+
 # 2. Restart: back at the last journaled tick, every agent there, the journal goes on.
 log2 = os.path.join(work, "second.log")
 proc, port = start(log2, "--restore", "latest")
+restored_agents = agents(port)
 time.sleep(2.0)
 proc.send_signal(signal.SIGTERM)
 if proc.wait(timeout=30) != 0:
@@ -127,6 +164,8 @@ if not re.search(rf"replayed \d+ ticks of the input journal: at tick {last_tick}
     fail(f"the restore did not replay the journal up to tick {last_tick}", log2)
 if "diverged" in text:
     fail("the journal replayed at the restore diverged", log2)
+if restored_agents != live_agents or live_agents < 40:
+    fail(f"{restored_agents} agents after the restore, {live_agents} before the kill", log2)
 
 # 3. The journal continued across the restart still replays from its snapshot, and longer.
 snap = os.path.join(snapshots, f"snapshot-{last_snapshot:012d}.npcsnap")
