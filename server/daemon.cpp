@@ -291,7 +291,11 @@ bool Daemon::start(std::vector<std::string>& errors) {
     s.clients = static_cast<uint32_t>(hub_->clientCount());
     s.clients_dropped = hub_->droppedCount();
     s.tick_stalls = watchdog_->stalls();
-    if (snapshots_) s.state_checksum = stateChecksum(*sim_);
+    if (journal_) {
+      s.state_checksum = journal_->lastChecksum();  // computed for the journal this tick
+    } else if (snapshots_) {
+      s.state_checksum = stateChecksum(*sim_);
+    }
     s.errors_input = hub_->errorCount(ClientHub::ErrorKind::kInput);
     s.errors_refused = hub_->errorCount(ClientHub::ErrorKind::kRefused);
     const ClientHub::OutboxDepth outbox = hub_->outboxDepth();

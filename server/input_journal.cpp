@@ -76,7 +76,8 @@ bool InputJournal::open(uint64_t after_tick, uint64_t valid_bytes, std::string& 
 
 void InputJournal::afterTick(Simulation& sim) {
   tick_.set_tick(sim.tickCount());
-  tick_.set_state_checksum(stateChecksum(sim));
+  last_checksum_ = stateChecksum(sim);
+  tick_.set_state_checksum(last_checksum_);
   tick_.set_output_hash(hashTickOutput(sim.output(), sim.names()));
   Status status;
   {

@@ -44,6 +44,8 @@ class InputJournal {
   // Tick thread: the definitions changed (a reload was accepted).
   void setDefinitionsHash(std::string hash) { definitions_hash_ = std::move(hash); }
 
+  // The state checksum of the last tick journaled (GetStats reuses it: one pass per tick).
+  uint64_t lastChecksum() const { return last_checksum_; }
   uint64_t ticksWritten() const { return ticks_written_.load(std::memory_order_relaxed); }
   uint64_t bytesWritten() const { return bytes_written_.load(std::memory_order_relaxed); }
 
@@ -58,6 +60,7 @@ class InputJournal {
   std::string definitions_hash_;
   uint64_t world_seed_;
   pb::JournalTick tick_;             // tick thread: the record being built
+  uint64_t last_checksum_ = 0;       // tick thread
   std::atomic<uint64_t> ticks_written_{0};
   std::atomic<uint64_t> bytes_written_{0};
 
