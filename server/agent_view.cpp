@@ -185,6 +185,8 @@ void toSearch(const json& j, v1::PlanSearchView& out) {
 void toAgentView(const json& j, v1::AgentView& out) {
   out.set_id(number<uint64_t>(j, "id"));
   out.set_archetype(text(j, "archetype"));
+  out.set_group(text(j, "group"));
+  out.set_group_number(number<uint32_t>(j, "group_number"));
   out.set_species(text(j, "species"));
   if (const auto kind = parseEntityKind(text(j, "kind"))) out.set_kind(toProto(*kind));
   out.set_asleep(flag(j, "asleep"));

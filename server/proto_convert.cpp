@@ -364,6 +364,7 @@ bool toSignalEvent(const v1::Signal& s, const std::string& label, SignalEvent& o
   if (s.group() > 0xffffu) {
     err.add("group", "must be at most 65535 (got " + std::to_string(s.group()) + ")");
   }
+  err.length("group_name", s.group_name(), kMaxNameBytes);
   err.finiteAtLeastZero("radius", s.radius());
   err.atMost("radius", s.radius(), kMaxSignalRadiusM, "m");
   if (s.has_position()) {
@@ -373,9 +374,10 @@ bool toSignalEvent(const v1::Signal& s, const std::string& label, SignalEvent& o
   if (!std::isfinite(s.value())) err.add("value", "must be finite");
   err.atMost("value", std::fabs(s.value()), kMaxSignalValue, "in magnitude");
   const bool by_other_scope =
-      s.target() != 0 || !s.place().empty() || !s.species().empty() || s.group() != 0;
+      s.target() != 0 || !s.place().empty() || !s.species().empty() || s.group() != 0 ||
+      !s.group_name().empty();
   if (!by_other_scope && !(s.radius() > 0.f)) {
-    err.add("", "one of target, place, species, group or radius must be set");
+    err.add("", "one of target, place, species, group, group_name or radius must be set");
   } else if (!by_other_scope && !s.has_position()) {
     err.add("position", "must be set with radius");
   }
@@ -384,6 +386,7 @@ bool toSignalEvent(const v1::Signal& s, const std::string& label, SignalEvent& o
   out.place = s.place();
   out.species = s.species();
   out.group = static_cast<uint16_t>(s.group());
+  out.group_name = s.group_name();
   out.radius_m = s.radius();
   out.position = toVec3(s.position());
   out.name = s.name();
@@ -665,6 +668,7 @@ bool validateEntity(const v1::Entity& e, const std::string& label, bool kind_req
   err.length("species", e.species(), kMaxNameBytes);
   err.length("place", e.place(), kMaxNameBytes);
   err.length("archetype", e.archetype(), kMaxNameBytes);
+  err.length("group", e.group(), kMaxNameBytes);
   return !err.any();
 }
 
@@ -682,6 +686,7 @@ EntityState toEntityState(const v1::Entity& e, EntityKind unspecified_kind) {
   if (e.has_lifetime()) s.lifetime_s = e.lifetime();
   s.place = e.place();
   s.archetype = e.archetype();
+  s.group = e.group();
   return s;
 }
 

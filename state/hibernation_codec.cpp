@@ -71,6 +71,7 @@ void encodeHibernation(const SimStateAccess& access, pb::HibernationState& out) 
       o.set_actions_completed(d.actions_completed);
       o.set_actions_failed(d.actions_failed);
       o.set_archetype(access.archetypes().at(d.archetype).name);
+      o.set_group(d.group);
     }
   }
 }
@@ -103,6 +104,14 @@ bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, 
     d.actions_completed = o.actions_completed();
     d.actions_failed = o.actions_failed();
     d.archetype = *archetype;
+    // 0: a snapshot from before groups had names, when every agent was in its archetype's.
+    d.group = o.group() != 0 ? static_cast<uint16_t>(o.group())
+                             : access.internGroup(access.archetypes().at(*archetype).name);
+    if (d.group == 0 || access.groupName(d.group).empty()) {
+      error = "sleeping agent " + std::to_string(o.body().id()) + ": group " +
+              std::to_string(o.group()) + " is not in the snapshot's group names";
+      return false;
+    }
     access.addDormant(d.body.place, d);
   }
   return true;

@@ -26,6 +26,7 @@ void encodeState(const EntityState& s, pb::JournalEntity& out) {
   setIf(s.active, [&](bool v) { out.set_active(v); });
   out.set_place(s.place);
   out.set_archetype(s.archetype);
+  out.set_group(s.group);
   setIf(s.takeable, [&](bool v) { out.set_takeable(v); });
   setIf(s.lifetime_s, [&](float v) { out.set_lifetime_s(v); });
 }
@@ -72,6 +73,7 @@ struct Encoder {
     o.set_place(c.place);
     o.set_species(c.species);
     o.set_group(c.group);
+    o.set_group_name(c.group_name);
     o.set_radius_m(c.radius_m);
     encodeVec3(c.position, *o.mutable_position());
     o.set_name(c.name);
@@ -218,6 +220,7 @@ EntityState decodeState(const pb::JournalEntity& in) {
   if (in.has_active()) s.active = in.active();
   s.place = in.place();
   s.archetype = in.archetype();
+  s.group = in.group();
   if (in.has_takeable()) s.takeable = in.takeable();
   if (in.has_lifetime_s()) s.lifetime_s = in.lifetime_s();
   return s;
@@ -296,6 +299,7 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
       c.place = o.place();
       c.species = o.species();
       c.group = static_cast<uint16_t>(o.group());
+      c.group_name = o.group_name();
       c.radius_m = o.radius_m();
       c.position = decodeVec3(o.position());
       c.name = o.name();

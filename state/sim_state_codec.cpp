@@ -93,13 +93,15 @@ bool decodeAgent(const pb::AgentState& in, SimStateAccess& access, AgentRecord& 
 }
 
 constexpr NameTableKind kNameTables[] = {NameTableKind::kActions, NameTableKind::kSpecies,
-                                         NameTableKind::kItems, NameTableKind::kSignals};
+                                         NameTableKind::kItems, NameTableKind::kSignals,
+                                         NameTableKind::kGroups};
 
 google::protobuf::RepeatedPtrField<std::string>* namesOf(pb::SimState& s, NameTableKind kind) {
   switch (kind) {
     case NameTableKind::kActions: return s.mutable_action_names();
     case NameTableKind::kSpecies: return s.mutable_species_names();
     case NameTableKind::kItems: return s.mutable_item_names();
+    case NameTableKind::kGroups: return s.mutable_group_names();
     case NameTableKind::kSignals: break;
   }
   return s.mutable_signal_names();
@@ -153,7 +155,14 @@ bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& er
   access.clear();
   for (NameTableKind kind : kNameTables) {
     const auto& names = namesOf(state, kind);
-    if (!access.restoreNames(kind, std::vector<std::string>(names.begin(), names.end()))) {
+    std::vector<std::string> list(names.begin(), names.end());
+    if (kind == NameTableKind::kGroups && list.empty()) {
+      // Before groups had names, group n was archetype n - 1's, which is now its name.
+      for (uint16_t a = 0; a < access.archetypes().size(); ++a) {
+        list.push_back(access.archetypes().at(a).name);
+      }
+    }
+    if (!access.restoreNames(kind, list)) {
       error = "its name tables do not begin like these definitions'";
       return false;
     }

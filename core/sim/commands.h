@@ -31,6 +31,9 @@ struct EntityState {
   std::optional<bool> active;
   std::string place;      // empty: derived from position and place bounds
   std::string archetype;  // npc only: required when the npc is new
+  // npc only: its signal group (a squad), set when it spawns; empty: its archetype's name,
+  // so agents spawned without one form one group per archetype.
+  std::string group;
   std::optional<bool> takeable;     // objects: false keeps Take off it (default true)
   std::optional<float> lifetime_s;  // attributes only: vanishes this many seconds from now
                                     // [Limit: finite, > 0]
@@ -57,12 +60,14 @@ struct SoundEvent {
   float threat = -1.f; // 0..1; negative: the kind's default
 };
 // A named signal. Receivers, by the first field set: one agent (target), every agent of a
-// place, of a species, of a signal group, or within radius_m of position.
+// place, of a species, of a signal group (by number, or by name), or within radius_m of
+// position.
 struct SignalEvent {
   EntityId target = EntityId::kNone;
   std::string place;
   std::string species;
   uint16_t group = 0;
+  std::string group_name;
   float radius_m = 0.f;
   Vec3 position;
   std::string name;

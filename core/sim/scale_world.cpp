@@ -73,6 +73,8 @@ WorldFile makeScaleWorld(const ScaleWorldSpec& spec) {
       s.id = static_cast<EntityId>(agent_id);
       s.kind = EntityKind::kNpc;
       s.archetype = cycle > 0 ? archetypeAt(spec, agent_id - spec.first_agent_id, cycle) : "villager";
+      // One squad per archetype and place: a guard calls his own village's guards.
+      s.group = s.archetype + "@" + world.places.back().name;
       s.position = pointIn(box, rng);
       world.entities.push_back(s);
       ++agent_id;
@@ -119,6 +121,7 @@ std::string worldFileJson(const WorldFile& world) {
     json e = {{"id", raw(s.id)}, {"kind", std::string(toString(s.kind))}};
     if (s.position) e["position"] = vec(*s.position);
     if (!s.archetype.empty()) e["archetype"] = s.archetype;
+    if (!s.group.empty()) e["group"] = s.group;
     if (!s.species.empty()) e["species"] = s.species;
     if (!s.place.empty()) e["place"] = s.place;
     entities.push_back(std::move(e));

@@ -162,6 +162,7 @@ void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
   d.actions_completed = agent->actions_completed;
   d.actions_failed = agent->actions_failed;
   d.archetype = agent->archetype;
+  d.group = agent->perception.group;
   d.behavior_def = agent->behavior_def;
   // The seed's hibernation action; an agent already in a long action just carries on.
   if (!d.work.running() && hibernation_action_[d.archetype] != LongActionRun::kNone) {
@@ -213,7 +214,7 @@ void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
     agent->actions_failed = d.actions_failed;
     initPerceptionState(agent->perception, type.sensors, id, config_.seed);
     agent->intent.access = d.actions;
-    agent->perception.group = static_cast<uint16_t>(d.archetype + 1);
+    agent->perception.group = d.group;
     attachPlanner(*agent);
     behaviors_.onBehaviorEntered(*agent);
     bindTree(*agent);

@@ -56,6 +56,15 @@ uint16_t SimStateAccess::internItem(std::string_view name) {
   return sim_.long_actions_.items().intern(name);
 }
 
+const std::string& SimStateAccess::groupName(uint16_t group) const {
+  return sim_.groupName(group);
+}
+
+uint16_t SimStateAccess::internGroup(std::string_view name) {
+  const uint16_t at = sim_.groups_.intern(name);
+  return at >= 0xfffe ? 0 : static_cast<uint16_t>(at + 1);
+}
+
 std::optional<PlannerMemory> SimStateAccess::planner(EntityId id) const {
   if (!sim_.planning_) return std::nullopt;
   return sim_.plannerMemory(id);
@@ -109,6 +118,7 @@ std::vector<std::string> SimStateAccess::names(NameTableKind kind) const {
   }
   const NameTable& table = kind == NameTableKind::kActions   ? sim_.names_
                            : kind == NameTableKind::kSpecies ? sim_.world_.species()
+                           : kind == NameTableKind::kGroups  ? sim_.groups_
                                                              : sim_.long_actions_.items();
   for (size_t i = 0; i < table.size(); ++i) out.push_back(table.name(static_cast<uint16_t>(i)));
   return out;
@@ -122,6 +132,7 @@ bool SimStateAccess::restoreNames(NameTableKind kind, std::span<const std::strin
       case NameTableKind::kSpecies: at = sim_.world_.species().intern(names[i]); break;
       case NameTableKind::kItems: at = sim_.long_actions_.items().intern(names[i]); break;
       case NameTableKind::kSignals: at = raw(sim_.perception_.signalNames().intern(names[i])); break;
+      case NameTableKind::kGroups: at = sim_.groups_.intern(names[i]); break;
     }
     if (at != i) return false;
   }
@@ -200,6 +211,7 @@ void SimStateAccess::clear() {
   for (const Obstacle& o : sim_.world_.obstacles()) obstacles.push_back(o.id);
   for (ObstacleId id : obstacles) sim_.world_.removeObstacle(id);
   if (sim_.planning_) sim_.planning_->sleeping.clear();
+  sim_.groups_ = NameTable{};  // the snapshot's own names replace the world file's
   sim_.dormant_.assign(sim_.world_.places().size(), {});
   sim_.dormant_index_.clear();
   sim_.dormant_count_ = 0;

@@ -109,7 +109,7 @@ enum class RestoreMode : uint8_t {
 
 // The name tables whose indices the runtime state holds (action names, species, items),
 // in index order: restored first, so every index means the same name again.
-enum class NameTableKind : uint8_t { kActions, kSpecies, kItems, kSignals };
+enum class NameTableKind : uint8_t { kActions, kSpecies, kItems, kSignals, kGroups };
 
 class SimStateAccess {
  public:
@@ -200,6 +200,9 @@ class SimStateAccess {
   uint16_t internAction(std::string_view name);
   uint16_t internSpecies(std::string_view name);
   uint16_t internItem(std::string_view name);
+  // A signal group's number (0 when the table is full) and a number's name ("" if none).
+  uint16_t internGroup(std::string_view name);
+  const std::string& groupName(uint16_t group) const;
   const ActionRegistry& registry() const;
   // The archetype's own action list (what a restored agent's ActionAccess starts from).
   ActionListId ownActions(uint16_t archetype) const;

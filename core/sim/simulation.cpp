@@ -396,6 +396,9 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   if (s.lifetime_s && s.kind != EntityKind::kAttribute) {
     return invalid(s.id, "lifetime_s", "only attribute entities have a lifetime");
   }
+  if (!s.group.empty() && s.kind != EntityKind::kNpc) {
+    return invalid(s.id, "group", "is for npcs only");
+  }
   uint16_t species = NameTable::kNone;
   std::optional<uint16_t> archetype;
   if (is_new) {
@@ -409,6 +412,19 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
                 entityLabel(s.id) + ": agent limit " + std::to_string(config_.max_agents) +
                     " reached"};
       }
+    }
+  }
+  uint16_t group = 0;
+  if (archetype) {
+    const std::string& name = s.group.empty() ? archetypes_.at(*archetype).name : s.group;
+    const uint16_t at = groups_.intern(name);
+    if (at >= 0xfffe) return invalid(s.id, "group", "too many distinct groups");
+    group = static_cast<uint16_t>(at + 1);
+  } else if (!s.group.empty()) {
+    const Agent* agent = agents_.get(s.id);
+    if (agent && groupName(agent->perception.group) != s.group) {
+      return invalid(s.id, "group",
+                     "is set when the npc spawns (it is in \"" + groupName(agent->perception.group) + "\")");
     }
   }
   const std::string& species_name =
@@ -456,8 +472,8 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     agent->rng = Rng::forStream(config_.seed, raw(s.id));
     initPerceptionState(agent->perception, type.sensors, s.id, config_.seed);
     agent->intent.access.setOwn(own_actions_[*archetype]);
-    // Agents of one archetype form a signal group (MBT group signals, GroupScope counts).
-    agent->perception.group = static_cast<uint16_t>(*archetype + 1);
+    // Its signal group: MBT group signals, GroupScope counts, squad planner memory.
+    agent->perception.group = group;
     for (const auto& [item, count] : type.inventory) {
       agent->inventory.add(long_actions_.items().intern(item), count);
     }
@@ -633,6 +649,14 @@ Status Simulation::postSignal(const SignalEvent& c) {
   } else if (c.group != 0) {
     request.scope = SignalScope::kGroup;
     request.group = c.group;
+  } else if (!c.group_name.empty()) {
+    request.scope = SignalScope::kGroup;
+    const uint16_t at = groups_.find(c.group_name);
+    if (at == NameTable::kNone) {
+      return {StatusCode::kNotFound,
+              "signal " + c.name + ": group \"" + c.group_name + "\" is unknown"};
+    }
+    request.group = static_cast<uint16_t>(at + 1);
   } else if (c.radius_m > 0.f && std::isfinite(c.radius_m) && isFinite(c.position)) {
     request.scope = SignalScope::kRadius;
     request.radius_m = c.radius_m;
@@ -787,6 +811,8 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
     nlohmann::json j;
     j["id"] = raw(id);
     j["archetype"] = archetypes_.at(d.archetype).name;
+    j["group"] = groupName(d.group);
+    j["group_number"] = d.group;
     j["asleep"] = true;
     j["place"] = world_.place(where->first)->name;
     j["asleep_for_s"] = timeS() - places_.asleepSince(where->first);
@@ -803,6 +829,8 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   nlohmann::json j;
   j["id"] = raw(id);
   j["archetype"] = archetypes_.at(agent->archetype).name;
+  j["group"] = groupName(agent->perception.group);
+  j["group_number"] = agent->perception.group;
   j["species"] = world_.species().name(e->species);
   j["kind"] = toString(e->kind);
   j["active"] = e->active;

@@ -187,6 +187,13 @@ class Simulation {
   const ArchetypeSet& archetypes() const { return archetypes_; }
   // Interned action, parameter, unit and text names used in TickOutput.
   const NameTable& names() const { return names_; }
+  // Signal groups by name: group number n (PerceptionState::group, Signal.group) is entry
+  // n - 1 (0 is no group). An npc joins its EntityState::group, or its archetype's name.
+  const NameTable& groups() const { return groups_; }
+  // Group number `group`'s name; empty for 0 (no group) or an unknown number.
+  const std::string& groupName(uint16_t group) const {
+    return groups_.name(static_cast<uint16_t>(group - 1u));
+  }
   const PerceptionSystem& perception() const { return perception_; }
   const SelectionTreeLibrary& selectionTrees() const { return trees_; }
   SimStats stats() const;
@@ -358,6 +365,7 @@ class Simulation {
   ArchetypeSet archetypes_;
   World world_;
   NameTable names_;
+  NameTable groups_;  // see groups()
   BehaviorVocabulary vocabulary_;
   BuiltinBehaviors behaviors_;
   ActionRegistry registry_;                 // action implementations, by interned name

@@ -105,14 +105,15 @@ void readEntities(const json& arr, JsonReader& r, WorldReading& w, WorldFile& ou
     const json& j = arr[i];
     if (!r.isObject(j, path)) continue;
     r.onlyKeys(j, path,
-               {"id", "kind", "archetype", "position", "forward", "species", "place", "eye_height",
-                "takeable"});
+               {"id", "kind", "archetype", "group", "position", "forward", "species", "place",
+                "eye_height", "takeable"});
     EntityState s;
     auto id = r.integer(j, path, "id", true);
     auto kind = r.string(j, path, "kind", true);
     s.position = r.vec3(j, path, "position", true);
     s.forward = r.vec3(j, path, "forward", false);
     if (auto v = r.string(j, path, "archetype", false)) s.archetype = *v;
+    if (auto v = r.string(j, path, "group", false)) s.group = *v;
     if (auto v = r.string(j, path, "species", false)) s.species = *v;
     if (auto v = r.string(j, path, "place", false)) s.place = *v;
     if (auto v = r.number(j, path, "eye_height", false)) {
@@ -135,6 +136,9 @@ void readEntities(const json& arr, JsonReader& r, WorldReading& w, WorldFile& ou
     }
     if (s.kind == EntityKind::kNpc && s.archetype.empty()) {
       r.error(joinPath(path, "archetype"), "is required for an npc");
+    }
+    if (s.kind != EntityKind::kNpc && !s.group.empty()) {
+      r.error(joinPath(path, "group"), "is for npcs only");
     }
     out.entities.push_back(std::move(s));
   }

@@ -222,6 +222,19 @@ TEST_CASE("SendSignal reaches the agents its scope names", "[grpc][admin]") {
     CHECK(eventually([&] { return selectedBehavior(admin, 1) == "Alert"; }));
   }
 
+  SECTION("Should deliver to every agent of a group named by its archetype") {
+    signal.set_group_name("sentry");
+    CHECK(sendSignal(admin, signal).ok());
+    CHECK(eventually([&] { return selectedBehavior(admin, 1) == "Alert"; }));
+  }
+
+  SECTION("Should answer NOT_FOUND for an unknown group name") {
+    signal.set_group_name("night_watch");
+    grpc::Status s = sendSignal(admin, signal);
+    CHECK(s.error_code() == grpc::StatusCode::NOT_FOUND);
+    CHECK(s.error_message() == "signal OnAlarm: group \"night_watch\" is unknown");
+  }
+
   SECTION("Should answer NOT_FOUND for an unknown target agent") {
     signal.set_target(999);
     grpc::Status s = sendSignal(admin, signal);
@@ -240,7 +253,7 @@ TEST_CASE("SendSignal reaches the agents its scope names", "[grpc][admin]") {
     grpc::Status s = sendSignal(admin, signal);
     CHECK(s.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
     CHECK(s.error_message() ==
-          "signal: one of target, place, species, group or radius must be set");
+          "signal: one of target, place, species, group, group_name or radius must be set");
   }
 }
 

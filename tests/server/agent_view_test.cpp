@@ -41,6 +41,9 @@ void checkMatches(const json& j, const v1::AgentView& view) {
   INFO(j.dump(1));
   CHECK(view.id() == j.at("id").get<uint64_t>());
   CHECK(view.archetype() == j.at("archetype").get<std::string>());
+  CHECK(view.group() == j.at("group").get<std::string>());
+  CHECK(view.group_number() == j.at("group_number").get<uint32_t>());
+  CHECK(!view.group().empty());
   CHECK(view.asleep() == j.at("asleep").get<bool>());
   CHECK(view.place() == (j.at("place").is_null() ? "" : j.at("place").get<std::string>()));
   checkVec(j.at("position"), view.position());
@@ -106,7 +109,8 @@ void checkMatches(const json& j, const v1::AgentView& view) {
 
 TEST_CASE("The typed agent view leaves out what the JSON view leaves out", "[grpc][agent_view]") {
   SECTION("Should read a sleeping agent's short view") {
-    const json sleeping = {{"id", 1501}, {"archetype", "pyromaniac"}, {"asleep", true},
+    const json sleeping = {{"id", 1501}, {"archetype", "pyromaniac"}, {"group", "pyromaniac"},
+                           {"group_number", 3}, {"asleep", true},
                            {"place", "guard_post"}, {"asleep_for_s", 3.5},
                            {"position", {5.0, 52.0, 0.0}}, {"work", nullptr},
                            {"inventory", {{"torch", 1}}}, {"tick", 40},

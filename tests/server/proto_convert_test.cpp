@@ -378,7 +378,7 @@ TEST_CASE("convertUpdate names bad obstacles, removals, stimuli and results", "[
     CHECK(out.errors[0] == "sounds[0].radius: must be finite and > 0");
     CHECK(out.errors[1] == "signals[0].name: must be set");
     CHECK(out.errors[2] ==
-          "signals[0]: one of target, place, species, group or radius must be set");
+          "signals[0]: one of target, place, species, group, group_name or radius must be set");
   }
 }
 
@@ -740,6 +740,7 @@ TEST_CASE("Signals name their receivers by one scope field", "[proto_convert]") 
     addSignal()->set_place("square");
     addSignal()->set_species("wolf");
     addSignal()->set_group(3);
+    addSignal()->set_group_name("north_watch");
     v1::Signal* around = addSignal();
     around->set_radius(5.f);
     setVec(around->mutable_position(), 0.f, 0.f, 0.f);
@@ -747,21 +748,24 @@ TEST_CASE("Signals name their receivers by one scope field", "[proto_convert]") 
     ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
 
     CHECK(out.errors.empty());
-    CHECK(out.commands.size() == 5);
+    REQUIRE(out.commands.size() == 6);
+    CHECK(bodyAs<SignalEvent>(out.commands[4]).group_name == "north_watch");
   }
 
   SECTION("Should require a scope, a group that fits 16 bits and a position with a radius") {
     addSignal();
     addSignal()->set_group(65536);
     addSignal()->set_radius(5.f);
+    addSignal()->set_group_name(std::string(300, 'g'));
 
     ConvertedUpdate out = convertUpdate(u, ClientId{1}, 100);
 
-    REQUIRE(out.errors.size() == 3);
+    REQUIRE(out.errors.size() == 4);
     CHECK(out.errors[0] ==
-          "signals[0]: one of target, place, species, group or radius must be set");
+          "signals[0]: one of target, place, species, group, group_name or radius must be set");
     CHECK(out.errors[1] == "signals[1].group: must be at most 65535 (got 65536)");
     CHECK(out.errors[2] == "signals[2].position: must be set with radius");
+    CHECK(out.errors[3] == "signals[3].group_name: must be at most 256 bytes (got 300)");
     CHECK(out.commands.empty());
   }
 

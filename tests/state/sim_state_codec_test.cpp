@@ -303,3 +303,62 @@ TEST_CASE("perception's daemon-wide state keeps what admin calls changed", "[sta
     CHECK(error == "perception: tuning out of range");
   }
 }
+
+TEST_CASE("signal groups come back by name, awake and asleep", "[state][groups]") {
+  test::DemoStateWorld first;
+  for (uint64_t id : {9001u, 9002u}) {
+    EntityState s;
+    s.id = EntityId{id};
+    s.kind = EntityKind::kNpc;
+    s.archetype = "villager";
+    s.group = "square_watch";
+    s.position = Vec3{static_cast<float>(id - 9000), 2.f, 0.f};
+    first.sim->submit({ClientId::kDaemon, 0, UpsertEntity{s}});
+  }
+  first.run(300);
+  pb::SimState state;
+  captureSimState(*first.sim, state);
+  REQUIRE(!state.group_names().empty());
+  REQUIRE(!state.hibernation().dormant().empty());
+  test::DemoStateWorld second;
+  second.run(3);
+  std::string error;
+  REQUIRE(restoreSimState(state, *second.sim, error));
+  for (uint64_t id : {9001u, 9002u}) {
+    std::string view;
+    REQUIRE(second.sim->describeAgent(EntityId{id}, view).isOk());
+    CHECK(view.find(R"("group":"square_watch")") != std::string::npos);
+  }
+  for (const pb::DormantAgentState& d : state.hibernation().dormant()) {
+    INFO("sleeper " << d.body().id());
+    std::string view;
+    REQUIRE(second.sim->describeAgent(EntityId{d.body().id()}, view).isOk());
+    CHECK(view.find("\"group\":\"" + d.archetype() + "\"") != std::string::npos);
+  }
+}
+
+TEST_CASE("a state from before groups had names puts each agent in its archetype's group",
+          "[state][groups]") {
+  test::DemoStateWorld first;
+  first.run(300);
+  pb::SimState state;
+  captureSimState(*first.sim, state);
+  // As such a state was: group n was archetype n - 1's, and sleepers kept no group.
+  state.clear_group_names();
+  for (pb::AgentState& a : *state.mutable_agents()) {
+    a.mutable_perception()->set_group(*first.sim->archetypes().find(a.archetype()) + 1u);
+  }
+  for (pb::DormantAgentState& d : *state.mutable_hibernation()->mutable_dormant()) d.clear_group();
+  REQUIRE(!state.hibernation().dormant().empty());
+  test::DemoStateWorld second;
+  std::string error;
+  REQUIRE(restoreSimState(state, *second.sim, error));
+  auto check = [&](uint64_t id, const std::string& archetype) {
+    INFO("agent " << id);
+    std::string view;
+    REQUIRE(second.sim->describeAgent(EntityId{id}, view).isOk());
+    CHECK(view.find("\"group\":\"" + archetype + "\"") != std::string::npos);
+  };
+  for (const pb::AgentState& a : state.agents()) check(a.id(), a.archetype());
+  for (const pb::DormantAgentState& d : state.hibernation().dormant()) check(d.body().id(), d.archetype());
+}

@@ -10,7 +10,8 @@ TEST_CASE("World files load places, obstacles, entities and players", "[sim][wor
   const std::string text = R"({
     "places": [ { "name": "square", "min": [0, 0, -1], "max": [20, 20, 10] } ],
     "obstacles": [ { "id": 1, "min": [5, 5, 0], "max": [6, 6, 2], "cover": "soft" } ],
-    "entities": [ { "id": 100, "kind": "npc", "archetype": "villager", "position": [1, 1, 0] },
+    "entities": [ { "id": 100, "kind": "npc", "archetype": "villager", "position": [1, 1, 0],
+                    "group": "square_watch" },
                   { "id": 200, "kind": "object", "position": [2, 2, 0], "species": "crate" } ],
     "simulated_players": [ { "id": 1, "route": [[0, 0, 0], [10, 0, 0]], "speed_mps": 2 } ]
   })";
@@ -30,6 +31,9 @@ TEST_CASE("World files load places, obstacles, entities and players", "[sim][wor
     REQUIRE(sim.stats().agents == 1);
     REQUIRE(sim.stats().entities == 2);
     REQUIRE(sim.world().entities().get(EntityId{100})->place == sim.world().findPlace("square"));
+    std::string agent;
+    REQUIRE(sim.describeAgent(EntityId{100}, agent).isOk());
+    REQUIRE(agent.find(R"("group":"square_watch")") != std::string::npos);
   }
   SECTION("Should refuse an entity whose archetype the simulation does not know") {
     file.entities[0].archetype = "dragon";
@@ -45,7 +49,8 @@ TEST_CASE("World file errors name the file and JSON path, all at once", "[sim][w
     "places": [ { "name": "a", "min": [0, 0, 0], "max": [-1, 1, 1] } ],
     "obstacles": [ { "id": 0, "min": [0, 0, 0], "max": [1, 1, 1], "cover": "glass" } ],
     "entities": [ { "id": 5, "kind": "dragon", "position": [0, 0] },
-                  { "id": 6, "kind": "npc", "position": [0, 0, 0] } ],
+                  { "id": 6, "kind": "npc", "position": [0, 0, 0] },
+                  { "id": 7, "kind": "object", "position": [0, 0, 0], "group": "crates" } ],
     "simulated_players": [ { "id": 1, "route": [[0, 0, 0]] } ],
     "weather": "rain"
   })";
@@ -59,6 +64,7 @@ TEST_CASE("World file errors name the file and JSON path, all at once", "[sim][w
                         "w.json: /obstacles/0/id: must be > 0",
                         "w.json: /entities/0/position: expected [x, y, z] of numbers",
                         "w.json: /entities/1/archetype: is required for an npc",
+                        "w.json: /entities/2/group: is for npcs only",
                         "w.json: /simulated_players/0/route: needs at least two waypoints",
                     });
 }
