@@ -255,12 +255,28 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     }
     if (j.contains("tick") && r.isObject(j["tick"], "/tick")) {
       const json& t = j["tick"];
-      r.onlyKeys(t, "/tick", {"threads"});
+      r.onlyKeys(t, "/tick", {"threads", "lod"});
       if (auto v = r.integer(t, "/tick", "threads", false)) {
         if (*v >= 1 && *v <= 256) {
           c.tick_threads = static_cast<uint32_t>(*v);
         } else {
           r.error("/tick/threads", "must be within [1, 256]");
+        }
+      }
+      if (t.contains("lod") && r.isObject(t["lod"], "/tick/lod")) {
+        const json& l = t["lod"];
+        r.onlyKeys(l, "/tick/lod", {"near_m", "far_period_ticks"});
+        c.detail.enabled = true;
+        if (auto v = r.number(l, "/tick/lod", "near_m", false)) {
+          c.detail.near_m = static_cast<float>(*v);
+          if (!(*v > 0 && *v <= 100000)) r.error("/tick/lod/near_m", "must be within (0, 100000]");
+        }
+        if (auto v = r.integer(l, "/tick/lod", "far_period_ticks", false)) {
+          if (*v >= 1 && *v <= 1000) {
+            c.detail.far_period_ticks = static_cast<uint32_t>(*v);
+          } else {
+            r.error("/tick/lod/far_period_ticks", "must be within [1, 1000]");
+          }
         }
       }
     }

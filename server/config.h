@@ -10,6 +10,7 @@
 #include "access_control.h"
 #include "hibernation/place_dispatcher.h"
 #include "perception/perception_config.h"
+#include "sim/detail_tiers.h"
 #include "world/limits.h"
 
 namespace npc {
@@ -99,6 +100,10 @@ struct DaemonConfig {
   // included); 1 = the tick thread alone. 0 (the key absent) = one per hardware thread.
   // [Limit: 1..256 when given]
   uint32_t tick_threads = 0;
+  // "tick": { "lod": { "near_m": 60, "far_period_ticks": 4 } }: awake agents with no player
+  // within near_m run their perception, selection and behavior one tick in
+  // far_period_ticks (core/sim/detail_tiers.h). Off without the key.
+  DetailConfig detail;
   SnapshotConfig snapshot;             // "snapshot": { "dir": ..., "interval_s": 60, "keep": 3 }
 
   std::string source = "(defaults)";   // where this came from, for messages

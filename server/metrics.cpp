@@ -79,6 +79,11 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   auto& agents = prometheus::BuildGauge().Name("npcd_agents").Help("Agents by state").Register(r);
   agents_awake_ = &agents.Add({{"state", "awake"}});
   agents_asleep_ = &agents.Add({{"state", "asleep"}});
+  agents_reduced_ = &prometheus::BuildGauge()
+                         .Name("npcd_agents_reduced_rate")
+                         .Help("Awake agents on the reduced rate: no player within tick.lod near_m")
+                         .Register(r)
+                         .Add({});
   auto& places = prometheus::BuildGauge()
                      .Name("npcd_places")
                      .Help("Places by hibernation state (awake counts draining places)")
@@ -137,6 +142,7 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   ticks_->Increment();
   agents_awake_->Set(static_cast<double>(s.sim.agents_awake));
   agents_asleep_->Set(static_cast<double>(s.sim.agents_asleep));
+  agents_reduced_->Set(static_cast<double>(s.sim.agents_reduced));
   places_awake_->Set(static_cast<double>(s.sim.places_awake));
   places_asleep_->Set(static_cast<double>(s.sim.places_asleep));
   outbox_messages_->Set(static_cast<double>(s.outbox_messages));

@@ -73,6 +73,7 @@ class Metrics {
   prometheus::Counter* overruns_ = nullptr;
   prometheus::Gauge* agents_awake_ = nullptr;
   prometheus::Gauge* agents_asleep_ = nullptr;
+  prometheus::Gauge* agents_reduced_ = nullptr;
   prometheus::Gauge* places_awake_ = nullptr;   // npcd_places{state="awake"} (draining too)
   prometheus::Gauge* places_asleep_ = nullptr;  // npcd_places{state="asleep"}
   prometheus::Gauge* outbox_messages_ = nullptr;

@@ -351,6 +351,7 @@ grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* cont
   reply->set_agents(d.sim.agents);
   reply->set_agents_awake(d.sim.agents_awake);
   reply->set_agents_asleep(d.sim.agents_asleep);
+  reply->set_agents_reduced(d.sim.agents_reduced);
   reply->set_places(d.sim.places);
   reply->set_obstacles(d.sim.obstacles);
   reply->set_clients(static_cast<uint32_t>(hub_.clientCount()));

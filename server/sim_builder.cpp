@@ -28,6 +28,7 @@ bool buildSimulation(const DaemonConfig& config, std::unique_ptr<Simulation>& si
   sim_config.derive_footsteps = config.derive_footsteps;
   sim_config.threads = config.tick_threads != 0 ? config.tick_threads : WorkerPool::hardwareThreads();
   sim_config.hibernation = config.hibernation;
+  sim_config.detail = config.detail;
   sim_config.max_plans_per_tick = config.max_plans_per_tick;
   LongActionLibrary long_actions;
   if (!config.long_actions.empty() && !long_actions.loadFile(config.long_actions, errors)) {

@@ -130,11 +130,13 @@ void TickDriver::onStatus() {
 std::string TickDriver::statusLine() const {
   char line[640];
   std::snprintf(line, sizeof line,
-                "tick %llu | %.1f ticks/s | agents %zu awake %zu asleep %zu | places awake %zu "
+                "tick %llu | %.1f ticks/s | agents %zu awake %zu (reduced %zu) asleep %zu | "
+                "places awake %zu "
                 "asleep %zu | tick p50 %.2f ms p99 %.2f ms | %.1f actions/s | clients %u | "
                 "overruns %llu",
                 static_cast<unsigned long long>(last_.sim.tick), ticks_per_second_,
-                last_.sim.agents, last_.sim.agents_awake, last_.sim.agents_asleep,
+                last_.sim.agents, last_.sim.agents_awake, last_.sim.agents_reduced,
+                last_.sim.agents_asleep,
                 last_.sim.places_awake, last_.sim.places_asleep,
                 stats_.percentileMs(50), stats_.percentileMs(99), actions_per_second_,
                 last_.clients, static_cast<unsigned long long>(stats_.overruns));
@@ -156,6 +158,7 @@ std::vector<LogField> TickDriver::statusFields() const {
                                {"agents", last_.sim.agents},
                                {"agents_awake", last_.sim.agents_awake},
                                {"agents_asleep", last_.sim.agents_asleep},
+                               {"agents_reduced", last_.sim.agents_reduced},
                                {"places_awake", last_.sim.places_awake},
                                {"places_asleep", last_.sim.places_asleep},
                                {"tick_p50_ms", stats_.percentileMs(50)},

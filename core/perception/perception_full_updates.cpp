@@ -62,7 +62,7 @@ void PerceptionSystem::fullUpdatesInline(const World& world, std::span<const Per
     if (st->next_full_update_tick == PerceptionState::kUnscheduled) {
       st->next_full_update_tick = firstTickAtOrAfter(tick, phase, period);
     }
-    if (st->next_full_update_tick > tick) continue;
+    if (st->next_full_update_tick > tick || !perceivers[i].full_updates) continue;
     if (!exhausted && config_.max_rays_per_tick != 0 &&
         lane.stats.rays >= config_.max_rays_per_tick) {
       exhausted = true;
@@ -107,7 +107,9 @@ void PerceptionSystem::fullUpdatesOnPool(const World& world, std::span<const Per
     if (st->next_full_update_tick == PerceptionState::kUnscheduled) {
       st->next_full_update_tick = firstTickAtOrAfter(tick, phaseOf(self->id, period), period);
     }
-    if (st->next_full_update_tick <= tick) due_.push_back(static_cast<uint32_t>(i));
+    if (st->next_full_update_tick <= tick && perceivers[i].full_updates) {
+      due_.push_back(static_cast<uint32_t>(i));
+    }
   }
 
   // 2. The ray budget: the one-thread loop stops before the first due agent that finds

@@ -112,6 +112,9 @@ struct PerceptionState {
 struct Perceiver {
   EntityHandle entity;
   PerceptionState* state = nullptr;
+  // False: a full update that falls due waits for a tick where this is true (an agent on a
+  // reduced rate, core/sim/detail_tiers.h); signals and sounds still reach it.
+  bool full_updates = true;
 };
 
 // Resets `state` for a new agent: copies `sensors` and draws its soft-cover persistence from

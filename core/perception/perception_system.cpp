@@ -130,7 +130,7 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
   }
   for (auto& lane : lanes_) last_.add(lane->stats);
 
-  stealth_.update(world, perceivers, config_.stealth_report_step);
+  stealth_.update(world, perceivers, config_.stealth_report_step, pool);
   totals_.add(last_);
 }
 

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/worker_pool.h"
 #include "world/world.h"
 
 namespace npc {
 
-void StealthMeter::update(const World& world, std::span<const Perceiver> perceivers,
-                          float report_step) {
+template <class Sink>
+void StealthMeter::gatherOffers(const World& world, std::span<const Perceiver> perceivers,
+                                Sink&& sink) {
   const EntityTable& entities = world.entities();
-  cells_.assign(entities.size(), Cell{});
   for (const Perceiver& p : perceivers) {
     const Entity* self = entities.get(p.entity);
     if (!self || !p.state) continue;
@@ -20,8 +21,36 @@ void StealthMeter::update(const World& world, std::span<const Perceiver> perceiv
       if (!target || target->id != t.target) continue;
       const float v = t.state == TrackState::kVisible ? kMaxCoefficient : t.coefficient;
       if (v <= 0.f) continue;
-      Cell& c = cells_[entities.rowOf(t.handle)];
-      if (v > c.value || (v == c.value && raw(self->id) < raw(c.agent))) c = {v, self->id};
+      sink(Offer{entities.rowOf(t.handle), {v, self->id}});
+    }
+  }
+}
+
+// The highest value wins, and of equal ones the lower agent id: the same cell whatever
+// order the offers come in.
+void StealthMeter::keep(const Offer& offer) {
+  Cell& c = cells_[offer.row];
+  const Cell& o = offer.cell;
+  if (o.value > c.value || (o.value == c.value && raw(o.agent) < raw(c.agent))) c = o;
+}
+
+void StealthMeter::update(const World& world, std::span<const Perceiver> perceivers,
+                          float report_step, WorkerPool* pool) {
+  const EntityTable& entities = world.entities();
+  cells_.assign(entities.size(), Cell{});
+  const unsigned workers = pool ? pool->size() : 1u;
+  if (workers == 1) {
+    gatherOffers(world, perceivers, [this](const Offer& o) { keep(o); });
+  } else {
+    if (lanes_.size() < workers) lanes_.resize(workers);
+    const size_t n = perceivers.size();
+    pool->run([&](unsigned w) {
+      lanes_[w].clear();
+      gatherOffers(world, perceivers.subspan(n * w / workers, n * (w + 1) / workers - n * w / workers),
+                   [&](const Offer& o) { lanes_[w].push_back(o); });
+    });
+    for (unsigned w = 0; w < workers; ++w) {
+      for (const Offer& o : lanes_[w]) keep(o);
     }
   }
 

@@ -4,14 +4,16 @@
 // its coefficient, which decays while unseen.
 //
 // update() is called once per tick after all full updates (PerceptionSystem does it). It reads
-// every perceiver's tracks (O(agents × tracks), no allocation once warm) and produces:
+// every perceiver's tracks (O(agents × tracks), no allocation once warm; with a worker pool
+// each worker reads a slice of the perceivers and the tick thread keeps the maxima, which
+// do not depend on the order they are offered in) and produces:
 //   readings()  every player entity, sorted by player id (value 0 / agent kNone when nobody
 //               perceives them);
 //   changes()   the players whose meter moved by at least report_step since the value last
 //               reported, or dropped to 0, or reached 10: the events to send to clients.
 // Ties between agents go to the lower agent id.
 //
-// Thread: tick thread.
+// Thread: tick thread (the pool's threads only read tracks).
 #pragma once
 
 #include <span>
@@ -24,6 +26,7 @@
 namespace npc {
 
 class World;
+class WorkerPool;
 
 struct StealthReading {
   EntityId player = EntityId::kNone;
@@ -40,7 +43,8 @@ struct StealthChange {
 
 class StealthMeter {
  public:
-  void update(const World& world, std::span<const Perceiver> perceivers, float report_step);
+  void update(const World& world, std::span<const Perceiver> perceivers, float report_step,
+              WorkerPool* pool = nullptr);
 
   // The player's current reading; value 0 and agent kNone for an unknown player.
   StealthReading reading(EntityId player) const;
@@ -61,7 +65,16 @@ class StealthMeter {
     float value = 0.f;
     EntityId agent = EntityId::kNone;
   };
+  // What one agent's track of a player offers that player's cell.
+  struct Offer {
+    uint32_t row = 0;  // the player's entity row
+    Cell cell;
+  };
+  template <class Sink>
+  static void gatherOffers(const World& world, std::span<const Perceiver> perceivers, Sink&& sink);
+  void keep(const Offer& offer);
   std::vector<Cell> cells_;  // scratch, by entity row
+  std::vector<std::vector<Offer>> lanes_;  // one per pool worker, capacity reused
   std::vector<StealthReading> readings_;
   std::vector<float> reported_;  // parallel to readings_
   std::vector<StealthReading> next_;

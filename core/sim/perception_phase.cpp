@@ -10,7 +10,10 @@ void PerceptionPhase::run(const PerceptionPhaseContext& ctx) {
     }
   }
   perceivers_.clear();
-  for (Agent& agent : ctx.agents) perceivers_.push_back({agent.entity, &agent.perception});
+  for (size_t i = 0; i < ctx.agents.size(); ++i) {
+    const bool full = ctx.runs.empty() || ctx.runs[i] != 0;
+    perceivers_.push_back({ctx.agents[i].entity, &ctx.agents[i].perception, full});
+  }
   ctx.signals.clear();
   ctx.perception.update(ctx.world, perceivers_, ctx.tick, ctx.now_s, ctx.signals, ctx.pool);
   if (ctx.places.size() > 0) {

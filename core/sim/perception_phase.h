@@ -26,6 +26,7 @@ class WorkerPool;
 struct PerceptionPhaseContext {
   const World& world;
   std::span<Agent> agents;           // awake agents; their perception state is written
+  std::span<const uint8_t> runs;     // by agent row: 0 = no full update this tick (empty: all)
   PerceptionSystem& perception;
   PlaceDispatcher& places;           // noteActivity for places with an attentive agent
   uint64_t tick = 0;

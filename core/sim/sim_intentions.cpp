@@ -281,7 +281,10 @@ void Simulation::decide() {
   const TreeContext ctx = treeContext();
   ActionOut request;
   ActionArg args[kMaxActionParams];
-  for (Agent& agent : agents_.rows()) {
+  const std::span<Agent> agents = agents_.rows();
+  for (uint32_t row = 0; row < agents.size(); ++row) {
+    Agent& agent = agents[row];
+    if (!detail_.runs(row)) continue;  // a reduced-rate agent's off tick (detail_tiers.h)
     profile_.atAgent(agent.id);
     const Entity* self = world_.entities().get(agent.entity);
     if (!self || places_.state(self->place) == PlaceState::kDraining) continue;  // winding down

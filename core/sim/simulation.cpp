@@ -510,8 +510,10 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
 }
 
 void Simulation::perceive() {
-  perception_phase_.run({world_, agents_.rows(), perception_, places_, tick_, timeS(),
-                         config_.derive_footsteps, pool_.get(), signals_, output_.events});
+  detail_.update(world_, agents_.rows(), tick_, config_.detail);
+  perception_phase_.run({world_, agents_.rows(), detail_.runsByRow(), perception_, places_, tick_,
+                         timeS(), config_.derive_footsteps, pool_.get(), signals_,
+                         output_.events});
 }
 
 void Simulation::select() {
@@ -522,10 +524,12 @@ void Simulation::select() {
     }
   }
   totals_.signals_delivered += signals_.size();
-  for (Agent& agent : agents_.rows()) {
+  const std::span<Agent> agents = agents_.rows();
+  for (const BehaviorChange& change :
+       selection_phase_.run({agents, detail_.runsByRow(), trees_, profile_, pool_.get()})) {
+    Agent& agent = agents[change.row];
+    const BehaviorSelection& selection = change.selection;
     profile_.atAgent(agent.id);
-    const BehaviorSelection selection = trees_.evaluate(agent.bst);
-    if (!selection.changed) continue;
     emitEvent(EventKind::kBehavior, agent.id,
               world_.entities().get(agent.entity) ? world_.entities().get(agent.entity)->place
                                                   : PlaceIndex::kNone,
@@ -771,6 +775,7 @@ SimStats Simulation::stats() const {
   s.entities = world_.entities().size();
   s.agents = agents_.size() + dormant_count_;
   s.agents_awake = agents_.size();
+  s.agents_reduced = detail_.reduced();
   s.agents_asleep = dormant_count_;
   s.places = world_.places().size();
   s.places_asleep = places_.count(PlaceState::kAsleep);

@@ -36,6 +36,8 @@
 #include "perception/perception_system.h"
 #include "sim/commands.h"
 #include "sim/perception_phase.h"
+#include "sim/selection_phase.h"
+#include "sim/detail_tiers.h"
 #include "sim/tick_output.h"
 #include "sim/tick_profile.h"
 #include "world/world.h"
@@ -77,6 +79,8 @@ struct SimConfig {
   // no pool; more = a WorkerPool of that many (the tick thread included). Results do not
   // depend on it (ARCHITECTURE.md "Threads"). [Limit: 1..256]
   unsigned threads = 1;
+  // Awake agents far from every player run at a reduced, staggered rate (detail_tiers.h).
+  DetailConfig detail;
 };
 
 struct SimStats {
@@ -86,6 +90,7 @@ struct SimStats {
   size_t agents = 0;
   size_t agents_awake = 0;
   size_t agents_asleep = 0;
+  size_t agents_reduced = 0;  // awake, on the reduced rate (no player near; tick.lod)
   size_t places = 0;
   size_t places_awake = 0;
   size_t places_asleep = 0;
@@ -428,6 +433,8 @@ class Simulation {
   std::vector<PlaceIndex> scratch_places_;
   std::unique_ptr<WorkerPool> pool_;  // null when config_.threads is 1
   PerceptionPhase perception_phase_;
+  SelectionPhase selection_phase_;
+  DetailTiers detail_;
   SignalQueue signals_;
 
   CommandRecorder recorder_;

@@ -32,11 +32,13 @@ class TickProfile {
   void beginTick(uint64_t tick);
   void enter(TickPhase phase);
   void endTick();
-  // The current phase's loop reached `agent` (published for the watchdog).
-  void atAgent(EntityId agent) {
-    progress_.atAgent(agent);
+  // The current phase's loop reached `agent` on worker `worker` (0: the tick thread),
+  // published for the watchdog; see TickProgress for phases on the pool.
+  void atAgent(EntityId agent, unsigned worker = 0) {
+    progress_.atAgent(agent, worker);
     if (agent == stall_agent_) [[unlikely]] stall_hook_();
   }
+  void workerDone(unsigned worker) { progress_.workerDone(worker); }
   // Adds time measured outside Simulation::tick (the server's emit) to the last tick.
   void add(TickPhase phase, uint64_t ns);
 
@@ -54,7 +56,8 @@ class TickProfile {
   void setClock(PhaseClock clock) { clock_ = clock; }
 
   // Fault injection for tests of the watchdog and of a bounded shutdown: `hook` runs on the
-  // tick thread whenever a phase's loop reaches `agent` (it may block). kNone removes it.
+  // thread whose loop reaches `agent` (the tick thread, or a pool worker in a phase on the
+  // pool), whenever a phase's loop reaches it (it may block). kNone removes it.
   void setStallHook(EntityId agent, std::function<void()> hook);
 
  private:

@@ -38,6 +38,10 @@ void BM_SimTick(benchmark::State& state) {
   const auto agents = static_cast<uint64_t>(state.range(0));
   SimConfig config;
   config.threads = static_cast<unsigned>(state.range(1));
+  // Third argument 1: tick.lod on (agents with no player within 40 m run one tick in 4).
+  config.detail.enabled = state.range(2) != 0;
+  config.detail.near_m = 40.f;
+  config.detail.far_period_ticks = 4;
   config.max_queued_commands = agents + 1000;
   Simulation sim(config, benchArchetypes());
   Rng rng(9);
@@ -178,6 +182,10 @@ void BM_ScaleWorldTick(benchmark::State& state) {
   config.max_agents = spec.agents;
   config.max_queued_commands = 4 * static_cast<size_t>(spec.agents) + 10000;
   config.threads = static_cast<unsigned>(state.range(1));
+  // Third argument 1: tick.lod on (agents with no player within 40 m run one tick in 4).
+  config.detail.enabled = state.range(2) != 0;
+  config.detail.near_m = 40.f;
+  config.detail.far_period_ticks = 4;
   Simulation sim(config, std::move(archetypes));
   const bool loaded = errors.empty() &&
                       sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok() &&
@@ -225,9 +233,14 @@ void BM_ScaleWorldTick(benchmark::State& state) {
   state.counters["p99_ms"] = benchmark::Counter(at(0.99));
   state.counters["allocs_per_tick"] = benchmark::Counter(static_cast<double>(allocs) / iterations);
   state.counters["awake"] = benchmark::Counter(static_cast<double>(sim.stats().agents_awake));
+  state.counters["reduced"] = benchmark::Counter(static_cast<double>(sim.stats().agents_reduced));
 }
 BENCHMARK(BM_ScaleWorldTick)
-    ->ArgsProduct({{10000, 50000, 100000}, {1, 2}})
+    ->ArgsProduct({{10000, 50000, 100000}, {1, 2}, {0}})
+    ->Iterations(30)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ScaleWorldTick)
+    ->ArgsProduct({{100000}, {1, 2}, {1}})
     ->Iterations(30)
     ->Unit(benchmark::kMillisecond);
 

@@ -158,6 +158,24 @@ TEST_CASE("The tick section sets the threads of the per-agent phases", "[config]
   }
 }
 
+TEST_CASE("The tick section's lod turns on the reduced rate for agents far from players",
+          "[config]") {
+  DaemonConfig c;
+  SECTION("Should be off without the key") { REQUIRE_FALSE(c.detail.enabled); }
+  SECTION("Should read near_m and far_period_ticks") {
+    REQUIRE(parseErrors(R"({"tick": {"lod": {"near_m": 80, "far_period_ticks": 5}}})", c).empty());
+    REQUIRE(c.detail.enabled);
+    REQUIRE(c.detail.near_m == 80.f);
+    REQUIRE(c.detail.far_period_ticks == 5);
+  }
+  SECTION("Should name values out of range and unknown keys") {
+    REQUIRE(parseErrors(R"({"tick": {"lod": {"near_m": -1, "far_period_ticks": 0, "far_m": 9}}})", c) ==
+            std::vector<std::string>{"npcd.json: /tick/lod/far_m: unknown key",
+                                     "npcd.json: /tick/lod/near_m: must be within (0, 100000]",
+                                     "npcd.json: /tick/lod/far_period_ticks: must be within [1, 1000]"});
+  }
+}
+
 TEST_CASE("Client credentials name a client, a secret and a role", "[config][auth]") {
   DaemonConfig c;
   SECTION("Should read tokens, token_env, certificates, roles and the TLS client keys") {

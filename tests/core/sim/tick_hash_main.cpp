@@ -5,6 +5,7 @@
 //
 //   npcd_tick_hash demo <ticks> <threads>
 //   npcd_tick_hash scale:<agents> <ticks> <threads>
+//   npcd_tick_hash scale-lod:<agents> <ticks> <threads>   (tick.lod on: near_m 40, period 4)
 #include <charconv>
 #include <cstdio>
 #include <string>
@@ -27,7 +28,8 @@ bool parse(std::string_view text, uint32_t& out) {
 
 int usage(const char* why) {
   std::fprintf(stderr,
-               "npcd_tick_hash: %s\nusage: npcd_tick_hash demo|scale:<agents> <ticks> <threads>\n",
+               "npcd_tick_hash: %s\nusage: npcd_tick_hash demo|scale:<agents>|scale-lod:<agents> "
+               "<ticks> <threads>\n",
                why);
   return 2;
 }
@@ -40,14 +42,18 @@ int main(int argc, char** argv) {
   uint32_t ticks = 0, threads = 0, agents = 0;
   if (!parse(argv[2], ticks)) return usage("<ticks> must be a whole number");
   if (!parse(argv[3], threads) || threads == 0) return usage("<threads> must be at least 1");
-  const bool scale = world_name.starts_with("scale:");
+  const bool lod = world_name.starts_with("scale-lod:");
+  const bool scale = lod || world_name.starts_with("scale:");
   if (!scale && world_name != "demo") return usage("the world is demo or scale:<agents>");
-  if (scale && (!parse(world_name.substr(6), agents) || agents == 0)) {
+  if (scale && (!parse(world_name.substr(world_name.find(':') + 1), agents) || agents == 0)) {
     return usage("scale:<agents> needs a positive count");
   }
 
   SimConfig config;
   config.threads = threads;
+  config.detail.enabled = lod;
+  config.detail.near_m = 40.f;
+  config.detail.far_period_ticks = 4;
   WorldFile world;
   std::vector<std::string> problems;
   if (scale) {
