@@ -8,11 +8,10 @@
 
 namespace npc {
 
-void encodeInventory(const Inventory& inventory, const LongActionLibrary& library,
-                     pb::InventoryState& out) {
+void encodeInventory(const Inventory& inventory, NameList items, pb::InventoryState& out) {
   for (uint8_t slot = 0; slot < inventory.size(); ++slot) {
     pb::ItemCount& item = *out.add_items();
-    item.set_item(library.items().name(inventory.itemAt(slot)));
+    item.set_item(nameAt(items, inventory.itemAt(slot)));
     item.set_count(inventory.countAt(slot));
   }
 }
@@ -27,10 +26,10 @@ Inventory decodeInventory(const pb::InventoryState& in, SimStateAccess& access) 
   return inventory;
 }
 
-void encodeLongAction(const LongActionRun& run, bool for_hibernation,
-                      const LongActionLibrary& library, pb::LongActionState& out) {
+void encodeLongAction(const LongActionRun& run, bool for_hibernation, NameList long_actions,
+                      pb::LongActionState& out) {
   if (!run.running()) return;
-  out.set_action(library.at(run.action).name);
+  out.set_action(long_actions[run.action]);
   out.set_started_s(run.started_s);
   out.set_turns_done(run.turns_done);
   out.set_for_hibernation(for_hibernation);
@@ -45,33 +44,30 @@ LongActionRun decodeLongAction(const pb::LongActionState& in, const LongActionLi
   return run;
 }
 
-void encodeHibernation(const SimStateAccess& access, pb::HibernationState& out) {
-  const World& world = access.world();
-  const PlaceDispatcher& places = access.places();
-  for (size_t i = 0; i < places.size(); ++i) {
-    const auto p = static_cast<PlaceIndex>(i);
+void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out) {
+  for (size_t i = 0; i < copy.places.size(); ++i) {
+    const PlaceCopy& p = copy.places[i];
     pb::PlaceState& o = *out.add_places();
     o.set_index(static_cast<uint32_t>(i));
-    if (const Place* place = world.place(p)) o.set_name(place->name);
-    o.set_state(static_cast<uint32_t>(places.state(p)));
-    o.set_last_activity_s(places.lastActivity(p));
-    o.set_asleep_since_s(places.asleepSince(p));
-    o.set_wake_at_s(places.wakeAt(p));
+    if (!p.name.empty()) o.set_name(p.name);
+    o.set_state(static_cast<uint32_t>(p.state));
+    o.set_last_activity_s(p.last_activity_s);
+    o.set_asleep_since_s(p.asleep_since_s);
+    o.set_wake_at_s(p.wake_at_s);
   }
-  for (const std::vector<DormantAgent>& sleepers : access.dormant()) {
-    for (const DormantAgent& d : sleepers) {
-      pb::DormantAgentState& o = *out.add_dormant();
-      encodeEntity(d.body, world.species(), *o.mutable_body());
-      o.set_rng_state(d.rng_state);
-      encodeBst(d.bst, d.behavior_def, access.selectionTrees(), *o.mutable_bst());
-      encodeLongAction(d.work, d.work_is_hibernation, access.longActions(), *o.mutable_work());
-      for (ActionListId list : d.actions.influences()) o.add_influences(static_cast<uint32_t>(list));
-      encodeInventory(d.inventory, access.longActions(), *o.mutable_inventory());
-      encodeVec3(d.home, *o.mutable_home());
-      o.set_actions_completed(d.actions_completed);
-      o.set_actions_failed(d.actions_failed);
-      o.set_archetype(access.archetypes().at(d.archetype).name);
-    }
+  out.mutable_dormant()->Reserve(static_cast<int>(copy.dormant.size()));
+  for (const DormantAgent& d : copy.dormant) {
+    pb::DormantAgentState& o = *out.add_dormant();
+    encodeEntity(d.body, copy.species_names, *o.mutable_body());
+    o.set_rng_state(d.rng_state);
+    encodeBst(d.bst, d.behavior_def, behaviorName(copy, d.bst.behavior), *o.mutable_bst());
+    encodeLongAction(d.work, d.work_is_hibernation, copy.long_action_names, *o.mutable_work());
+    for (ActionListId list : d.actions.influences()) o.add_influences(static_cast<uint32_t>(list));
+    encodeInventory(d.inventory, copy.item_names, *o.mutable_inventory());
+    encodeVec3(d.home, *o.mutable_home());
+    o.set_actions_completed(d.actions_completed);
+    o.set_actions_failed(d.actions_failed);
+    o.set_archetype(copy.archetype_names[d.archetype]);
   }
 }
 

@@ -84,6 +84,44 @@ std::vector<std::string> SimStateAccess::plannerRuns(EntityId id) const {
   return rows;
 }
 
+bool SimStateAccess::copyPlanner(EntityId id, PlannerMemory& out) const {
+  if (!sim_.planning_) return false;
+  const SimPlanning& P = *sim_.planning_;
+  const AgentPlanner* ap = P.agents.get(id);
+  if (!ap) return false;
+  out.planners = ap->count;
+  for (uint8_t i = 0; i < ap->count; ++i) out.facts[i] = P.runs[i].get(ap->runs[i])->facts;
+  for (size_t i = ap->count; i < out.facts.size(); ++i) out.facts[i] = {};
+  out.blackboard = ap->blackboard;
+  out.pacing = ap->pacing;
+  return true;
+}
+
+uint8_t SimStateAccess::appendPlannerRuns(EntityId id, std::string& rows) const {
+  if (!sim_.planning_) return 0;
+  const AgentPlanner* ap = sim_.planning_->agents.get(sim_.planning_->agents.find(id));
+  if (!ap) return 0;
+  const size_t begin = rows.size();
+  for (uint8_t i = 0; i < ap->count; ++i) {
+    const PlannerRun* run = sim_.planning_->runs[i].get(ap->runs[i]);
+    if (!run) {
+      rows.resize(begin);
+      return 0;
+    }
+    PlannerRun row = *run;
+    row.runner.rebind(nullptr);  // as plannerRuns()
+    rows.append(reinterpret_cast<const char*>(&row), sizeof row);
+  }
+  return ap->count;
+}
+
+void SimStateAccess::copySleepingPlanners(
+    std::vector<std::pair<EntityId, PlannerMemory>>& out) const {
+  out.clear();
+  if (!sim_.planning_) return;
+  for (const auto& [id, memory] : sim_.planning_->sleeping) out.emplace_back(id, memory);
+}
+
 std::vector<PlannerMemory> SimStateAccess::groupPlannerMemory() const {
   std::vector<PlannerMemory> groups;
   if (!sim_.planning_) return groups;
