@@ -21,6 +21,9 @@ LongActionRun decodeLongAction(const pb::LongActionState& in, const LongActionLi
 
 // Places and sleepers; the sleepers' archetype names must be known (else `error` says which).
 void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out);
+// One sleeper (hibernation.proto DormantAgentState); `previous_id`: the body id of the
+// sleeper written before it (0 for the first).
+void encodeDormant(const DormantAgent& d, uint64_t previous_id, pb::DormantAgentState& out);
 bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, std::string& error);
 
 }  // namespace npc

@@ -148,10 +148,13 @@ void BM_CaptureWithSleepers(benchmark::State& state) {
     return;
   }
   const int seeds = h.dormant_size();
+  uint64_t previous_id = 0;  // ids are deltas from the sleeper before (hibernation.proto)
+  for (const pb::DormantAgentState& d : h.dormant()) previous_id += static_cast<uint64_t>(d.id_delta());
   h.mutable_dormant()->Reserve(static_cast<int>(sleepers));
   for (size_t i = static_cast<size_t>(seeds); i < sleepers; ++i) {
     pb::DormantAgentState copy = h.dormant(static_cast<int>(i % static_cast<size_t>(seeds)));
-    copy.mutable_body()->set_id(30000000 + i);
+    copy.set_id_delta(static_cast<int64_t>(30000000 + i - previous_id));
+    previous_id = 30000000 + i;
     *h.add_dormant() = std::move(copy);
   }
   const auto second = loadWorld(world, 0, state, 2.0);

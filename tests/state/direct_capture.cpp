@@ -9,6 +9,7 @@
 
 #include "agent/archetype.h"
 #include "goap_codec.h"
+#include "hibernation_codec.h"
 #include "hibernation/long_action.h"
 #include "mbt/tree.h"
 #include "perception/perception_system.h"
@@ -167,19 +168,19 @@ void encodeHibernation(const SimStateAccess& access, pb::HibernationState& out) 
     o.set_asleep_since_s(places.asleepSince(p));
     o.set_wake_at_s(places.wakeAt(p));
   }
+  // Sleepers in format 2 (flat records, indices): encodeDormant is the product's, what
+  // is checked here is which sleepers the copy holds, in which order, with which tables.
+  for (size_t i = 0; i < access.archetypes().size(); ++i) {
+    out.add_archetype_names(access.archetypes().at(static_cast<uint16_t>(i)).name);
+  }
+  for (size_t i = 0; i < access.longActions().size(); ++i) {
+    out.add_long_action_names(access.longActions().at(static_cast<uint16_t>(i)).name);
+  }
+  uint64_t previous_id = 0;
   for (const std::vector<DormantAgent>& sleepers : access.dormant()) {
     for (const DormantAgent& d : sleepers) {
-      pb::DormantAgentState& o = *out.add_dormant();
-      encodeEntity(d.body, world.species(), *o.mutable_body());
-      o.set_rng_state(d.rng_state);
-      encodeBst(d.bst, d.behavior_def, access.selectionTrees(), *o.mutable_bst());
-      encodeLongAction(d.work, d.work_is_hibernation, access.longActions(), *o.mutable_work());
-      for (ActionListId list : d.actions.influences()) o.add_influences(static_cast<uint32_t>(list));
-      encodeInventory(d.inventory, access.longActions(), *o.mutable_inventory());
-      encodeVec3(d.home, *o.mutable_home());
-      o.set_actions_completed(d.actions_completed);
-      o.set_actions_failed(d.actions_failed);
-      o.set_archetype(access.archetypes().at(d.archetype).name);
+      encodeDormant(d, previous_id, *out.add_dormant());
+      previous_id = raw(d.body.id);
     }
   }
 }

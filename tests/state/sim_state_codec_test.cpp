@@ -175,8 +175,14 @@ TEST_CASE("hibernation codec round-trips inventories, long actions, places and s
     CHECK(diff(t.before.agents(i).work(), t.after.agents(i).work()) == "");
   }
   bool baker_asleep = false;
-  for (const pb::DormantAgentState& d : t.before.hibernation().dormant()) {
-    if (d.body().id() == kBaker) baker_asleep = d.work().action() == "ContinuousBaking";
+  uint64_t id = 0;
+  const pb::HibernationState& h = t.before.hibernation();
+  for (const pb::DormantAgentState& d : h.dormant()) {
+    id += static_cast<uint64_t>(d.id_delta());
+    if (id == kBaker) {
+      baker_asleep = d.work_action() != 0 &&
+                     h.long_action_names(static_cast<int>(d.work_action() - 1)) == "ContinuousBaking";
+    }
   }
   CHECK(baker_asleep);  // no player in the bakery for 20 s: it sleeps, baking
 }
