@@ -30,7 +30,7 @@ void encodeAgent(const SimStateCopy& copy, const AgentCopy& agent, pb::AgentStat
   out.set_faced(raw(agent.faced));
   encodeVec3(agent.investigated, *out.mutable_investigated());
   out.set_looked_around(agent.looked_around);
-  encodePerception(agent.perception, *out.mutable_perception());
+  encodePerception(perceptionOf(agent, copy), *out.mutable_perception());
   encodeBst(agent.bst, agent.behavior_def, behaviorName(copy, agent.bst.behavior),
             *out.mutable_bst());
   encodeMbt(agent, copy, *out.mutable_mbt());
@@ -39,8 +39,8 @@ void encodeAgent(const SimStateCopy& copy, const AgentCopy& agent, pb::AgentStat
     out.set_plans(true);
     encodeGoap(copy.planner_memory[agent.memory], *out.mutable_goap());
     for (uint8_t i = 0; i < agent.runs_count; ++i) {
-      const std::string_view row(copy.planner_rows.data() + agent.runs_begin + i * sizeof(PlannerRun),
-                                 sizeof(PlannerRun));
+      const std::string_view row(
+          reinterpret_cast<const char*>(&copy.planner_rows[agent.runs_begin + i]), sizeof(PlannerRun));
       out.mutable_goap()->add_runs(packAgainst(row, SimStateAccess::freshPlannerRow()));
     }
   }

@@ -1,5 +1,6 @@
 #include "sim_state_copy.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -79,10 +80,50 @@ void copyMbt(const MbtInstance& instance, AgentCopy& row, SimStateCopy& out,
   row.running_count = static_cast<uint32_t>(out.running.size()) - row.running_begin;
 }
 
-void copyAgent(const SimStateAccess& access, const Agent& agent, SimStateCopy& out,
+// Field by field, so that the unused rows of the fixed arrays are not copied. A field added
+// to PerceptionState changes its size: copy it here and in perceptionOf() (the byte-for-byte
+// test of sim_state_copy_test.cpp catches a value not copied only when the demo sets it).
+static_assert(sizeof(PerceptionState) == 1648,
+              "PerceptionState changed: copy its new fields in copyPerception and perceptionOf");
+
+void copyPerception(const PerceptionState& s, PerceptionCopy& o, SimStateCopy& out) {
+  o.sensors = s.sensors;
+  o.group = s.group;
+  o.soft_cover_persist_s = s.soft_cover_persist_s;
+  o.next_full_update_tick = s.next_full_update_tick;
+  o.last_full_update_s = s.last_full_update_s;
+  o.last_bullet_rain_s = s.last_bullet_rain_s;
+  o.full_updates = s.full_updates;
+  o.tracks_begin = static_cast<uint32_t>(out.tracks.size());
+  o.track_count = s.track_count;
+  out.tracks.insert(out.tracks.end(), s.tracks.begin(), s.tracks.begin() + s.track_count);
+  o.sounds_begin = static_cast<uint32_t>(out.sounds.size());
+  o.sound_count = s.sound_count;
+  out.sounds.insert(out.sounds.end(), s.sounds.begin(), s.sounds.begin() + s.sound_count);
+  o.attention = s.attention;
+  o.tracks_dropped = s.tracks_dropped;
+  o.sound_targets_dropped = s.sound_targets_dropped;
+  o.candidates_truncated = s.candidates_truncated;
+}
+
+// The row after the `used` ones, as an earlier capture left it: a 2 KB row zeroed per agent
+// costs more than copying into it. The caller sets every field it reads.
+template <class T>
+T& nextRow(std::vector<T>& rows, size_t used) {
+  if (used == rows.size()) rows.emplace_back();
+  return rows[used];
+}
+
+struct Used {
+  size_t agents = 0;
+  size_t memory = 0;
+};
+
+void copyAgent(const SimStateAccess& access, const Agent& agent, SimStateCopy& out, Used& used,
                std::vector<const MbtTree*>& trees_seen) {
-  AgentCopy& row = out.agents.emplace_back();
+  AgentCopy& row = nextRow(out.agents, used.agents++);
   row.id = agent.id;
+  row.has_body = false;
   if (const Entity* body = access.world().entities().get(agent.entity)) {
     row.has_body = true;
     row.body = *body;
@@ -90,7 +131,7 @@ void copyAgent(const SimStateAccess& access, const Agent& agent, SimStateCopy& o
   row.archetype = agent.archetype;
   row.home = agent.home;
   row.rng_state = agent.rng.state();
-  row.perception = agent.perception;
+  copyPerception(agent.perception, row.perception, out);
   row.bst = agent.bst;
   row.behavior_def = agent.behavior_def;
   row.intent = agent.intent;
@@ -114,15 +155,14 @@ void copyAgent(const SimStateAccess& access, const Agent& agent, SimStateCopy& o
   const Archetype& type = access.archetypes().at(agent.archetype);
   const bool runs_tree = agent.behavior_def < type.behaviors.size() &&
                          !type.behaviors[agent.behavior_def].tree.empty();
+  row.tree = AgentCopy::kNone;
   if (runs_tree && agent.mbt.bound()) copyMbt(agent.mbt, row, out, trees_seen);
-  const auto memory = static_cast<uint32_t>(out.planner_memory.size());
-  out.planner_memory.emplace_back();
-  if (access.copyPlanner(agent.id, out.planner_memory.back())) {
-    row.memory = memory;
+  row.memory = AgentCopy::kNone;
+  row.runs_count = 0;
+  if (access.copyPlanner(agent.id, nextRow(out.planner_memory, used.memory))) {
+    row.memory = static_cast<uint32_t>(used.memory++);
     row.runs_begin = static_cast<uint32_t>(out.planner_rows.size());
     row.runs_count = access.appendPlannerRuns(agent.id, out.planner_rows);
-  } else {
-    out.planner_memory.pop_back();
   }
 }
 
@@ -145,6 +185,27 @@ void copyPerceptionSystem(const SimStateAccess& access, SimStateCopy& out) {
 }
 
 }  // namespace
+
+PerceptionState perceptionOf(const AgentCopy& agent, const SimStateCopy& copy) {
+  const PerceptionCopy& o = agent.perception;
+  PerceptionState s;
+  s.sensors = o.sensors;
+  s.group = o.group;
+  s.soft_cover_persist_s = o.soft_cover_persist_s;
+  s.next_full_update_tick = o.next_full_update_tick;
+  s.last_full_update_s = o.last_full_update_s;
+  s.last_bullet_rain_s = o.last_bullet_rain_s;
+  s.full_updates = o.full_updates;
+  s.track_count = o.track_count;
+  std::copy_n(copy.tracks.begin() + o.tracks_begin, o.track_count, s.tracks.begin());
+  s.sound_count = o.sound_count;
+  std::copy_n(copy.sounds.begin() + o.sounds_begin, o.sound_count, s.sounds.begin());
+  s.attention = o.attention;
+  s.tracks_dropped = o.tracks_dropped;
+  s.sound_targets_dropped = o.sound_targets_dropped;
+  s.candidates_truncated = o.candidates_truncated;
+  return s;
+}
 
 void copySimState(Simulation& sim, SimStateCopy& out) {
   const SimStateAccess access(sim);
@@ -184,14 +245,17 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
   out.entities.assign(rows.begin(), rows.end());
   out.obstacles.assign(world.obstacles().begin(), world.obstacles().end());
 
-  out.agents.clear();
+  out.tracks.clear();
+  out.sounds.clear();
   out.timestamps.clear();
   out.running.clear();
   out.node_data.clear();
-  out.planner_memory.clear();
   out.planner_rows.clear();
   std::vector<const MbtTree*> trees_seen;  // a handful: the behavior trees in use
-  for (const Agent& agent : access.agents()) copyAgent(access, agent, out, trees_seen);
+  Used used;
+  for (const Agent& agent : access.agents()) copyAgent(access, agent, out, used, trees_seen);
+  out.agents.resize(used.agents);  // shrinking only: no row is zeroed
+  out.planner_memory.resize(used.memory);
 
   const PlaceDispatcher& places = access.places();
   out.places.resize(places.size());

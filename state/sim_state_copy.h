@@ -33,12 +33,31 @@
 #include "perception/stealth_meter.h"
 #include "perception/visibility.h"
 #include "sim/planner_memory.h"
+#include "sim/sim_planner.h"
 #include "world/entity.h"
 #include "world/obstacle.h"
 
 namespace npc {
 
 class Simulation;
+
+// PerceptionState (1.6 KB, mostly fixed arrays of which an agent uses a few rows) without
+// the arrays: the active tracks and sound targets go to SimStateCopy::tracks / sounds.
+struct PerceptionCopy {
+  SensorConfig sensors;
+  uint16_t group = 0;
+  float soft_cover_persist_s = 0.f;
+  uint64_t next_full_update_tick = 0;
+  double last_full_update_s = 0.0;
+  double last_bullet_rain_s = 0.0;
+  uint32_t full_updates = 0;
+  uint32_t tracks_begin = 0, sounds_begin = 0;
+  uint8_t track_count = 0, sound_count = 0;
+  AttentionTarget attention;
+  uint32_t tracks_dropped = 0;
+  uint32_t sound_targets_dropped = 0;
+  uint32_t candidates_truncated = 0;
+};
 
 // One awake agent: Agent (core/agent/agent.h) minus its behavior tree instance, whose
 // parts are plain values and ranges into SimStateCopy's flat vectors.
@@ -51,7 +70,7 @@ struct AgentCopy {
   uint16_t archetype = 0;
   Vec3 home;
   uint64_t rng_state = 0;
-  PerceptionState perception;
+  PerceptionCopy perception;
   BstAgentState bst;
   uint8_t behavior_def = Agent::kNoBehaviorDef;
   IntentAgentState intent;
@@ -86,8 +105,8 @@ struct AgentCopy {
 
   // Its planner memory when it plans (memory != kNone), and its planner rows as bytes.
   uint32_t memory = kNone;  // index in SimStateCopy::planner_memory
-  uint32_t runs_begin = 0;  // byte offset in SimStateCopy::planner_rows
-  uint8_t runs_count = 0;   // rows of sizeof(PlannerRun) bytes each
+  uint32_t runs_begin = 0;  // in SimStateCopy::planner_rows
+  uint8_t runs_count = 0;
 };
 
 // A running behavior tree node: its data is bytes [data_begin, +data_size) of
@@ -129,11 +148,13 @@ struct SimStateCopy {
   std::vector<Obstacle> obstacles;
 
   std::vector<AgentCopy> agents;
+  std::vector<TargetTrack> tracks;
+  std::vector<SoundTarget> sounds;
   std::vector<MbtTimestamp> timestamps;
   std::vector<RunningNodeCopy> running;
   std::string node_data;
   std::vector<PlannerMemory> planner_memory;
-  std::string planner_rows;
+  std::vector<PlannerRun> planner_rows;  // runners unbound (SimStateAccess::plannerRuns)
 
   std::vector<PlaceCopy> places;
   std::vector<DormantAgent> dormant;  // every place's sleepers, place after place
@@ -156,6 +177,9 @@ inline std::string_view behaviorName(const SimStateCopy& copy, BehaviorId id) {
   if (id == BehaviorId::kNone) return copy.no_behavior_name;
   return nameAt(copy.behavior_names, raw(id));
 }
+
+// The agent's PerceptionState again, from its copy (for the codec, on any thread).
+PerceptionState perceptionOf(const AgentCopy& agent, const SimStateCopy& copy);
 
 // Tick thread, between ticks: `out` is overwritten, keeping its capacity.
 void copySimState(Simulation& sim, SimStateCopy& out);

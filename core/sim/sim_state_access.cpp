@@ -97,7 +97,7 @@ bool SimStateAccess::copyPlanner(EntityId id, PlannerMemory& out) const {
   return true;
 }
 
-uint8_t SimStateAccess::appendPlannerRuns(EntityId id, std::string& rows) const {
+uint8_t SimStateAccess::appendPlannerRuns(EntityId id, std::vector<PlannerRun>& rows) const {
   if (!sim_.planning_) return 0;
   const AgentPlanner* ap = sim_.planning_->agents.get(sim_.planning_->agents.find(id));
   if (!ap) return 0;
@@ -108,9 +108,8 @@ uint8_t SimStateAccess::appendPlannerRuns(EntityId id, std::string& rows) const 
       rows.resize(begin);
       return 0;
     }
-    PlannerRun row = *run;
-    row.runner.rebind(nullptr);  // as plannerRuns()
-    rows.append(reinterpret_cast<const char*>(&row), sizeof row);
+    rows.push_back(*run);  // one copy, straight into the caller's storage
+    rows.back().runner.rebind(nullptr);  // as plannerRuns()
   }
   return ap->count;
 }

@@ -53,6 +53,7 @@ class LongActionLibrary;
 class NameTable;
 class SelectionTreeLibrary;
 class ActionRegistry;
+struct PlannerRun;
 
 // An awake agent as a snapshot keeps it (core/agent/agent.h minus what is not restored).
 struct AgentRecord {
@@ -144,11 +145,11 @@ class SimStateAccess {
   // An awake planning agent's planner rows as plain bytes, by planner index (exact restore).
   std::vector<std::string> plannerRuns(EntityId id) const;
   // The same three, into storage the caller reuses (a snapshot's copy on the tick thread):
-  // false when the agent does not plan; appends the planner rows' bytes to `rows` and
-  // returns how many (none when one is missing, as plannerRuns()); `out` overwritten with
-  // every sleeping planner, ascending.
+  // false when the agent does not plan; appends the planner rows to `rows`, runners
+  // unbound as in plannerRuns(), and returns how many (none when one is missing, as
+  // plannerRuns()); `out` overwritten with every sleeping planner, ascending.
   bool copyPlanner(EntityId id, PlannerMemory& out) const;
-  uint8_t appendPlannerRuns(EntityId id, std::string& rows) const;
+  uint8_t appendPlannerRuns(EntityId id, std::vector<PlannerRun>& rows) const;
   void copySleepingPlanners(std::vector<std::pair<EntityId, PlannerMemory>>& out) const;
   // Squad memory (blackboard and pacing) by perception group, and the planning budget's
   // round-robin cursor.
