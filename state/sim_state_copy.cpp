@@ -159,10 +159,10 @@ void copyAgent(const SimStateAccess& access, const Agent& agent, SimStateCopy& o
   if (runs_tree && agent.mbt.bound()) copyMbt(agent.mbt, row, out, trees_seen);
   row.memory = AgentCopy::kNone;
   row.runs_count = 0;
-  if (access.copyPlanner(agent.id, nextRow(out.planner_memory, used.memory))) {
+  if (access.copyPlanner(agent, nextRow(out.planner_memory, used.memory))) {
     row.memory = static_cast<uint32_t>(used.memory++);
     row.runs_begin = static_cast<uint32_t>(out.planner_rows.size());
-    row.runs_count = access.appendPlannerRuns(agent.id, out.planner_rows);
+    row.runs_count = access.appendPlannerRuns(agent, out.planner_rows);
   }
 }
 

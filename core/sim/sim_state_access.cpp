@@ -84,11 +84,19 @@ std::vector<std::string> SimStateAccess::plannerRuns(EntityId id) const {
   return rows;
 }
 
-bool SimStateAccess::copyPlanner(EntityId id, PlannerMemory& out) const {
+bool SimStateAccess::copyPlanner(const Agent& agent, PlannerMemory& out) const {
   if (!sim_.planning_) return false;
   const SimPlanning& P = *sim_.planning_;
-  const AgentPlanner* ap = P.agents.get(id);
-  if (!ap) return false;
+  // The agent's handle first (no hashing); then as planner(id) looks it up.
+  const AgentPlanner* ap = agent.planner.isNull() ? nullptr : P.agents.get(agent.planner);
+  if (ap && ap->id != agent.id) ap = nullptr;
+  if (!ap) ap = P.agents.get(agent.id);
+  if (!ap) {
+    const auto slept = P.sleeping.find(agent.id);
+    if (slept == P.sleeping.end()) return false;
+    out = slept->second;
+    return true;
+  }
   out.planners = ap->count;
   for (uint8_t i = 0; i < ap->count; ++i) out.facts[i] = P.runs[i].get(ap->runs[i])->facts;
   for (size_t i = ap->count; i < out.facts.size(); ++i) out.facts[i] = {};
@@ -97,9 +105,12 @@ bool SimStateAccess::copyPlanner(EntityId id, PlannerMemory& out) const {
   return true;
 }
 
-uint8_t SimStateAccess::appendPlannerRuns(EntityId id, std::vector<PlannerRun>& rows) const {
+uint8_t SimStateAccess::appendPlannerRuns(const Agent& agent, std::vector<PlannerRun>& rows) const {
   if (!sim_.planning_) return 0;
-  const AgentPlanner* ap = sim_.planning_->agents.get(sim_.planning_->agents.find(id));
+  const SimPlanning& P = *sim_.planning_;
+  const AgentPlanner* ap = agent.planner.isNull() ? nullptr : P.agents.get(agent.planner);
+  if (ap && ap->id != agent.id) ap = nullptr;
+  if (!ap) ap = P.agents.get(P.agents.find(agent.id));
   if (!ap) return 0;
   const size_t begin = rows.size();
   for (uint8_t i = 0; i < ap->count; ++i) {

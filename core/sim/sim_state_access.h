@@ -148,8 +148,8 @@ class SimStateAccess {
   // false when the agent does not plan; appends the planner rows to `rows`, runners
   // unbound as in plannerRuns(), and returns how many (none when one is missing, as
   // plannerRuns()); `out` overwritten with every sleeping planner, ascending.
-  bool copyPlanner(EntityId id, PlannerMemory& out) const;
-  uint8_t appendPlannerRuns(EntityId id, std::vector<PlannerRun>& rows) const;
+  bool copyPlanner(const Agent& agent, PlannerMemory& out) const;
+  uint8_t appendPlannerRuns(const Agent& agent, std::vector<PlannerRun>& rows) const;
   void copySleepingPlanners(std::vector<std::pair<EntityId, PlannerMemory>>& out) const;
   // Squad memory (blackboard and pacing) by perception group, and the planning budget's
   // round-robin cursor.
