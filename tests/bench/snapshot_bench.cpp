@@ -76,6 +76,13 @@ void measure(benchmark::State& state, Simulation& sim) {
   const double encode_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   state.counters["build_ms"] = build_ms;
+  // What the tick thread copies (the copy is memory-bound: its time follows these bytes).
+  auto bytesOf = [](const auto& v) { return static_cast<double>(v.size() * sizeof(v[0])); };
+  state.counters["copy_agents_MB"] =
+      (bytesOf(copy.agents) + bytesOf(copy.tracks) + bytesOf(copy.sounds) + bytesOf(copy.timestamps) +
+       bytesOf(copy.running) + static_cast<double>(copy.node_data.size()) + bytesOf(copy.entities)) / 1e6;
+  state.counters["copy_planners_MB"] = (bytesOf(copy.planner_memory) + bytesOf(copy.planner_rows)) / 1e6;
+  state.counters["copy_sleepers_MB"] = (bytesOf(copy.dormant) + bytesOf(copy.sleeping_planners)) / 1e6;
   const SimStats stats = sim.stats();
   state.counters["agents"] = static_cast<double>(stats.agents);
   state.counters["asleep"] = static_cast<double>(stats.agents_asleep);
