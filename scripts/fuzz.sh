@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 shared=$(cd "$root/.." && pwd)/shared
 seconds="${1:-30}"
 [ $# -gt 0 ] && shift
-all=(bst_xml mbt_xml archetypes influences long_actions goap_domain world_file navmesh_file config world_update)
+all=(bst_xml mbt_xml archetypes influences long_actions goap_domain world_file navmesh_file config world_update journal)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 build="${NPCD_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
@@ -33,6 +33,7 @@ seeds() {
     navmesh_file) echo "$root/tests/core/nav/data" ;;
     config) echo "$root/config/npcd.json" ;;
     world_update) echo "" ;;  # grown from nothing by its structure-aware mutator
+    journal) echo "" ;;  # grown from nothing: the target writes the checksums itself
   esac
 }
 

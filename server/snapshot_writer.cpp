@@ -8,11 +8,12 @@
 #include "logging.h"
 #include "sim/simulation.h"
 #include "sim_state_codec.h"
+#include "sim_state_copy.h"
 
 namespace npc {
 
 struct SnapshotWriter::Job {
-  pb::SimState state;
+  SimStateCopy copy;  // filled on the tick thread, read on the writer's
   SnapshotInfo info;
   std::vector<Done> done;
 };
@@ -60,13 +61,21 @@ void SnapshotWriter::afterTick(Simulation& sim) {
 
 void SnapshotWriter::capture(Simulation& sim, std::vector<Done> done) {
   const auto start = std::chrono::steady_clock::now();
-  auto job = std::make_unique<Job>();
-  captureSimState(sim, job->state);
+  std::unique_ptr<Job> job;
+  {
+    std::lock_guard lock(mutex_);
+    if (!spare_.empty()) {
+      job = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
+  if (!job) job = std::make_unique<Job>();
+  copySimState(sim, job->copy);
   job->info.definitions_hash = definitions_hash_;
   job->info.world_seed = world_seed_;
   job->info.sim_time_s = sim.timeS();
   job->done = std::move(done);
-  if (on_capture_) on_capture_(job->state.tick());
+  if (on_capture_) on_capture_(job->copy.tick);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   {
@@ -95,8 +104,13 @@ void SnapshotWriter::run() {
       jobs_.erase(jobs_.begin());
     }
     SnapshotResult r;
-    r.tick = job->state.tick();
-    const std::string bytes = encodeSnapshot(job->state, job->info);
+    r.tick = job->copy.tick;
+    std::string bytes;
+    {
+      pb::SimState state;
+      buildSimState(job->copy, state);
+      bytes = encodeSnapshot(state, job->info);
+    }
     r.bytes = bytes.size();
     r.status = store_.write(r.tick, bytes, r.path);
     if (r.status.isOk()) {
@@ -113,6 +127,9 @@ void SnapshotWriter::run() {
                              {{"tick", r.tick}, {"error", r.status.message()}}));
     }
     for (const Done& done : job->done) done(r);
+    job->done.clear();
+    std::lock_guard lock(mutex_);
+    if (spare_.empty()) spare_.push_back(std::move(job));  // one kept: captures are rare
   }
 }
 

@@ -1,7 +1,9 @@
 // SnapshotWriter: when and where the daemon's snapshots are taken (README.md "Snapshots").
-// The tick thread captures a copy of the state between ticks (captureSimState: plain
-// message building, no encoding); one background thread encodes it, checksums it and
-// writes it atomically into the snapshot directory, keeping the newest `keep`. Snapshots are
+// The tick thread copies the state's plain rows between ticks (copySimState,
+// state/sim_state_copy.h); one background thread builds the messages from the copy, encodes
+// them, checksums them and writes them atomically into the snapshot directory, keeping the
+// newest `keep`. Copies are reused: a written job's copy goes back to a spare list, so a
+// steady state allocates on the tick thread only when it grew. Snapshots are
 // taken every interval_s of simulated time, when requested (admin Snapshot call) and at
 // shutdown (takeNow, after the tick thread stopped).
 #pragma once
@@ -74,6 +76,7 @@ class SnapshotWriter {
   std::condition_variable wake_;
   std::vector<Done> requests_;             // guarded: waiting for the next capture
   std::vector<std::unique_ptr<Job>> jobs_; // guarded: captured, not yet written
+  std::vector<std::unique_ptr<Job>> spare_; // guarded: written, their copies' capacity kept
   bool stopping_ = false;                  // guarded
   double last_capture_ms_ = 0.0;           // guarded
   uint64_t written_ = 0;                   // guarded

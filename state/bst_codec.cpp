@@ -2,14 +2,14 @@
 
 namespace npc {
 
-void encodeBst(const BstAgentState& s, uint8_t behavior_def, const SelectionTreeLibrary& trees,
+void encodeBst(const BstAgentState& s, uint8_t behavior_def, std::string_view behavior_name,
                pb::BstState& out) {
   for (uint64_t word : s.values.words) out.add_variables(word);
   out.set_tree(raw(s.tree));
   out.set_behavior(raw(s.behavior));
   out.set_leaf(raw(s.leaf));
   out.set_dirty(s.dirty);
-  out.set_behavior_name(std::string(trees.behaviorName(s.behavior)));
+  out.set_behavior_name(std::string(behavior_name));
   out.set_behavior_def(behavior_def);
 }
 

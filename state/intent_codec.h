@@ -5,13 +5,15 @@
 #pragma once
 
 #include "npc/state/v1/intent.pb.h"
+#include "name_list.h"
 #include "sim/sim_state_access.h"
+#include "sim_state_copy.h"
 
 namespace npc {
 
 namespace pb = ::npc::state::v1;
 
-void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState& out);
+void encodeIntent(const AgentCopy& agent, NameList actions, pb::IntentState& out);
 void decodeIntent(const pb::IntentState& in, SimStateAccess& access, AgentRecord& out);
 // The exact parts (the whole queue, counters, recent outcomes); false when absent or of
 // another size.

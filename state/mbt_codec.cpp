@@ -4,36 +4,35 @@
 
 namespace npc {
 
-void encodeMbt(const MbtInstance& instance, bool runs, pb::MbtState& out) {
-  if (!runs || !instance.bound()) return;
-  out.set_tree(instance.tree()->name());
-  for (uint64_t word : instance.variables().words) out.add_variables(word);
-  for (size_t i = 0; i < instance.tree()->timestamps().size(); ++i) {
-    const MbtTimestamp& t = instance.timestamp(i);
+void encodeMbt(const AgentCopy& row, const SimStateCopy& copy, pb::MbtState& out) {
+  if (row.tree == AgentCopy::kNone) return;
+  out.set_tree(copy.tree_names[row.tree]);
+  for (uint64_t word : row.mbt_variables.words) out.add_variables(word);
+  for (uint32_t i = 0; i < row.timestamps_count; ++i) {
+    const MbtTimestamp& t = copy.timestamps[row.timestamps_begin + i];
     pb::MbtTimestampState& o = *out.add_timestamps();
     o.set_time_s(t.time_s);
     o.set_valid(t.valid);
     o.set_ever_set(t.ever_set);
   }
-  out.set_stopped(instance.stopped());
-  MbtInstance::RunImage image;
-  instance.captureRun(image);
+  out.set_stopped(row.mbt_stopped);
   pb::MbtRunState& run = *out.mutable_run();
-  run.set_rng_state(image.rng_state);
-  for (const Vec3& r : image.registers) {
+  run.set_rng_state(row.mbt_rng_state);
+  for (const Vec3& r : row.registers) {
     run.add_registers(r.x);
     run.add_registers(r.y);
     run.add_registers(r.z);
   }
-  run.set_registers_set(image.registers_set);
-  run.set_changed(image.changed);
-  run.set_changed_before_tick(image.changed_before_tick);
-  run.set_root_finishes(image.root_finishes);
-  for (const MbtInstance::RunImage::Running& r : image.running) {
+  run.set_registers_set(row.registers_set);
+  run.set_changed(row.changed);
+  run.set_changed_before_tick(row.changed_before_tick);
+  run.set_root_finishes(row.root_finishes);
+  for (uint32_t i = 0; i < row.running_count; ++i) {
+    const RunningNodeCopy& r = copy.running[row.running_begin + i];
     pb::MbtRunningNode& node = *run.add_running();
     node.set_slot(r.slot);
     node.set_node(r.node);
-    node.set_data(r.data);
+    node.set_data(copy.node_data.data() + r.data_begin, r.data_size);
   }
 }
 

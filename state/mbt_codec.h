@@ -7,14 +7,15 @@
 #include "mbt/instance.h"
 #include "npc/state/v1/mbt.pb.h"
 #include "sim/sim_state_access.h"
+#include "sim_state_copy.h"
 
 namespace npc {
 
 namespace pb = ::npc::state::v1;
 
-// `runs`: the agent's behavior runs a tree. An instance left bound by a behavior that no
-// longer runs it is not state (entering a tree binds it afresh).
-void encodeMbt(const MbtInstance& instance, bool runs, pb::MbtState& out);
+// Nothing when the agent's behavior runs no tree (row.tree is kNone): an instance left
+// bound by a behavior that no longer runs it is not state (entering a tree binds it afresh).
+void encodeMbt(const AgentCopy& row, const SimStateCopy& copy, pb::MbtState& out);
 void decodeMbt(const pb::MbtState& in, AgentRecord& out);
 // The run's image (running nodes, stream, registers); nullopt when the state has none.
 std::optional<MbtInstance::RunImage> decodeMbtRun(const pb::MbtState& in);

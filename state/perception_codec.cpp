@@ -6,6 +6,7 @@
 #include "perception/perception_system.h"
 #include "sim/sim_state_access.h"
 #include "world/world.h"
+#include "sim_state_copy.h"
 #include "world_codec.h"
 
 namespace npc {
@@ -112,34 +113,31 @@ void decodePerception(const pb::PerceptionState& in, PerceptionState& s) {
   s.candidates_truncated = in.candidates_truncated();
 }
 
-void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemState& out) {
-  const PerceptionSystem& perception = access.perception();
-  out.set_som_speed(perception.config().som_speed);
-  out.set_decay_per_update(perception.config().decay_per_update);
-  out.set_suspicious_threshold(perception.config().suspicious_threshold);
-  const NameTable& species = access.world().species();
-  perception.visibility().forEachType([&](uint16_t type, const VisibilityType& settings) {
+void encodePerceptionSystem(const SimStateCopy& copy, pb::PerceptionSystemState& out) {
+  out.set_som_speed(copy.som_speed);
+  out.set_decay_per_update(copy.decay_per_update);
+  out.set_suspicious_threshold(copy.suspicious_threshold);
+  for (const auto& [type, settings] : copy.visibility_types) {
     pb::VisibilityTypeState& t = *out.add_visibility_types();
-    t.set_species(species.name(type));
+    t.set_species(nameAt(copy.species_names, type));
     t.set_multiplier(settings.multiplier);
     t.set_use_coefficient(settings.use_coefficient);
     t.set_neutral(settings.neutral);
-  });
-  for (const auto& [attribute, principal] : perception.visibility().principals()) {
+  }
+  for (const auto& [attribute, principal] : copy.principals) {
     pb::AttributePrincipalState& link = *out.add_principals();
     link.set_attribute(raw(attribute));
     link.set_principal(raw(principal));
   }
-  const StealthMeter& stealth = perception.stealth();
-  for (size_t i = 0; i < stealth.readings().size(); ++i) {
-    const StealthReading& r = stealth.readings()[i];
+  for (size_t i = 0; i < copy.stealth.size(); ++i) {
+    const StealthReading& r = copy.stealth[i];
     pb::StealthReadingState& o = *out.add_stealth();
     o.set_player(raw(r.player));
     o.set_agent(raw(r.agent));
     o.set_value(r.value);
-    o.set_reported(i < stealth.reported().size() ? stealth.reported()[i] : 0.f);
+    o.set_reported(i < copy.stealth_reported.size() ? copy.stealth_reported[i] : 0.f);
   }
-  for (const SignalRequest& r : perception.pendingSignals()) {
+  for (const SignalRequest& r : copy.pending_signals) {
     pb::PendingSignalState& o = *out.add_pending_signals();
     o.set_signal(raw(r.id));
     o.set_scope(static_cast<uint32_t>(r.scope));
@@ -155,7 +153,7 @@ void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemSt
     o.set_action(r.action);
     o.set_include_sender(r.include_sender);
   }
-  for (const Sound& sound : perception.pendingSounds()) {
+  for (const Sound& sound : copy.pending_sounds) {
     pb::PendingSoundState& o = *out.add_pending_sounds();
     encodeVec3(sound.position, *o.mutable_position());
     o.set_radius_m(sound.radius_m);

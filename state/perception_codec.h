@@ -17,8 +17,9 @@ void encodePerception(const PerceptionState& s, pb::PerceptionState& out);
 void decodePerception(const pb::PerceptionState& in, PerceptionState& out);
 
 class SimStateAccess;
+struct SimStateCopy;
 // Perception's daemon-wide state: tuning, registered visibility types, attribute links.
-void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemState& out);
+void encodePerceptionSystem(const SimStateCopy& copy, pb::PerceptionSystemState& out);
 // False with `error` for a value the daemon would refuse (the same rules as the admin
 // calls): nothing is changed then.
 bool restorePerceptionSystem(const pb::PerceptionSystemState& in, SimStateAccess& access,

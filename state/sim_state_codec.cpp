@@ -8,7 +8,9 @@
 #include "mbt_codec.h"
 #include "perception_codec.h"
 #include "sim/sim_state_access.h"
+#include "sim/sim_planner.h"
 #include "sim/simulation.h"
+#include "sim_state_copy.h"
 #include "world_codec.h"
 #include "zero_runs.h"
 
@@ -16,35 +18,35 @@ namespace npc {
 
 namespace {
 
-void encodeAgent(const SimStateAccess& access, const Agent& agent, pb::AgentState& out) {
-  const World& world = access.world();
+void encodeAgent(const SimStateCopy& copy, const AgentCopy& agent, pb::AgentState& out) {
   out.set_id(raw(agent.id));
-  out.set_archetype(access.archetypes().at(agent.archetype).name);
-  if (const Entity* body = world.entities().get(agent.entity)) {
-    encodeEntity(*body, world.species(), *out.mutable_body());
-  }
+  out.set_archetype(copy.archetype_names[agent.archetype]);
+  if (agent.has_body) encodeEntity(agent.body, copy.species_names, *out.mutable_body());
   encodeVec3(agent.home, *out.mutable_home());
-  out.set_rng_state(agent.rng.state());
+  out.set_rng_state(agent.rng_state);
   out.set_idle_until_s(agent.idle_until_s);
   out.set_greet_ready_s(agent.greet_ready_s);
   out.set_attack_ready_s(agent.attack_ready_s);
   out.set_faced(raw(agent.faced));
   encodeVec3(agent.investigated, *out.mutable_investigated());
   out.set_looked_around(agent.looked_around);
-  encodePerception(agent.perception, *out.mutable_perception());
-  encodeBst(agent.bst, agent.behavior_def, access.selectionTrees(), *out.mutable_bst());
-  const Archetype& type = access.archetypes().at(agent.archetype);
-  const bool runs_tree = agent.behavior_def < type.behaviors.size() &&
-                         !type.behaviors[agent.behavior_def].tree.empty();
-  encodeMbt(agent.mbt, runs_tree, *out.mutable_mbt());
-  encodeIntent(agent, access.names(), *out.mutable_intent());
-  if (const std::optional<PlannerMemory> memory = access.planner(agent.id)) {
+  encodePerception(perceptionOf(agent, copy), *out.mutable_perception());
+  encodeBst(agent.bst, agent.behavior_def, behaviorName(copy, agent.bst.behavior),
+            *out.mutable_bst());
+  encodeMbt(agent, copy, *out.mutable_mbt());
+  encodeIntent(agent, copy.action_names, *out.mutable_intent());
+  if (agent.memory != AgentCopy::kNone) {
     out.set_plans(true);
-    encodeGoap(*memory, *out.mutable_goap());
-    for (const std::string& row : access.plannerRuns(agent.id)) out.mutable_goap()->add_runs(packAgainst(row, SimStateAccess::freshPlannerRow()));
+    encodeGoap(copy.planner_memory[agent.memory], *out.mutable_goap());
+    for (uint8_t i = 0; i < agent.runs_count; ++i) {
+      const std::string_view row(
+          reinterpret_cast<const char*>(&copy.planner_rows[agent.runs_begin + i]), sizeof(PlannerRun));
+      out.mutable_goap()->add_runs(packAgainst(row, SimStateAccess::freshPlannerRow()));
+    }
   }
-  encodeLongAction(agent.work, agent.work_is_hibernation, access.longActions(), *out.mutable_work());
-  encodeInventory(agent.inventory, access.longActions(), *out.mutable_inventory());
+  encodeLongAction(agent.work, agent.work_is_hibernation, copy.long_action_names,
+                   *out.mutable_work());
+  encodeInventory(agent.inventory, copy.item_names, *out.mutable_inventory());
 }
 
 // The exact parts of an agent, when the snapshot has them for this build's layout.
@@ -96,6 +98,17 @@ constexpr NameTableKind kNameTables[] = {NameTableKind::kActions, NameTableKind:
                                          NameTableKind::kItems, NameTableKind::kSignals,
                                          NameTableKind::kGroups};
 
+const std::vector<std::string>& namesOf(const SimStateCopy& copy, NameTableKind kind) {
+  switch (kind) {
+    case NameTableKind::kActions: return copy.action_names;
+    case NameTableKind::kSpecies: return copy.species_names;
+    case NameTableKind::kItems: return copy.item_names;
+    case NameTableKind::kGroups: return copy.group_names;
+    case NameTableKind::kSignals: break;
+  }
+  return copy.signal_names;
+}
+
 google::protobuf::RepeatedPtrField<std::string>* namesOf(pb::SimState& s, NameTableKind kind) {
   switch (kind) {
     case NameTableKind::kActions: return s.mutable_action_names();
@@ -112,9 +125,6 @@ const google::protobuf::RepeatedPtrField<std::string>& namesOf(const pb::SimStat
   return *namesOf(const_cast<pb::SimState&>(s), kind);
 }
 
-void encodeSquads(const SimStateAccess& access, pb::SimState& out) {
-  for (const PlannerMemory& m : access.groupPlannerMemory()) encodeGoap(m, *out.add_squad_memory());
-}
 
 void restoreSquads(const pb::SimState& in, SimStateAccess& access) {
   std::vector<PlannerMemory> groups;
@@ -124,29 +134,37 @@ void restoreSquads(const pb::SimState& in, SimStateAccess& access) {
 
 }  // namespace
 
-void captureSimState(Simulation& sim, pb::SimState& out) {
-  const SimStateAccess access(sim);
+void buildSimState(const SimStateCopy& copy, pb::SimState& out) {
   out.Clear();
   for (NameTableKind kind : kNameTables) {
     auto& names = *namesOf(out, kind);
-    for (std::string& name : access.names(kind)) names.Add()->assign(std::move(name));
+    for (const std::string& name : namesOf(copy, kind)) names.Add()->assign(name);
   }
-  out.set_runtime_layout(SimStateAccess::runtimeLayout());
-  out.set_planning_cursor(access.planningCursor());
-  for (ClientId client : access.awayClients()) out.add_away_clients(static_cast<uint32_t>(client));
-  encodeSquads(access, out);
-  out.set_tick(access.tick());
-  out.set_next_intention_id(access.nextIntentionId());
-  for (const Entity& e : access.world().entities().rows()) out.add_entity_order(raw(e.id));
-  encodeWorld(access, *out.mutable_world());
-  for (const Agent& agent : access.agents()) encodeAgent(access, agent, *out.add_agents());
-  encodeHibernation(access, *out.mutable_hibernation());
-  for (EntityId id : access.sleepingPlanners()) {
+  out.set_runtime_layout(copy.runtime_layout);
+  out.set_planning_cursor(copy.planning_cursor);
+  for (ClientId client : copy.away_clients) out.add_away_clients(static_cast<uint32_t>(client));
+  for (const PlannerMemory& m : copy.squad_memory) encodeGoap(m, *out.add_squad_memory());
+  out.set_tick(copy.tick);
+  out.set_next_intention_id(copy.next_intention_id);
+  out.mutable_entity_order()->Reserve(static_cast<int>(copy.entities.size()));
+  for (const Entity& e : copy.entities) out.add_entity_order(raw(e.id));
+  encodeWorld(copy.entities, copy.obstacles, copy.next_dropped_object, copy.species_names,
+              *out.mutable_world());
+  out.mutable_agents()->Reserve(static_cast<int>(copy.agents.size()));
+  for (const AgentCopy& agent : copy.agents) encodeAgent(copy, agent, *out.add_agents());
+  encodeHibernation(copy, *out.mutable_hibernation());
+  for (const auto& [id, memory] : copy.sleeping_planners) {
     pb::GoapSleeper& s = *out.add_sleeping_planners();
     s.set_id(raw(id));
-    encodeGoap(*access.planner(id), *s.mutable_goap());
+    encodeGoap(memory, *s.mutable_goap());
   }
-  encodePerceptionSystem(access, *out.mutable_perception());
+  encodePerceptionSystem(copy, *out.mutable_perception());
+}
+
+void captureSimState(Simulation& sim, pb::SimState& out) {
+  SimStateCopy copy;
+  copySimState(sim, copy);
+  buildSimState(copy, out);
 }
 
 bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& error,
@@ -155,14 +173,7 @@ bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& er
   access.clear();
   for (NameTableKind kind : kNameTables) {
     const auto& names = namesOf(state, kind);
-    std::vector<std::string> list(names.begin(), names.end());
-    if (kind == NameTableKind::kGroups && list.empty()) {
-      // Before groups had names, group n was archetype n - 1's, which is now its name.
-      for (uint16_t a = 0; a < access.archetypes().size(); ++a) {
-        list.push_back(access.archetypes().at(a).name);
-      }
-    }
-    if (!access.restoreNames(kind, list)) {
+    if (!access.restoreNames(kind, std::vector<std::string>(names.begin(), names.end()))) {
       error = "its name tables do not begin like these definitions'";
       return false;
     }

@@ -1,7 +1,8 @@
 // The whole simulation's runtime state as one npc.state.v1.SimState: each module's codec
 // writes its part (world_codec, perception_codec, bst_codec, mbt_codec, goap_codec,
-// intent_codec, hibernation_codec). Capture runs on the tick thread between ticks (a copy
-// into messages, no encoding); restore runs before the first tick on a simulation loaded
+// intent_codec, hibernation_codec). Capture is split in two: the tick thread copies plain
+// rows between ticks (sim_state_copy.h), any thread builds the messages from them; restore
+// runs before the first tick on a simulation loaded
 // with the same definitions (sim/sim_state_access.h says what comes back and what not).
 #pragma once
 
@@ -9,13 +10,18 @@
 
 #include "npc/state/v1/snapshot.pb.h"
 #include "sim/sim_state_access.h"
+#include "sim_state_copy.h"
 
 namespace npc {
 
 class Simulation;
 namespace pb = ::npc::state::v1;
 
+// Tick thread, between ticks: copySimState() then buildSimState().
 void captureSimState(Simulation& sim, pb::SimState& out);
+// Any thread: the messages of a copy taken by copySimState() (sim_state_copy.h); the same
+// as captureSimState() would have built from the simulation at that point.
+void buildSimState(const SimStateCopy& copy, pb::SimState& out);
 // Replaces the simulation's agents, entities, places' state and counters with `state`.
 // kExact: fed the same commands, the simulation then ticks as the captured one did;
 // kRestart: the intentions in flight are reported INTERRUPTED (sim_state_access.h).

@@ -102,8 +102,11 @@ Status decodeSnapshot(const std::string& name, const std::string& bytes,
     return failed(name, "the header does not parse: the file is corrupt");
   }
   if (header.format_version() != kSnapshotFormatVersion) {
+    // Versions are not translated: an npcd reads the format it writes.
+    const bool older = header.format_version() < kSnapshotFormatVersion;
     return failed(name, "format version " + std::to_string(header.format_version()) +
-                            ", this npcd reads version " + std::to_string(kSnapshotFormatVersion));
+                            ", this npcd reads version " + std::to_string(kSnapshotFormatVersion) +
+                            (older ? " (an older npcd wrote it)" : " (a newer npcd wrote it)"));
   }
   const size_t body_at = kPrefix + head_bytes;
   const size_t body_bytes = bytes.size() - body_at;

@@ -18,7 +18,8 @@ namespace npc {
 
 namespace pb = ::npc::state::v1;
 
-inline constexpr uint32_t kSnapshotFormatVersion = 1;
+// 2: sleepers as flat records with indices into the snapshot's tables (hibernation.proto).
+inline constexpr uint32_t kSnapshotFormatVersion = 2;
 
 struct SnapshotInfo {
   std::string definitions_hash;  // of the definition files loaded (definitions_hash.h)

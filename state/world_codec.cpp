@@ -13,10 +13,10 @@ void encodeVec3(Vec3 v, pb::Vec3& out) {
 
 Vec3 decodeVec3(const pb::Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
-void encodeEntity(const Entity& e, const NameTable& species, pb::EntityState& out) {
+void encodeEntity(const Entity& e, NameList species, pb::EntityState& out) {
   out.set_id(raw(e.id));
   out.set_kind(static_cast<uint32_t>(e.kind));
-  if (e.species != NameTable::kNone) out.set_species(species.name(e.species));
+  if (e.species != NameTable::kNone) out.set_species(nameAt(species, e.species));
   out.set_place(raw(e.place));
   out.set_active(e.active);
   out.set_place_from_client(e.place_from_client);
@@ -47,20 +47,20 @@ Entity decodeEntity(const pb::EntityState& in, SimStateAccess& access) {
   return e;
 }
 
-void encodeWorld(const SimStateAccess& access, pb::WorldState& out) {
-  const World& world = access.world();
-  for (const Entity& e : world.entities().rows()) {
+void encodeWorld(std::span<const Entity> entities, std::span<const Obstacle> obstacles,
+                 uint64_t next_dropped_object, NameList species, pb::WorldState& out) {
+  for (const Entity& e : entities) {
     if (e.kind == EntityKind::kNpc) continue;  // agents carry their body (AgentState)
-    encodeEntity(e, world.species(), *out.add_entities());
+    encodeEntity(e, species, *out.add_entities());
   }
-  for (const Obstacle& o : world.obstacles()) {
+  for (const Obstacle& o : obstacles) {
     pb::ObstacleState& s = *out.add_obstacles();
     s.set_id(raw(o.id));
     encodeVec3(o.box.min, *s.mutable_min());
     encodeVec3(o.box.max, *s.mutable_max());
     s.set_cover(static_cast<uint32_t>(o.cover));
   }
-  out.set_next_dropped_object(access.nextDroppedObject());
+  out.set_next_dropped_object(next_dropped_object);
 }
 
 void restoreWorld(const pb::WorldState& in, SimStateAccess& access) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "npc/state/v1/world.pb.h"
+#include "name_list.h"
 #include "sim/sim_state_access.h"
 
 namespace npc {
@@ -11,12 +12,14 @@ namespace pb = ::npc::state::v1;
 void encodeVec3(Vec3 v, pb::Vec3& out);
 Vec3 decodeVec3(const pb::Vec3& v);
 
-void encodeEntity(const Entity& e, const NameTable& species, pb::EntityState& out);
+void encodeEntity(const Entity& e, NameList species, pb::EntityState& out);
 // Species names are interned again through `access`.
 Entity decodeEntity(const pb::EntityState& in, SimStateAccess& access);
 
 // The world's entities that are not agents, the obstacles and the dropped-object counter.
-void encodeWorld(const SimStateAccess& access, pb::WorldState& out);
+// `entities`: the entity table's rows in its order (agents' bodies are skipped).
+void encodeWorld(std::span<const Entity> entities, std::span<const Obstacle> obstacles,
+                 uint64_t next_dropped_object, NameList species, pb::WorldState& out);
 void restoreWorld(const pb::WorldState& in, SimStateAccess& access);
 
 }  // namespace npc

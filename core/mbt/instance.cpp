@@ -16,7 +16,6 @@
 namespace npc {
 namespace {
 
-constexpr uint16_t kFreeSlot = 0xffff;
 constexpr size_t kDynamicTexts = 4;
 constexpr size_t kHistoryBytes = kMbtLogHistory * sizeof(MbtLogEntry);
 
@@ -117,7 +116,7 @@ void MbtInstance::restoreRuntime(const VariableSet& variables, const MbtTimestam
   stopped_ = stopped;
 }
 
-void MbtInstance::captureRun(RunImage& out) const {
+void MbtInstance::captureRunScalars(RunImage& out) const {
   out.rng_state = rng_.state();
   out.registers[0] = registers_[0];
   out.registers[1] = registers_[1];
@@ -125,6 +124,10 @@ void MbtInstance::captureRun(RunImage& out) const {
   out.changed = changed_;
   out.changed_before_tick = changed_before_tick_;
   out.root_finishes = root_finishes_;
+}
+
+void MbtInstance::captureRun(RunImage& out) const {
+  captureRunScalars(out);
   out.running.clear();
   if (!tree_) return;
   for (uint16_t slot = 0; slot < tree_->slotCount(); ++slot) {

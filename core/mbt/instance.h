@@ -106,6 +106,10 @@ class MbtInstance {
     std::vector<Running> running;  // by slot
   };
   void captureRun(RunImage& out) const;
+  // captureRun() without the running nodes (out.running is left as it is): a snapshot
+  // copies their data itself through slotOwner()/slotData(), into storage it reuses.
+  void captureRunScalars(RunImage& out) const;
+  static constexpr uint16_t kFreeSlot = 0xffff;  // slotOwner() of a slot nothing runs in
   // On a freshly bound instance (after restoreRuntime): puts the running nodes back with
   // their data, and the stream and registers. False (nothing changed) when the image does
   // not fit this tree: a node index, slot or data size it does not have.

@@ -60,6 +60,13 @@ const std::string& SimStateAccess::groupName(uint16_t group) const {
   return sim_.groupName(group);
 }
 
+const NameTable& SimStateAccess::groups() const { return sim_.groups_; }
+
+uint16_t SimStateAccess::archetypeGroup(uint16_t archetype) const {
+  const uint16_t at = sim_.groups_.find(sim_.archetypes_.at(archetype).name);
+  return at == NameTable::kNone ? 0 : static_cast<uint16_t>(at + 1);
+}
+
 uint16_t SimStateAccess::internGroup(std::string_view name) {
   const uint16_t at = sim_.groups_.intern(name);
   return at >= 0xfffe ? 0 : static_cast<uint16_t>(at + 1);
@@ -91,6 +98,54 @@ std::vector<std::string> SimStateAccess::plannerRuns(EntityId id) const {
     rows.emplace_back(reinterpret_cast<const char*>(&row), sizeof row);
   }
   return rows;
+}
+
+bool SimStateAccess::copyPlanner(const Agent& agent, PlannerMemory& out) const {
+  if (!sim_.planning_) return false;
+  const SimPlanning& P = *sim_.planning_;
+  // The agent's handle first (no hashing); then as planner(id) looks it up.
+  const AgentPlanner* ap = agent.planner.isNull() ? nullptr : P.agents.get(agent.planner);
+  if (ap && ap->id != agent.id) ap = nullptr;
+  if (!ap) ap = P.agents.get(agent.id);
+  if (!ap) {
+    const auto slept = P.sleeping.find(agent.id);
+    if (slept == P.sleeping.end()) return false;
+    out = slept->second;
+    return true;
+  }
+  out.planners = ap->count;
+  for (uint8_t i = 0; i < ap->count; ++i) out.facts[i] = P.runs[i].get(ap->runs[i])->facts;
+  for (size_t i = ap->count; i < out.facts.size(); ++i) out.facts[i] = {};
+  out.blackboard = ap->blackboard;
+  out.pacing = ap->pacing;
+  return true;
+}
+
+uint8_t SimStateAccess::appendPlannerRuns(const Agent& agent, std::vector<PlannerRun>& rows) const {
+  if (!sim_.planning_) return 0;
+  const SimPlanning& P = *sim_.planning_;
+  const AgentPlanner* ap = agent.planner.isNull() ? nullptr : P.agents.get(agent.planner);
+  if (ap && ap->id != agent.id) ap = nullptr;
+  if (!ap) ap = P.agents.get(P.agents.find(agent.id));
+  if (!ap) return 0;
+  const size_t begin = rows.size();
+  for (uint8_t i = 0; i < ap->count; ++i) {
+    const PlannerRun* run = sim_.planning_->runs[i].get(ap->runs[i]);
+    if (!run) {
+      rows.resize(begin);
+      return 0;
+    }
+    rows.push_back(*run);  // one copy, straight into the caller's storage
+    rows.back().runner.rebind(nullptr);  // as plannerRuns()
+  }
+  return ap->count;
+}
+
+void SimStateAccess::copySleepingPlanners(
+    std::vector<std::pair<EntityId, PlannerMemory>>& out) const {
+  out.clear();
+  if (!sim_.planning_) return;
+  for (const auto& [id, memory] : sim_.planning_->sleeping) out.emplace_back(id, memory);
 }
 
 std::vector<PlannerMemory> SimStateAccess::groupPlannerMemory() const {

@@ -53,6 +53,7 @@ class LongActionLibrary;
 class NameTable;
 class SelectionTreeLibrary;
 class ActionRegistry;
+struct PlannerRun;
 
 // An awake agent as a snapshot keeps it (core/agent/agent.h minus what is not restored).
 struct AgentRecord {
@@ -143,6 +144,13 @@ class SimStateAccess {
   std::vector<EntityId> sleepingPlanners() const;
   // An awake planning agent's planner rows as plain bytes, by planner index (exact restore).
   std::vector<std::string> plannerRuns(EntityId id) const;
+  // The same three, into storage the caller reuses (a snapshot's copy on the tick thread):
+  // false when the agent does not plan; appends the planner rows to `rows`, runners
+  // unbound as in plannerRuns(), and returns how many (none when one is missing, as
+  // plannerRuns()); `out` overwritten with every sleeping planner, ascending.
+  bool copyPlanner(const Agent& agent, PlannerMemory& out) const;
+  uint8_t appendPlannerRuns(const Agent& agent, std::vector<PlannerRun>& rows) const;
+  void copySleepingPlanners(std::vector<std::pair<EntityId, PlannerMemory>>& out) const;
   // Squad memory (blackboard and pacing) by perception group, and the planning budget's
   // round-robin cursor.
   std::vector<PlannerMemory> groupPlannerMemory() const;
@@ -203,6 +211,10 @@ class SimStateAccess {
   // A signal group's number (0 when the table is full) and a number's name ("" if none).
   uint16_t internGroup(std::string_view name);
   const std::string& groupName(uint16_t group) const;
+  const NameTable& groups() const;
+  // The number of the group named after the archetype (where its agents spawn by default);
+  // 0 when no agent ever joined it.
+  uint16_t archetypeGroup(uint16_t archetype) const;
   const ActionRegistry& registry() const;
   // The archetype's own action list (what a restored agent's ActionAccess starts from).
   ActionListId ownActions(uint16_t archetype) const;

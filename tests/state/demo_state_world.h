@@ -23,11 +23,17 @@ struct DemoStateWorld {
   std::unique_ptr<DemoGame> game;
   std::vector<Command> pending;
 
-  DemoStateWorld() {
+  DemoStateWorld() : DemoStateWorld(nullptr) {}
+  // The same definitions with another world (a generated scale world, say).
+  explicit DemoStateWorld(const WorldFile* other) {
     std::vector<std::string> errors;
     ArchetypeSet archetypes;
     REQUIRE(archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors));
-    REQUIRE(loadWorldFile(NPCD_SOURCE_DIR "/config/demo.json", world, errors));
+    if (other) {
+      world = *other;
+    } else {
+      REQUIRE(loadWorldFile(NPCD_SOURCE_DIR "/config/demo.json", world, errors));
+    }
     LongActionLibrary long_actions;
     REQUIRE(long_actions.loadFile(NPCD_SOURCE_DIR "/config/long_actions.json", errors));
     InfluenceSet influences;

@@ -111,23 +111,35 @@ TEST_CASE("a snapshot with a flipped byte is refused by its checksum", "[state][
                                          "file is corrupt"));
 }
 
-TEST_CASE("a snapshot of another format version is refused", "[state][file]") {
-  TempDir dir;
-  const std::string path = dir.file("v2.npcsnap");
-  // Rebuild the file with a header claiming version 2.
-  const std::string bytes = encodeSnapshot(smallState(), info());
+// The file of `bytes` with a header claiming `version`.
+std::string withFormatVersion(const std::string& bytes, uint32_t version) {
   const uint32_t head_bytes = static_cast<uint8_t>(bytes[8]) | static_cast<uint8_t>(bytes[9]) << 8;
   pb::SnapshotHeader header;
   REQUIRE(header.ParseFromString(bytes.substr(12, head_bytes)));
-  header.set_format_version(2);
+  header.set_format_version(version);
   const std::string head = header.SerializeAsString();
   std::string rebuilt = bytes.substr(0, 8);
   for (int i = 0; i < 4; ++i) rebuilt.push_back(static_cast<char>((head.size() >> (8 * i)) & 0xFF));
-  rebuilt += head + bytes.substr(12 + head_bytes);
-  writeRaw(path, rebuilt);
+  return rebuilt + head + bytes.substr(12 + head_bytes);
+}
+
+TEST_CASE("a snapshot of another format version is refused", "[state][file]") {
+  TempDir dir;
+  const std::string bytes = encodeSnapshot(smallState(), info());
+  pb::SnapshotHeader header;
   pb::SimState state;
-  CHECK(readSnapshotFile(path, "", header, state).message() ==
-        path + ": format version 2, this npcd reads version 1");
+  SECTION("Should refuse version 1, whose sleepers had nested records with names") {
+    const std::string path = dir.file("v1.npcsnap");
+    writeRaw(path, withFormatVersion(bytes, 1));
+    CHECK(readSnapshotFile(path, "", header, state).message() ==
+          path + ": format version 1, this npcd reads version 2 (an older npcd wrote it)");
+  }
+  SECTION("Should refuse a version from a newer npcd") {
+    const std::string path = dir.file("v3.npcsnap");
+    writeRaw(path, withFormatVersion(bytes, 3));
+    CHECK(readSnapshotFile(path, "", header, state).message() ==
+          path + ": format version 3, this npcd reads version 2 (a newer npcd wrote it)");
+  }
 }
 
 TEST_CASE("a snapshot taken with other definitions is refused", "[state][file]") {

@@ -1,0 +1,188 @@
+// SimStateCopy: a snapshot's runtime state as plain rows, copied on the tick thread so that
+// the protobuf messages can be built and encoded on another one (server/snapshot_writer.h).
+//
+// Building the messages costs far more than copying what they are built from (a message
+// per agent part, a string per name, an allocation each), so the tick thread only copies:
+// copySimState() fills the copy from the simulation between ticks, buildSimState() turns
+// it into the same npc.state.v1.SimState that captureSimState() gives, byte for byte once
+// encoded (tests/state/sim_state_copy_test.cpp), on any thread, touching no simulation.
+//
+// Names are copied as tables (a few hundred strings at most), the rows hold indices: the
+// archetypes, behaviors, long actions and behavior trees a definitions reload may replace
+// while the copy is being built are the copy's own. Variable-length parts (behavior tree
+// timestamps and running nodes, planner rows) go to flat vectors the rows point into.
+//
+// Capacity: a copy keeps its vectors' capacity between captures (clear, never shrink), so
+// a writer that reuses its copies allocates on the tick thread only when the state grew.
+// Thread: copySimState on the tick thread; the copy is then owned by whoever builds it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "agent/agent.h"
+#include "hibernation/dormant_agent.h"
+#include "hibernation/place_dispatcher.h"
+#include "name_list.h"
+#include "perception/perception_config.h"
+#include "perception/signals.h"
+#include "perception/sounds.h"
+#include "perception/stealth_meter.h"
+#include "perception/visibility.h"
+#include "sim/planner_memory.h"
+#include "sim/sim_planner.h"
+#include "world/entity.h"
+#include "world/obstacle.h"
+
+namespace npc {
+
+class Simulation;
+
+// PerceptionState (1.6 KB, mostly fixed arrays of which an agent uses a few rows) without
+// the arrays: the active tracks and sound targets go to SimStateCopy::tracks / sounds.
+struct PerceptionCopy {
+  SensorConfig sensors;
+  uint16_t group = 0;
+  float soft_cover_persist_s = 0.f;
+  uint64_t next_full_update_tick = 0;
+  double last_full_update_s = 0.0;
+  double last_bullet_rain_s = 0.0;
+  uint32_t full_updates = 0;
+  uint32_t tracks_begin = 0, sounds_begin = 0;
+  uint8_t track_count = 0, sound_count = 0;
+  AttentionTarget attention;
+  uint32_t tracks_dropped = 0;
+  uint32_t sound_targets_dropped = 0;
+  uint32_t candidates_truncated = 0;
+};
+
+// One awake agent: Agent (core/agent/agent.h) minus its behavior tree instance, whose
+// parts are plain values and ranges into SimStateCopy's flat vectors.
+struct AgentCopy {
+  static constexpr uint32_t kNone = 0xffffffffu;
+
+  EntityId id = EntityId::kNone;
+  bool has_body = false;
+  Entity body;
+  uint16_t archetype = 0;
+  Vec3 home;
+  uint64_t rng_state = 0;
+  PerceptionCopy perception;
+  BstAgentState bst;
+  uint8_t behavior_def = Agent::kNoBehaviorDef;
+  IntentAgentState intent;
+  std::array<Agent::Outcome, 8> recent_outcomes{};
+  uint8_t next_outcome = 0;
+  std::array<Agent::SentAction, 4> sent_actions{};
+  uint8_t next_sent = 0;
+  double idle_until_s = 0.0;
+  double greet_ready_s = 0.0;
+  double attack_ready_s = 0.0;
+  EntityId faced = EntityId::kNone;
+  Vec3 investigated;
+  bool looked_around = false;
+  LongActionRun work;
+  bool work_is_hibernation = false;
+  Inventory inventory;
+  uint32_t actions_completed = 0;
+  uint32_t actions_failed = 0;
+
+  // Its behavior tree, when its behavior runs one (tree != kNone).
+  uint32_t tree = kNone;  // index in SimStateCopy::tree_names
+  VariableSet mbt_variables;
+  bool mbt_stopped = false;
+  uint32_t timestamps_begin = 0, timestamps_count = 0;  // in SimStateCopy::timestamps
+  uint64_t mbt_rng_state = 0;
+  Vec3 registers[2];
+  uint8_t registers_set = 0;
+  bool changed = false;
+  bool changed_before_tick = false;
+  uint32_t root_finishes = 0;
+  uint32_t running_begin = 0, running_count = 0;  // in SimStateCopy::running
+
+  // Its planner memory when it plans (memory != kNone), and its planner rows as bytes.
+  uint32_t memory = kNone;  // index in SimStateCopy::planner_memory
+  uint32_t runs_begin = 0;  // in SimStateCopy::planner_rows
+  uint8_t runs_count = 0;
+};
+
+// A running behavior tree node: its data is bytes [data_begin, +data_size) of
+// SimStateCopy::node_data.
+struct RunningNodeCopy {
+  uint16_t slot = 0;
+  uint16_t node = 0;
+  uint32_t data_begin = 0;
+  uint32_t data_size = 0;
+};
+
+struct PlaceCopy {
+  std::string name;  // "" when the world has no such place
+  PlaceState state = PlaceState::kAwake;
+  double last_activity_s = 0.0;
+  double asleep_since_s = 0.0;
+  double wake_at_s = 0.0;
+};
+
+struct SimStateCopy {
+  // Name tables, as SimStateAccess::names() gives them, and the definitions' names the
+  // rows index.
+  std::vector<std::string> action_names, species_names, item_names, signal_names, group_names;
+  std::vector<std::string> archetype_names;    // by archetype index
+  std::vector<uint16_t> archetype_groups;      // by archetype index: SimStateAccess::archetypeGroup
+  std::vector<std::string> behavior_names;     // by BehaviorId
+  std::string no_behavior_name;                // BehaviorId::kNone's
+  std::vector<std::string> long_action_names;  // by long action index
+  std::vector<std::string> tree_names;         // the behavior trees agents run, first seen first
+
+  uint64_t runtime_layout = 0;
+  uint64_t planning_cursor = 0;
+  std::vector<ClientId> away_clients;
+  std::vector<PlannerMemory> squad_memory;
+  uint64_t tick = 0;
+  uint64_t next_intention_id = 0;
+  uint64_t next_dropped_object = 0;
+
+  std::vector<Entity> entities;  // the entity table's rows, in its order (agents' bodies too)
+  std::vector<Obstacle> obstacles;
+
+  std::vector<AgentCopy> agents;
+  std::vector<TargetTrack> tracks;
+  std::vector<SoundTarget> sounds;
+  std::vector<MbtTimestamp> timestamps;
+  std::vector<RunningNodeCopy> running;
+  std::string node_data;
+  std::vector<PlannerMemory> planner_memory;
+  std::vector<PlannerRun> planner_rows;  // runners unbound (SimStateAccess::plannerRuns)
+
+  std::vector<PlaceCopy> places;
+  std::vector<DormantAgent> dormant;  // every place's sleepers, place after place
+  std::vector<std::pair<EntityId, PlannerMemory>> sleeping_planners;  // ascending ids
+
+  // Perception's daemon-wide state.
+  float som_speed = 0.f;
+  float decay_per_update = 0.f;
+  float suspicious_threshold = 0.f;
+  std::vector<std::pair<uint16_t, VisibilityType>> visibility_types;  // species index
+  std::vector<std::pair<EntityId, EntityId>> principals;
+  std::vector<StealthReading> stealth;
+  std::vector<float> stealth_reported;
+  std::vector<SignalRequest> pending_signals;
+  std::vector<Sound> pending_sounds;
+};
+
+// SelectionTreeLibrary::behaviorName() from the copy's names.
+inline std::string_view behaviorName(const SimStateCopy& copy, BehaviorId id) {
+  if (id == BehaviorId::kNone) return copy.no_behavior_name;
+  return nameAt(copy.behavior_names, raw(id));
+}
+
+// The agent's PerceptionState again, from its copy (for the codec, on any thread).
+PerceptionState perceptionOf(const AgentCopy& agent, const SimStateCopy& copy);
+
+// Tick thread, between ticks: `out` is overwritten, keeping its capacity.
+void copySimState(Simulation& sim, SimStateCopy& out);
+
+}  // namespace npc
