@@ -57,7 +57,13 @@ bool wantsEvent(const EventOut& event, ClientId me, const Subscription& sub,
 
 }  // namespace
 
-ClientHub::ClientHub(Simulation& sim, const HubLimits& limits) : sim_(sim), limits_(limits) {}
+ClientHub::ClientHub(Simulation& sim, const HubLimits& limits) : sim_(sim), limits_(limits) {
+  // A daemon restored from a snapshot: identities get their ids again, and a new client an
+  // id no restored entity is still owned by (the tick thread is not running yet).
+  const ClientDirectory& directory = sim_.clients();
+  for (const ClientBinding& b : directory.bindings()) identities_.push_back(Identity{b.name, b.id});
+  next_client_ = std::max<uint32_t>(next_client_, directory.highest() + 1);
+}
 
 ClientHub::~ClientHub() = default;
 
@@ -73,6 +79,7 @@ ClientHub::Identity* ClientHub::findIdentityLocked(const std::string& name) {
   }
   const ClientId id = allocateLocked();
   if (id == ClientId::kUnowned) return nullptr;
+  submitLifecycleLocked(Command{id, 0, BindClient{name}});  // journaled, kept by snapshots
   return &identities_.emplace_back(Identity{name, id});
 }
 

@@ -197,6 +197,10 @@ struct Encoder {
   }
   bool operator()(const DescribeWorld&) { return false; }
   bool operator()(const InterruptInFlight&) { return out.mutable_interrupt_in_flight(), true; }
+  bool operator()(const BindClient& c) {
+    out.mutable_bind_client()->set_name(c.name);
+    return true;
+  }
   bool operator()(const SetPerceptionTuning& c) {
     pb::JournalPerceptionTuning& o = *out.mutable_set_perception_tuning();
     setIf(c.som_speed, [&](float v) { o.set_som_speed(v); });
@@ -402,6 +406,7 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
       return c;
     }
     case pb::JournalCommand::kInterruptInFlight: return InterruptInFlight{};
+    case pb::JournalCommand::kBindClient: return BindClient{in.bind_client().name()};
     case pb::JournalCommand::BODY_NOT_SET: break;
   }
   return std::nullopt;

@@ -143,6 +143,12 @@ void buildSimState(const SimStateCopy& copy, pb::SimState& out) {
   out.set_runtime_layout(copy.runtime_layout);
   out.set_planning_cursor(copy.planning_cursor);
   for (ClientId client : copy.away_clients) out.add_away_clients(static_cast<uint32_t>(client));
+  for (const ClientBinding& b : copy.client_bindings) {
+    pb::ClientBindingState& o = *out.add_client_bindings();
+    o.set_name(b.name);
+    o.set_id(raw(b.id));
+  }
+  out.set_highest_client_id(copy.highest_client_id);
   for (const PlannerMemory& m : copy.squad_memory) encodeGoap(m, *out.add_squad_memory());
   out.set_tick(copy.tick);
   out.set_next_intention_id(copy.next_intention_id);
@@ -189,6 +195,11 @@ bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& er
   access.setEntityOrder(order);
   std::vector<ClientId> away;
   for (uint32_t client : state.away_clients()) away.push_back(static_cast<ClientId>(client));
+  std::vector<ClientBinding> bindings;
+  for (const pb::ClientBindingState& b : state.client_bindings()) {
+    bindings.push_back({b.name(), static_cast<ClientId>(b.id())});
+  }
+  access.restoreClients(std::move(bindings), state.highest_client_id());
   access.setAwayClients(std::move(away));
   restoreWorld(state.world(), access);
   for (const pb::GoapSleeper& s : state.sleeping_planners()) {

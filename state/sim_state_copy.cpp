@@ -236,6 +236,8 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
   }
   out.tree_names.clear();
 
+  out.client_bindings.assign(access.clients().bindings().begin(), access.clients().bindings().end());
+  out.highest_client_id = access.clients().highest();
   out.runtime_layout = SimStateAccess::runtimeLayout();
   out.planning_cursor = access.planningCursor();
   out.away_clients.assign(access.awayClients().begin(), access.awayClients().end());

@@ -28,6 +28,7 @@
 #include "hibernation/place_dispatcher.h"
 #include "name_list.h"
 #include "perception/perception_config.h"
+#include "sim/client_directory.h"
 #include "perception/signals.h"
 #include "perception/sounds.h"
 #include "perception/stealth_meter.h"
@@ -132,6 +133,8 @@ struct SimStateCopy {
   std::vector<std::string> action_names, species_names, item_names, signal_names, group_names;
   std::vector<std::string> archetype_names;    // by archetype index
   std::vector<uint16_t> archetype_groups;      // by archetype index: SimStateAccess::archetypeGroup
+  std::vector<ClientBinding> client_bindings;  // ClientDirectory, sorted by name
+  uint32_t highest_client_id = 0;
   std::vector<std::string> behavior_names;     // by BehaviorId
   std::string no_behavior_name;                // BehaviorId::kNone's
   std::vector<std::string> long_action_names;  // by long action index

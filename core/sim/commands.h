@@ -177,7 +177,14 @@ struct ClientBack {};
 // reported INTERRUPTED ("the daemon restarted from a snapshot taken while it ran"), queued
 // ones are dropped; the game and the trees recover as from any interruption. A command, so
 // that the input journal replays it where it happened.
+// Anonymous clients' entities become shared, as when each had sent ClientGone (nobody can
+// report for them any more); named clients keep theirs.
 struct InterruptInFlight {};
+// The server gave a configured client identity (`name`) the command's origin as its id
+// (ClientDirectory). A command so that the journal replays it and snapshots keep it.
+struct BindClient {
+  std::string name;
+};
 
 // --- Intentions (core/intent, seed 004) ------------------------------------------------
 // Errors of the commands below: unknown agent kNotFound, hibernating agent
@@ -301,7 +308,7 @@ using CommandBody =
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
                  ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
                  GetPlanTrace, ClientBack, DescribeWorld, SetPerceptionTuning,
-                 InterruptInFlight>;
+                 InterruptInFlight, BindClient>;
 
 // `origin` is who sent it: a client's identity (its Connect stream, or a unary call made
 // with a game credential), or kDaemon / kUnowned for admin calls and the daemon's own game.

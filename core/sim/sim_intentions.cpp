@@ -7,6 +7,7 @@
 // influences) and the intention commands (ProgramIntention, CancelIntention,
 // ExternalAction, GameAction, Add/RemoveInfluence). Split from simulation.cpp to keep one
 // concept per file.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <set>
@@ -340,6 +341,18 @@ void Simulation::queueRestoredInterruption(EntityId agent, IntentionId intention
 }
 
 void Simulation::interruptInFlight() {
+  // Every connection is gone: an anonymous client's entities are nobody's now.
+  std::vector<ClientId> anonymous;
+  auto note = [&](ClientId owner) {
+    if (ClientDirectory::isClientId(owner) && !clients_.isBound(owner)) anonymous.push_back(owner);
+  };
+  for (const Entity& e : world_.entities().rows()) note(e.owner);
+  for (const auto& place : dormant_) {
+    for (const DormantAgent& d : place) note(d.body.owner);
+  }
+  std::sort(anonymous.begin(), anonymous.end());
+  anonymous.erase(std::unique(anonymous.begin(), anonymous.end()), anonymous.end());
+  for (ClientId client : anonymous) releaseClient(client, false);
   for (Agent& agent : agents_.rows()) {
     if (agent.intent.queue.empty()) continue;
     if (const Intention* running = agent.intent.queue.current()) {

@@ -62,6 +62,12 @@ const std::string& SimStateAccess::groupName(uint16_t group) const {
 
 const NameTable& SimStateAccess::groups() const { return sim_.groups_; }
 
+const ClientDirectory& SimStateAccess::clients() const { return sim_.clients_; }
+
+void SimStateAccess::restoreClients(std::vector<ClientBinding> bindings, uint32_t highest) {
+  sim_.clients_.restore(std::move(bindings), highest);
+}
+
 uint16_t SimStateAccess::archetypeGroup(uint16_t archetype) const {
   const uint16_t at = sim_.groups_.find(sim_.archetypes_.at(archetype).name);
   return at == NameTable::kNone ? 0 : static_cast<uint16_t>(at + 1);

@@ -33,6 +33,7 @@
 
 #include "agent/agent.h"
 #include "hibernation/dormant_agent.h"
+#include "sim/client_directory.h"
 #include "hibernation/place_dispatcher.h"
 #include "intent/intention_queue.h"
 #include "mbt/instance.h"
@@ -212,6 +213,8 @@ class SimStateAccess {
   uint16_t internGroup(std::string_view name);
   const std::string& groupName(uint16_t group) const;
   const NameTable& groups() const;
+  const ClientDirectory& clients() const;
+  void restoreClients(std::vector<ClientBinding> bindings, uint32_t highest);
   // The number of the group named after the archetype (where its agents spawn by default);
   // 0 when no agent ever joined it.
   uint16_t archetypeGroup(uint16_t archetype) const;

@@ -166,7 +166,10 @@ void Simulation::ingest() {
   if (recorder_) {
     for (const Command& command : applying_) recorder_(tick_, command);  // before apply moves
   }
-  for (Command& command : applying_) apply(command);
+  for (Command& command : applying_) {
+    clients_.noteUsed(command.origin);
+    apply(command);
+  }
   totals_.commands_applied += applying_.size();
   applying_.clear();
 }
@@ -344,6 +347,8 @@ void Simulation::apply(Command& command) {
           clientBack(origin);
         } else if constexpr (std::is_same_v<T, InterruptInFlight>) {
           interruptInFlight();
+        } else if constexpr (std::is_same_v<T, BindClient>) {
+          clients_.bind(c.name, origin);
         }
       },
       command.body);

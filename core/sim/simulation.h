@@ -38,6 +38,7 @@
 #include "sim/perception_phase.h"
 #include "sim/selection_phase.h"
 #include "sim/detail_tiers.h"
+#include "sim/client_directory.h"
 #include "sim/tick_output.h"
 #include "sim/tick_profile.h"
 #include "world/world.h"
@@ -195,6 +196,8 @@ class Simulation {
   // Signal groups by name: group number n (PerceptionState::group, Signal.group) is entry
   // n - 1 (0 is no group). An npc joins its EntityState::group, or its archetype's name.
   const NameTable& groups() const { return groups_; }
+  // Client identities' ids and the highest client id used (restores keep ownership).
+  const ClientDirectory& clients() const { return clients_; }
   // Group number `group`'s name; empty for 0 (no group) or an unknown number.
   const std::string& groupName(uint16_t group) const {
     return groups_.name(static_cast<uint16_t>(group - 1u));
@@ -371,6 +374,7 @@ class Simulation {
   World world_;
   NameTable names_;
   NameTable groups_;  // see groups()
+  ClientDirectory clients_;
   BehaviorVocabulary vocabulary_;
   BuiltinBehaviors behaviors_;
   ActionRegistry registry_;                 // action implementations, by interned name

@@ -245,3 +245,19 @@ TEST_CASE("TLS client certificates identify a client", "[auth][tls]") {
     daemon.shutdown();
   }
 }
+
+TEST_CASE("A restored daemon gives each named client its id again and new clients fresh ids",
+          "[auth][roles][state]") {
+  // The simulation as a restore leaves it: game-a was client 4, an anonymous client 12.
+  Simulation sim(SimConfig{}, ArchetypeSet{});
+  sim.submit({ClientId{4}, 0, BindClient{"game-a"}});
+  sim.submit({ClientId{12}, 0, InterruptInFlight{}});
+  sim.tick();
+  ClientHub hub(sim, HubLimits{});
+  CHECK(hub.identityClient("game-a") == ClientId{4});
+  const ClientId b = hub.identityClient("game-b");
+  CHECK(raw(b) == 13);  // above every id used before
+  sim.tick();           // the new binding reaches the simulation (and the journal)
+  CHECK(sim.clients().find("game-b") == b);
+  CHECK(hub.identityClient("game-b") == b);
+}

@@ -301,6 +301,12 @@ void captureSimStateDirect(Simulation& sim, pb::SimState& out) {
   out.set_runtime_layout(SimStateAccess::runtimeLayout());
   out.set_planning_cursor(access.planningCursor());
   for (ClientId client : access.awayClients()) out.add_away_clients(static_cast<uint32_t>(client));
+  for (const ClientBinding& b : access.clients().bindings()) {
+    pb::ClientBindingState& o = *out.add_client_bindings();
+    o.set_name(b.name);
+    o.set_id(raw(b.id));
+  }
+  out.set_highest_client_id(access.clients().highest());
   encodeSquads(access, out);
   out.set_tick(access.tick());
   out.set_next_intention_id(access.nextIntentionId());

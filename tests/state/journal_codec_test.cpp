@@ -82,6 +82,7 @@ std::vector<Command> everyCommand() {
       trace,
       tuning,
       InterruptInFlight{},
+      BindClient{"game-eu"},
   };
   std::vector<Command> commands;
   uint32_t item = 0;

@@ -370,3 +370,18 @@ TEST_CASE("a sleeper in a named group keeps it through a snapshot", "[state][gro
   CHECK(view.find(R"("asleep":true)") != std::string::npos);
   CHECK(view.find(R"("group":"night_bakers")") != std::string::npos);
 }
+
+TEST_CASE("client identities and the highest client id come back", "[state][ownership]") {
+  test::DemoStateWorld first;
+  first.sim->submit({ClientId{4}, 0, BindClient{"game-a"}});
+  first.sim->submit({ClientId{12}, 0, InterruptInFlight{}});
+  first.run(5);
+  pb::SimState state;
+  captureSimState(*first.sim, state);
+  REQUIRE(state.client_bindings_size() == 1);
+  test::DemoStateWorld second;
+  std::string error;
+  REQUIRE(restoreSimState(state, *second.sim, error));
+  CHECK(second.sim->clients().find("game-a") == ClientId{4});
+  CHECK(second.sim->clients().highest() == 12);
+}

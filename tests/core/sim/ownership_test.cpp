@@ -162,3 +162,25 @@ TEST_CASE("A departed client's agents keep living; who owns them then",
     CHECK(errorsTo(sim.output(), kIntruder).size() == 1);
   }
 }
+
+TEST_CASE("Client identities and the ids clients used are kept for a restart",
+          "[sim][ownership]") {
+  Simulation sim(SimConfig{}, testArchetypes());
+  sim.submit({ClientId{3}, 0, BindClient{"game-eu"}});
+  sim.submit(upsert(100, EntityKind::kNpc, {1, 1, 0}, "villager", ClientId{3}));  // named
+  sim.submit(upsert(101, EntityKind::kNpc, {2, 1, 0}, "villager", ClientId{9}));  // anonymous
+  sim.tick();
+  SECTION("Should bind the name to the command's origin and note the highest id used") {
+    REQUIRE(sim.clients().find("game-eu") == ClientId{3});
+    CHECK_FALSE(sim.clients().find("game-us").has_value());
+    CHECK(sim.clients().isBound(ClientId{3}));
+    CHECK_FALSE(sim.clients().isBound(ClientId{9}));
+    CHECK(sim.clients().highest() == 9);
+  }
+  SECTION("Should share an anonymous client's entities when connections are lost to a restart") {
+    sim.submit({ClientId::kDaemon, 0, InterruptInFlight{}});
+    sim.tick();
+    CHECK(sim.world().entities().get(EntityId{100})->owner == ClientId{3});
+    CHECK(sim.world().entities().get(EntityId{101})->owner == ClientId::kUnowned);
+  }
+}
