@@ -6,7 +6,9 @@ namespace npc {
 
 namespace {
 
-auto byName(std::vector<ClientBinding>& bindings, std::string_view name) {
+// The first binding whose name is not below `name` (bindings are sorted by name).
+template <class Bindings>
+auto byName(Bindings& bindings, std::string_view name) {
   return std::lower_bound(bindings.begin(), bindings.end(), name,
                           [](const ClientBinding& b, std::string_view n) { return b.name < n; });
 }
@@ -24,7 +26,7 @@ void ClientDirectory::bind(std::string_view name, ClientId id) {
 }
 
 std::optional<ClientId> ClientDirectory::find(std::string_view name) const {
-  auto at = byName(const_cast<std::vector<ClientBinding>&>(bindings_), name);
+  const auto at = byName(bindings_, name);
   if (at == bindings_.end() || at->name != name) return std::nullopt;
   return at->id;
 }
