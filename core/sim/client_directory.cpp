@@ -10,7 +10,7 @@ namespace {
 template <class Bindings>
 auto byName(Bindings& bindings, std::string_view name) {
   return std::lower_bound(bindings.begin(), bindings.end(), name,
-                          [](const ClientBinding& b, std::string_view n) { return b.name < n; });
+                          [](const ClientBinding& b, std::string_view n) { return b.name.compare(n) < 0; });
 }
 
 }  // namespace
