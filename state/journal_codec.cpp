@@ -201,6 +201,13 @@ struct Encoder {
     out.mutable_bind_client()->set_name(c.name);
     return true;
   }
+  bool operator()(const HoldPlace& c) {
+    pb::JournalHoldPlace& o = *out.mutable_hold_place();
+    o.set_place(c.place);
+    o.set_held(c.held);
+    o.set_epoch(c.epoch);
+    return true;
+  }
   bool operator()(const SetPerceptionTuning& c) {
     pb::JournalPerceptionTuning& o = *out.mutable_set_perception_tuning();
     setIf(c.som_speed, [&](float v) { o.set_som_speed(v); });
@@ -407,6 +414,10 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
     }
     case pb::JournalCommand::kInterruptInFlight: return InterruptInFlight{};
     case pb::JournalCommand::kBindClient: return BindClient{in.bind_client().name()};
+    case pb::JournalCommand::kHoldPlace: {
+      const pb::JournalHoldPlace& o = in.hold_place();
+      return HoldPlace{o.place(), o.held(), o.epoch(), {}};
+    }
     case pb::JournalCommand::BODY_NOT_SET: break;
   }
   return std::nullopt;

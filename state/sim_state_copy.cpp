@@ -273,6 +273,8 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
     o.last_activity_s = places.lastActivity(p);
     o.asleep_since_s = places.asleepSince(p);
     o.wake_at_s = places.wakeAt(p);
+    o.held = access.custody().leased() && access.custody().held(p);
+    o.epoch = access.custody().epoch(p);
   }
   size_t sleepers = 0;
   for (const std::vector<DormantAgent>& list : access.dormant()) sleepers += list.size();

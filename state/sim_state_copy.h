@@ -125,6 +125,8 @@ struct PlaceCopy {
   double last_activity_s = 0.0;
   double asleep_since_s = 0.0;
   double wake_at_s = 0.0;
+  bool held = false;    // PlaceCustody (leased places only)
+  uint64_t epoch = 0;
 };
 
 struct SimStateCopy {

@@ -185,6 +185,17 @@ struct InterruptInFlight {};
 struct BindClient {
   std::string name;
 };
+// Cluster: this daemon now holds `place` under the lease of `epoch` (held), or gave it up or
+// may have lost it (not held: its agents are unloaded at once, without a word to clients;
+// they live on in the place's next holder). core/sim/place_custody.h. Refused when places
+// are not leased (no cluster), for an unknown place, or for an epoch not above the place's
+// last (kFailedPrecondition).
+struct HoldPlace {
+  std::string place;
+  bool held = true;
+  uint64_t epoch = 0;
+  std::function<void(const Status&)> reply;
+};
 
 // --- Intentions (core/intent, seed 004) ------------------------------------------------
 // Errors of the commands below: unknown agent kNotFound, hibernating agent
@@ -308,7 +319,7 @@ using CommandBody =
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
                  ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
                  GetPlanTrace, ClientBack, DescribeWorld, SetPerceptionTuning,
-                 InterruptInFlight, BindClient>;
+                 InterruptInFlight, BindClient, HoldPlace>;
 
 // `origin` is who sent it: a client's identity (its Connect stream, or a unary call made
 // with a game credential), or kDaemon / kUnowned for admin calls and the daemon's own game.

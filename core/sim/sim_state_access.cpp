@@ -38,6 +38,7 @@ uint64_t SimStateAccess::nextDroppedObject() const { return sim_.next_dropped_ob
 const World& SimStateAccess::world() const { return sim_.world_; }
 std::span<const Agent> SimStateAccess::agents() const { return sim_.agents_.rows(); }
 const PlaceDispatcher& SimStateAccess::places() const { return sim_.places_; }
+const PlaceCustody& SimStateAccess::custody() const { return sim_.custody_; }
 std::span<const std::vector<DormantAgent>> SimStateAccess::dormant() const { return sim_.dormant_; }
 const ArchetypeSet& SimStateAccess::archetypes() const { return sim_.archetypes_; }
 const LongActionLibrary& SimStateAccess::longActions() const { return sim_.long_actions_; }
@@ -277,6 +278,8 @@ void SimStateAccess::clear() {
   sim_.dormant_index_.clear();
   sim_.dormant_count_ = 0;
   sim_.places_.resize(sim_.world_.places().size(), sim_.timeS());
+  sim_.custody_.resize(0);  // held by nobody until setCustody()
+  sim_.custody_.resize(sim_.world_.places().size());
   sim_.lifetimes_.clear();
   sim_.perception_.clearPending();
   sim_.starts_.clear();
@@ -408,6 +411,11 @@ void SimStateAccess::setPlace(PlaceIndex place, PlaceState state, double last_ac
                               double asleep_since_s, double wake_at_s) {
   if (raw(place) >= sim_.places_.size()) return;
   sim_.places_.restore(place, state, last_activity_s, asleep_since_s, wake_at_s);
+}
+
+void SimStateAccess::setCustody(PlaceIndex place, bool held, uint64_t epoch) {
+  if (raw(place) >= sim_.custody_.size()) return;
+  sim_.custody_.restore(place, held, epoch);
 }
 
 void SimStateAccess::finishRestore() {

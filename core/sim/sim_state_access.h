@@ -42,6 +42,7 @@
 #include "perception/stealth_meter.h"
 #include "perception/visibility.h"
 #include "sim/commands.h"
+#include "sim/place_custody.h"
 #include "sim/planner_memory.h"
 
 namespace npc {
@@ -132,6 +133,7 @@ class SimStateAccess {
   const World& world() const;
   std::span<const Agent> agents() const;
   const PlaceDispatcher& places() const;
+  const PlaceCustody& custody() const;
   std::span<const std::vector<DormantAgent>> dormant() const;  // by place
   const ArchetypeSet& archetypes() const;
   const LongActionLibrary& longActions() const;
@@ -184,6 +186,8 @@ class SimStateAccess {
   void addDormant(PlaceIndex place, const DormantAgent& record);
   void setPlace(PlaceIndex place, PlaceState state, double last_activity_s, double asleep_since_s,
                 double wake_at_s);
+  // A place's custody (leased places: held, and the epoch it is or was last held at).
+  void setCustody(PlaceIndex place, bool held, uint64_t epoch);
   // Interns `names` in order into the table; false when one lands on another index than
   // its position (the tables began differently: the snapshot is not of these definitions).
   bool restoreNames(NameTableKind kind, std::span<const std::string> names);

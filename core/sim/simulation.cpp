@@ -51,7 +51,8 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       mbt_(perception_.signalNames(), names_),
       mbt_host_(std::make_unique<SimMbtHost>(*this)),
       planning_(std::make_unique<SimPlanning>()),
-      places_(config.hibernation) {
+      places_(config.hibernation),
+      custody_(config.leased_places) {
   if (config_.threads > 1) pool_ = std::make_unique<WorkerPool>(config_.threads);
   vocabulary_.intern(names_, archetypes_);
   registerActions();
@@ -296,6 +297,9 @@ void Simulation::apply(Command& command) {
         } else if constexpr (std::is_same_v<T, WakePlace>) {
           Status s = wakePlaceCommand(c);
           if (c.reply) c.reply(s);
+        } else if constexpr (std::is_same_v<T, HoldPlace>) {
+          Status s = holdPlaceCommand(c);
+          if (c.reply) c.reply(s);
         } else if constexpr (std::is_same_v<T, ProgramIntention> ||
                              std::is_same_v<T, GameAction>) {
           IntentionId id = IntentionId::kNone;
@@ -359,6 +363,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   if (auto where = findDormant(s.id)) {
     if (must_be_new) return {StatusCode::kAlreadyExists, entityLabel(s.id) + ": already exists"};
     Entity& body = dormant_[raw(where->first)][where->second].body;
+    if (Status held = checkCustody(s, &body); !held.isOk()) return held;
     if (body.kind != s.kind) return invalid(s.id, "kind", "cannot change while hibernating");
     PlaceIndex place = body.place;
     if (!s.place.empty()) {
@@ -385,6 +390,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   if (!is_new && must_be_new) {
     return {StatusCode::kAlreadyExists, entityLabel(s.id) + ": already exists"};
   }
+  if (Status held = checkCustody(s, entities.get(handle)); !held.isOk()) return held;
   if (!is_new && entities.get(handle)->kind != s.kind) {
     return invalid(s.id, "kind", "cannot change from " +
                                      std::string(toString(entities.get(handle)->kind)) + " to " +
@@ -489,7 +495,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   return {};
 }
 
-Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
+Status Simulation::removeEntity(EntityId id, bool must_be_agent, bool announce) {
   if (auto where = findDormant(id)) {
     auto& list = dormant_[raw(where->first)];
     list.erase(list.begin() + static_cast<ptrdiff_t>(where->second));
@@ -497,7 +503,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
                                           std::make_pair(raw(id), PlaceIndex{})));
     --dormant_count_;
     detachPlanner(id);
-    emitEvent(EventKind::kAgentDespawned, id, where->first, {});
+    if (announce) emitEvent(EventKind::kAgentDespawned, id, where->first, {});
     return {};
   }
   const bool was_agent = agents_.remove(id);
@@ -510,7 +516,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent) {
   if (!world_.entities().remove(id)) return {StatusCode::kNotFound, entityLabel(id) + ": unknown"};
   perception_.visibility().forgetEntity(id);
   world_.markMoved();
-  if (was_agent) emitEvent(EventKind::kAgentDespawned, id, place, {});
+  if (was_agent && announce) emitEvent(EventKind::kAgentDespawned, id, place, {});
   return {};
 }
 
@@ -785,6 +791,7 @@ SimStats Simulation::stats() const {
   s.places = world_.places().size();
   s.places_asleep = places_.count(PlaceState::kAsleep);
   s.places_awake = s.places - s.places_asleep;
+  s.places_held = custody_.leased() ? custody_.heldCount() : s.places;
   s.obstacles = world_.obstacles().size();
   s.perception_rays = perception_.totals().rays;
   s.perception_full_updates = perception_.totals().full_updates;

@@ -39,6 +39,7 @@
 #include "sim/selection_phase.h"
 #include "sim/detail_tiers.h"
 #include "sim/client_directory.h"
+#include "sim/place_custody.h"
 #include "sim/tick_output.h"
 #include "sim/tick_profile.h"
 #include "world/world.h"
@@ -82,6 +83,9 @@ struct SimConfig {
   unsigned threads = 1;
   // Awake agents far from every player run at a reduced, staggered rate (detail_tiers.h).
   DetailConfig detail;
+  // Places are held by lease (a cluster, server/cluster/): they start held by nobody and
+  // HoldPlace commands give and take them (place_custody.h). Off: every place is held.
+  bool leased_places = false;
 };
 
 struct SimStats {
@@ -95,6 +99,7 @@ struct SimStats {
   size_t places = 0;
   size_t places_awake = 0;
   size_t places_asleep = 0;
+  size_t places_held = 0;  // every place unless places are leased (a cluster)
   size_t obstacles = 0;
   uint64_t commands_applied = 0;
   uint64_t actions_emitted = 0;     // client-side actions sent to clients
@@ -137,6 +142,8 @@ class Simulation {
   // influence, a full registry); the others are registered.
   std::vector<std::string> setInfluences(const InfluenceSet& influences);
   PlaceState placeState(PlaceIndex place) const { return places_.state(place); }
+  // Which places this daemon runs (all, unless SimConfig::leased_places).
+  const PlaceCustody& custody() const { return custody_; }
   // Heap bytes held for sleeping agents (records, index, spare capacity).
   size_t dormantBytes() const;
 
@@ -239,7 +246,14 @@ class Simulation {
   // Command handlers; each returns the error to report, if any.
   void apply(Command& command);
   Status upsertEntity(const EntityState& state, ClientId origin, bool must_be_new);
-  Status removeEntity(EntityId id, bool must_be_agent);
+  // `announce`: an AgentDespawned event says so (not when a released place unloads).
+  Status removeEntity(EntityId id, bool must_be_agent, bool announce = true);
+  // Custody (sim_custody.cpp, place_custody.h).
+  Status holdPlaceCommand(const HoldPlace& command);
+  void unloadPlace(PlaceIndex place);
+  // An npc update that would put it in a place held elsewhere (or outside every place, in a
+  // cluster) is refused; `current`: the entity as it is now, if it exists.
+  Status checkCustody(const EntityState& state, const Entity* current) const;
   Status applyActionResult(const ActionResult& result, ClientId origin, uint32_t item);
   Status postSignal(const SignalEvent& signal);
   Status addSound(const SoundEvent& sound);
@@ -428,6 +442,7 @@ class Simulation {
   std::vector<uint16_t> hibernation_action_;               // per archetype
   std::vector<std::vector<uint16_t>> behavior_long_action_; // per archetype, per BehaviorDef
   PlaceDispatcher places_;
+  PlaceCustody custody_;
   std::vector<std::vector<DormantAgent>> dormant_;          // by place
   std::vector<ClientId> away_clients_;  // sorted: identified clients with no stream open
   std::vector<std::pair<uint64_t, PlaceIndex>> dormant_index_;  // sorted by id

@@ -246,6 +246,8 @@ bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::str
       ok = false;
       continue;
     }
+    // Leased places (a cluster) start held by nobody: their npcs come with the place.
+    if (s.kind == EntityKind::kNpc && sim.config().leased_places) continue;
     commands.push_back({ClientId::kDaemon, 0, UpsertEntity{s}});
   }
   if (!sim.submit(commands)) {
@@ -253,6 +255,25 @@ bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::str
     ok = false;
   }
   return ok;
+}
+
+size_t queuePlaceNpcs(const WorldFile& file, std::string_view place, Simulation& sim) {
+  const World& world = sim.world();
+  const PlaceIndex wanted = world.findPlace(place);
+  if (wanted == PlaceIndex::kNone) return 0;
+  std::vector<Command> commands;
+  for (const EntityState& s : file.entities) {
+    if (s.kind != EntityKind::kNpc) continue;
+    // Where it starts: its "place", or the place its position is in (as upserts decide).
+    const PlaceIndex starts = !s.place.empty() ? world.findPlace(s.place)
+                              : s.position     ? world.placeAt(*s.position)
+                                               : PlaceIndex::kNone;
+    if (starts == wanted) {
+      commands.push_back({ClientId::kDaemon, 0, UpsertEntity{s}});
+    }
+  }
+  const size_t count = commands.size();
+  return sim.submit(commands) ? count : 0;
 }
 
 }  // namespace npc

@@ -56,6 +56,11 @@ bool parseWorldFile(const std::string& name, const std::string& text, WorldFile&
 // Adds the places and obstacles to the simulation's world now, builds or loads its navmesh,
 // and queues the entities as daemon-owned upserts for the next tick. Returns false and reports problems that need the
 // simulation to detect (a place name already present, an archetype it does not know).
+// With leased places (SimConfig::leased_places) the npcs are left out: see queuePlaceNpcs.
 bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::string>& errors);
+// A cluster node that came to hold `place` with no snapshot of it (the place's first holder)
+// queues the npcs the world file starts there (their "place", or the place their position is
+// in), after the HoldPlace. Returns how many were queued (0 also when the queue was full).
+size_t queuePlaceNpcs(const WorldFile& file, std::string_view place, Simulation& sim);
 
 }  // namespace npc

@@ -24,8 +24,13 @@ struct DemoStateWorld {
   std::vector<Command> pending;
 
   DemoStateWorld() : DemoStateWorld(nullptr) {}
-  // The same definitions with another world (a generated scale world, say).
-  explicit DemoStateWorld(const WorldFile* other) {
+  static SimConfig demoConfig() {
+    SimConfig config;
+    config.hibernation.quiet_s = 20.0;
+    return config;
+  }
+  // The same definitions with another world (a generated scale world, say), or config.
+  explicit DemoStateWorld(const WorldFile* other, SimConfig config = demoConfig()) {
     std::vector<std::string> errors;
     ArchetypeSet archetypes;
     REQUIRE(archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors));
@@ -38,8 +43,6 @@ struct DemoStateWorld {
     REQUIRE(long_actions.loadFile(NPCD_SOURCE_DIR "/config/long_actions.json", errors));
     InfluenceSet influences;
     REQUIRE(influences.loadFile(NPCD_SOURCE_DIR "/config/actions/influences.json", errors));
-    SimConfig config;
-    config.hibernation.quiet_s = 20.0;
     sim = std::make_unique<Simulation>(config, std::move(archetypes));
     REQUIRE(sim->setLongActions(std::move(long_actions)).empty());
     REQUIRE(sim->setInfluences(influences).empty());

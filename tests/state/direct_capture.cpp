@@ -167,6 +167,8 @@ void encodeHibernation(const SimStateAccess& access, pb::HibernationState& out) 
     o.set_last_activity_s(places.lastActivity(p));
     o.set_asleep_since_s(places.asleepSince(p));
     o.set_wake_at_s(places.wakeAt(p));
+    o.set_held(access.custody().leased() && access.custody().held(p));
+    o.set_epoch(access.custody().epoch(p));
   }
   // Sleepers in format 2 (flat records, indices): encodeDormant is the product's, what
   // is checked here is which sleepers the copy holds, in which order, with which tables.

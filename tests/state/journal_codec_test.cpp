@@ -83,6 +83,7 @@ std::vector<Command> everyCommand() {
       tuning,
       InterruptInFlight{},
       BindClient{"game-eu"},
+      HoldPlace{"market", true, 7, {}},
   };
   std::vector<Command> commands;
   uint32_t item = 0;

@@ -385,3 +385,36 @@ TEST_CASE("client identities and the highest client id come back", "[state][owne
   CHECK(second.sim->clients().find("game-a") == ClientId{4});
   CHECK(second.sim->clients().highest() == 12);
 }
+
+TEST_CASE("leased places keep their custody and epochs", "[state][custody]") {
+  SimConfig config = test::DemoStateWorld::demoConfig();
+  config.leased_places = true;
+  test::DemoStateWorld first(nullptr, config);
+  REQUIRE(first.world.places.size() >= 2);
+  const std::string held = first.world.places[0].name;
+  const std::string given_up = first.world.places[1].name;
+  first.sim->submit({ClientId::kDaemon, 0, HoldPlace{held, true, 4, {}}});
+  first.sim->submit({ClientId::kDaemon, 0, HoldPlace{given_up, true, 2, {}}});
+  first.sim->submit({ClientId::kDaemon, 0, HoldPlace{given_up, false, 2, {}}});
+  REQUIRE(queuePlaceNpcs(first.world, held, *first.sim) > 0);
+  first.run(20);
+  REQUIRE(first.sim->stats().agents > 0);
+  pb::SimState state;
+  captureSimState(*first.sim, state);
+
+  test::DemoStateWorld second(nullptr, config);
+  std::string error;
+  REQUIRE(restoreSimState(state, *second.sim, error));
+  const PlaceCustody& custody = second.sim->custody();
+  const PlaceIndex h = second.sim->world().findPlace(held);
+  const PlaceIndex g = second.sim->world().findPlace(given_up);
+  CHECK(custody.held(h));
+  CHECK(custody.epoch(h) == 4);
+  CHECK_FALSE(custody.held(g));
+  CHECK(custody.epoch(g) == 2);  // a later grant must still be above it
+  CHECK(second.sim->stats().places_held == 1);
+  CHECK(second.sim->stats().agents == first.sim->stats().agents);
+  pb::SimState again;
+  captureSimState(*second.sim, again);
+  CHECK(diff(state.hibernation(), again.hibernation()).empty());
+}

@@ -1,0 +1,86 @@
+// Simulation: places held by lease in a cluster (place_custody.h, HoldPlace).
+#include <string>
+
+#include "sim/sim_messages.h"
+#include "sim/simulation.h"
+
+namespace npc {
+
+namespace {
+
+std::string placeLabel(const World& world, PlaceIndex place) {
+  const Place* p = world.place(place);
+  return p ? "place \"" + p->name + "\"" : "outside every place";
+}
+
+}  // namespace
+
+Status Simulation::holdPlaceCommand(const HoldPlace& c) {
+  if (!custody_.leased()) {
+    return {StatusCode::kFailedPrecondition,
+            "place \"" + c.place + "\": places are not leased (no cluster section)"};
+  }
+  const PlaceIndex place = world_.findPlace(c.place);
+  if (place == PlaceIndex::kNone) {
+    return {StatusCode::kNotFound, "place \"" + c.place + "\" is unknown"};
+  }
+  if (custody_.size() != world_.places().size()) custody_.resize(world_.places().size());
+  const uint64_t last = custody_.epoch(place);
+  if (!c.held) {
+    if (!custody_.held(place)) return {};
+    if (c.epoch != 0 && c.epoch != last) {
+      return {StatusCode::kFailedPrecondition,
+              "place \"" + c.place + "\": held at epoch " + std::to_string(last) + ", not " +
+                  std::to_string(c.epoch)};
+    }
+    unloadPlace(place);
+    custody_.release(place);
+    return {};
+  }
+  if (custody_.held(place) && c.epoch == last) return {};  // the same grant again
+  if (!custody_.hold(place, c.epoch)) {
+    return {StatusCode::kFailedPrecondition,
+            "place \"" + c.place + "\": epoch " + std::to_string(c.epoch) +
+                " is not above its last, " + std::to_string(last)};
+  }
+  return {};
+}
+
+// The place's agents, awake or asleep, and their bodies leave this daemon without a word
+// to clients: the place's next holder runs them from the place's snapshot. Objects, players
+// and attributes are the game's world state and stay.
+void Simulation::unloadPlace(PlaceIndex place) {
+  scratch_ids_.clear();
+  for (const Agent& agent : agents_.rows()) {
+    const Entity* e = world_.entities().get(agent.entity);
+    if (e && e->place == place) scratch_ids_.push_back(agent.id);
+  }
+  if (raw(place) < dormant_.size()) {
+    for (const DormantAgent& d : dormant_[raw(place)]) scratch_ids_.push_back(d.body.id);
+  }
+  for (EntityId id : scratch_ids_) removeEntity(id, true, false);
+  scratch_ids_.clear();
+  if (raw(place) < places_.size() && places_.state(place) != PlaceState::kAwake) {
+    places_.setAwake(place, timeS());  // no sleepers left to settle
+  }
+}
+
+Status Simulation::checkCustody(const EntityState& s, const Entity* current) const {
+  if (!custody_.leased() || s.kind != EntityKind::kNpc) return {};
+  PlaceIndex place = current ? current->place : PlaceIndex::kNone;
+  if (!s.place.empty()) {
+    place = world_.findPlace(s.place);
+    if (place == PlaceIndex::kNone) return {};  // the update's own check names the field
+  } else if (s.position && !(current && current->place_from_client)) {
+    place = world_.placeAt(*s.position);
+  }
+  if (custody_.held(place)) return {};
+  if (place == PlaceIndex::kNone) {
+    return {StatusCode::kFailedPrecondition,
+            entityLabel(s.id) + ": is outside every place, and in a cluster an npc belongs to a place"};
+  }
+  return {StatusCode::kFailedPrecondition,
+          entityLabel(s.id) + ": " + placeLabel(world_, place) + " is held by another node"};
+}
+
+}  // namespace npc

@@ -1,0 +1,210 @@
+// Leased places (a cluster node's custody): places start held by nobody, HoldPlace gives
+// and takes them with epochs that only grow, an npc cannot be spawned or moved into a place
+// held elsewhere, and releasing a place unloads its agents, awake or asleep, silently.
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "sim/simulation.h"
+#include "sim/world_file.h"
+#include "sim_fixture.h"
+
+using namespace npc;
+using namespace npc::test;
+
+namespace {
+
+SimConfig leased() {
+  SimConfig c;
+  c.tick_dt_s = 0.1;
+  c.derive_footsteps = false;
+  c.hibernation.quiet_s = 2.0;
+  c.leased_places = true;
+  return c;
+}
+
+EntityState npcAt(uint64_t id, Vec3 at) {
+  EntityState s;
+  s.id = EntityId{id};
+  s.kind = EntityKind::kNpc;
+  s.position = at;
+  s.archetype = "villager";
+  return s;
+}
+
+struct Node {
+  Simulation sim;
+  std::vector<EventOut> events;
+  explicit Node(SimConfig config = leased()) : sim(config, testArchetypes()) {
+    REQUIRE(sim.world().addPlace("north", {{0, 0, -1}, {50, 50, 10}}));
+    REQUIRE(sim.world().addPlace("south", {{100, 0, -1}, {150, 50, 10}}));
+  }
+  void tick() {
+    sim.tick();
+    events.insert(events.end(), sim.output().events.begin(), sim.output().events.end());
+  }
+  Status hold(std::string place, bool held, uint64_t epoch) {
+    Status replied{StatusCode::kUnavailable, "no reply"};
+    sim.submit({ClientId::kDaemon, 0,
+                HoldPlace{std::move(place), held, epoch, [&](const Status& s) { replied = s; }}});
+    tick();
+    return replied;
+  }
+  // The error event the tick reported for an upsert, or "" when it was applied.
+  std::string upsert(const EntityState& s) {
+    events.clear();
+    sim.submit({ClientId{7}, 0, UpsertEntity{s}});
+    tick();
+    for (const EventOut& e : events) {
+      if (e.kind == EventKind::kError) return e.text;
+    }
+    return {};
+  }
+  size_t eventsOf(EventKind kind) const {
+    size_t n = 0;
+    for (const EventOut& e : events) n += e.kind == kind;
+    return n;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Leased places start held by nobody and npcs cannot enter them", "[sim][custody]") {
+  Node n;
+  n.tick();
+  CHECK(n.sim.stats().places_held == 0);
+  const std::string refused = n.upsert(npcAt(1, {10, 10, 0}));
+  CHECK(refused == "entity 1: place \"north\" is held by another node");
+  CHECK(n.sim.stats().agents == 0);
+  CHECK(n.upsert(npcAt(2, {70, 10, 0})) ==
+        "entity 2: is outside every place, and in a cluster an npc belongs to a place");
+
+  SECTION("Players and objects are the game's world state and are taken anywhere") {
+    EntityState player;
+    player.id = EntityId{50};
+    player.kind = EntityKind::kPlayer;
+    player.position = Vec3{10, 10, 0};
+    CHECK(n.upsert(player).empty());
+  }
+}
+
+TEST_CASE("A held place takes npcs; epochs only grow", "[sim][custody]") {
+  Node n;
+  REQUIRE(n.hold("north", true, 3).isOk());
+  CHECK(n.sim.custody().held(n.sim.world().findPlace("north")));
+  CHECK(n.sim.custody().epoch(n.sim.world().findPlace("north")) == 3);
+  CHECK(n.sim.stats().places_held == 1);
+  CHECK(n.upsert(npcAt(1, {10, 10, 0})).empty());
+  CHECK(n.sim.stats().agents == 1);
+
+  SECTION("The same grant again changes nothing") {
+    CHECK(n.hold("north", true, 3).isOk());
+    CHECK(n.sim.stats().agents == 1);
+  }
+  SECTION("An older or equal epoch after a release is refused") {
+    REQUIRE(n.hold("north", false, 3).isOk());
+    const Status stale = n.hold("north", true, 3);
+    CHECK(stale.code() == StatusCode::kFailedPrecondition);
+    CHECK(stale.message() == "place \"north\": epoch 3 is not above its last, 3");
+    CHECK(n.hold("north", true, 2).code() == StatusCode::kFailedPrecondition);
+    CHECK(n.hold("north", true, 4).isOk());
+  }
+  SECTION("A release naming another epoch than the held one is refused") {
+    const Status wrong = n.hold("north", false, 2);
+    CHECK(wrong.code() == StatusCode::kFailedPrecondition);
+    CHECK(wrong.message() == "place \"north\": held at epoch 3, not 2");
+    CHECK(n.sim.stats().agents == 1);
+  }
+  SECTION("An unknown place is not found") {
+    CHECK(n.hold("west", true, 1).code() == StatusCode::kNotFound);
+  }
+  SECTION("An npc cannot walk into a place held elsewhere; it stays where it was") {
+    CHECK(n.upsert(npcAt(1, {110, 10, 0})) == "entity 1: place \"south\" is held by another node");
+    std::string json;
+    REQUIRE(n.sim.describeAgent(EntityId{1}, json).isOk());
+    CHECK(json.find("\"north\"") != std::string::npos);
+    REQUIRE(n.hold("south", true, 1).isOk());
+    CHECK(n.upsert(npcAt(1, {110, 10, 0})).empty());
+  }
+}
+
+TEST_CASE("Releasing a place unloads its agents, awake and asleep, without events", "[sim][custody]") {
+  Node n;
+  REQUIRE(n.hold("north", true, 1).isOk());
+  REQUIRE(n.hold("south", true, 1).isOk());
+  REQUIRE(n.upsert(npcAt(1, {10, 10, 0})).empty());
+  REQUIRE(n.upsert(npcAt(2, {12, 10, 0})).empty());
+  REQUIRE(n.upsert(npcAt(3, {110, 10, 0})).empty());
+  EntityState player;  // keeps the south awake
+  player.id = EntityId{50};
+  player.kind = EntityKind::kPlayer;
+  player.position = Vec3{120, 10, 0};
+  REQUIRE(n.upsert(player).empty());
+
+  SECTION("awake") {
+    n.events.clear();
+    REQUIRE(n.hold("north", false, 1).isOk());
+    CHECK(n.sim.stats().agents == 1);
+    CHECK(n.sim.world().entities().get(EntityId{1}) == nullptr);
+    CHECK(n.eventsOf(EventKind::kAgentDespawned) == 0);
+    CHECK(n.sim.stats().places_held == 1);
+  }
+  SECTION("asleep") {
+    for (int i = 0; i < 40; ++i) n.tick();
+    REQUIRE(n.sim.placeState(n.sim.world().findPlace("north")) == PlaceState::kAsleep);
+    REQUIRE(n.sim.stats().agents_asleep == 2);
+    n.events.clear();
+    REQUIRE(n.hold("north", false, 1).isOk());
+    const SimStats s = n.sim.stats();
+    CHECK(s.agents == 1);
+    CHECK(s.agents_asleep == 0);
+    CHECK(n.eventsOf(EventKind::kAgentDespawned) == 0);
+    CHECK(n.sim.placeState(n.sim.world().findPlace("north")) == PlaceState::kAwake);
+    std::string json;
+    CHECK(n.sim.describeAgent(EntityId{1}, json).code() == StatusCode::kNotFound);
+  }
+  // The player, the game's own entity, stays.
+  CHECK(n.sim.world().entities().get(EntityId{50}) != nullptr);
+  CHECK(n.sim.stats().agents == 1);
+}
+
+TEST_CASE("Without a cluster every place is held and HoldPlace is refused", "[sim][custody]") {
+  SimConfig alone = leased();
+  alone.leased_places = false;
+  Node n(alone);
+  CHECK(n.upsert(npcAt(1, {10, 10, 0})).empty());
+  CHECK(n.upsert(npcAt(2, {70, 10, 0})).empty());  // outside every place is fine alone
+  CHECK(n.sim.stats().places_held == 2);
+  const Status refused = n.hold("north", true, 1);
+  CHECK(refused.code() == StatusCode::kFailedPrecondition);
+  CHECK(refused.message() == "place \"north\": places are not leased (no cluster section)");
+}
+
+TEST_CASE("A world file's npcs come with their place when places are leased", "[sim][custody]") {
+  const std::string text = R"({
+    "places": [ { "name": "north", "min": [0, 0, -1], "max": [50, 50, 10] },
+                { "name": "south", "min": [100, 0, -1], "max": [150, 50, 10] } ],
+    "entities": [
+      { "id": 1, "kind": "npc", "archetype": "villager", "position": [10, 10, 0] },
+      { "id": 2, "kind": "npc", "archetype": "villager", "position": [110, 10, 0] },
+      { "id": 3, "kind": "npc", "archetype": "villager", "position": [20, 10, 0], "place": "south" },
+      { "id": 4, "kind": "object", "position": [12, 12, 0] } ] })";
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE(parseWorldFile("world.json", text, file, errors));
+  Simulation sim(leased(), testArchetypes());
+  REQUIRE(applyWorldFile(file, sim, errors));
+  sim.tick();
+  CHECK(sim.stats().agents == 0);
+  CHECK(sim.stats().entities == 1);  // the object
+
+  sim.submit({ClientId::kDaemon, 0, HoldPlace{"south", true, 1, {}}});
+  CHECK(queuePlaceNpcs(file, "south", sim) == 2);
+  sim.tick();
+  CHECK(sim.stats().agents == 2);
+  std::string json;
+  CHECK(sim.describeAgent(EntityId{2}, json).isOk());
+  CHECK(sim.describeAgent(EntityId{3}, json).isOk());  // its "place" says south
+  CHECK(sim.describeAgent(EntityId{1}, json).code() == StatusCode::kNotFound);
+  CHECK(queuePlaceNpcs(file, "west", sim) == 0);
+}
