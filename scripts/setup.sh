@@ -17,15 +17,17 @@ PACKAGES=(
   libbenchmark-dev
   librecast-dev
   prometheus-cpp-dev
+  libhiredis-dev
   openssl
   python3-grpcio python3-protobuf
 )
 # Tools only the tests use: `file` (the .deb test), chromium (the debug page's browser
-# test), clang-14 with its sanitizer and libFuzzer runtime (scripts/fuzz.sh, sanitize.sh).
+# test), redis-server (the place lease tests start their own), clang-14 with its sanitizer
+# and libFuzzer runtime (scripts/fuzz.sh, sanitize.sh).
 # The image's build stage copies only this script, so it skips them.
 root_dir="$(cd "$(dirname "$0")/.." && pwd)"
 if [ -d "$root_dir/tests" ]; then
-  PACKAGES+=(file chromium clang-14 libclang-rt-14-dev)
+  PACKAGES+=(file chromium redis-server clang-14 libclang-rt-14-dev)
 fi
 
 missing=()

@@ -1,0 +1,360 @@
+#include "cluster/place_lease_store.h"
+
+#include <algorithm>
+#include <charconv>
+#include <utility>
+
+#include "cluster/redis_connection.h"
+#include "cluster/redis_reply.h"
+
+namespace npc {
+
+namespace {
+
+// KEYS: owner, epoch. ARGV: node, address, ttl_ms, known_epoch.
+// Refuses while an owner exists (returning it and its remaining ttl). Otherwise raises the
+// stored epoch to known_epoch first, so a Redis that came back empty continues above what
+// the caller has seen, then INCR gives the new epoch (64-bit arithmetic in Redis, not Lua).
+constexpr const char* kAcquireScript = R"lua(
+local current = redis.call('GET', KEYS[1])
+if current then
+  return {0, current, redis.call('PTTL', KEYS[1])}
+end
+local stored = tonumber(redis.call('GET', KEYS[2]) or '0')
+if stored < tonumber(ARGV[4]) then
+  redis.call('SET', KEYS[2], ARGV[4])
+end
+local epoch = redis.call('INCR', KEYS[2])
+local value = ARGV[1] .. '|' .. string.format('%d', epoch) .. '|' .. ARGV[2]
+redis.call('SET', KEYS[1], value, 'PX', ARGV[3])
+return {1, value, tonumber(ARGV[3])}
+)lua";
+
+// KEYS: owner. ARGV: owner value, ttl_ms. 1 when renewed.
+constexpr const char* kRenewScript = R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+)lua";
+
+// KEYS: owner. ARGV: owner value. 1 when released.
+constexpr const char* kReleaseScript = R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+)lua";
+
+// KEYS: owner, target. ARGV: owner value, bytes. 1 when written. The check and the write
+// are one script, so no other client's command can fall between them: this is the fence.
+constexpr const char* kWriteFencedScript = R"lua(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[2])
+  return 1
+end
+return 0
+)lua";
+
+// KEYS: owner. The value and its remaining ttl read together (no expiry in between).
+constexpr const char* kOwnerScript = R"lua(
+local current = redis.call('GET', KEYS[1])
+if not current then
+  return false
+end
+return {current, redis.call('PTTL', KEYS[1])}
+)lua";
+
+// KEYS: node key, node set. ARGV: node, address, ttl_ms.
+constexpr const char* kAnnounceScript = R"lua(
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1
+)lua";
+
+// KEYS: node set. ARGV: node key prefix. Flat {node, address, ...} of the live ones; the
+// set members whose key expired are removed.
+constexpr const char* kLiveNodesScript = R"lua(
+local live = {}
+for _, node in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local address = redis.call('GET', ARGV[1] .. node)
+  if address then
+    table.insert(live, node)
+    table.insert(live, address)
+  else
+    redis.call('SREM', KEYS[1], node)
+  end
+end
+return live
+)lua";
+
+constexpr char kFieldSeparator = '|';
+
+Status invalid(std::string message) { return {StatusCode::kInvalidArgument, std::move(message)}; }
+
+Status checkName(std::string_view field, std::string_view value) {
+  if (value.empty()) return invalid(std::string(field) + " is empty");
+  if (value.size() > PlaceLeaseStore::kMaxNameBytes) {
+    return invalid(std::string(field) + " is " + std::to_string(value.size()) +
+                   " bytes, more than " + std::to_string(PlaceLeaseStore::kMaxNameBytes));
+  }
+  return Status::ok();
+}
+
+// Node ids and addresses go into the owner value "<node>|<epoch>|<address>".
+Status checkOwnerField(std::string_view field, std::string_view value) {
+  const Status named = checkName(field, value);
+  if (!named.isOk()) return named;
+  if (value.find(kFieldSeparator) != std::string_view::npos) {
+    return invalid(std::string(field) + " \"" + std::string(value) +
+                   "\" contains '|', which separates the fields of a lease's owner value");
+  }
+  return Status::ok();
+}
+
+Status checkTtl(std::chrono::milliseconds ttl) {
+  if (ttl.count() <= 0) return invalid("ttl is " + std::to_string(ttl.count()) + " ms, not > 0");
+  return Status::ok();
+}
+
+// "owner" and "epoch" are the lease itself; without '{' and '}' every (place, suffix)
+// pair maps to its own key even when place names contain braces.
+Status checkSuffix(std::string_view suffix) {
+  if (suffix.empty()) return invalid("key suffix is empty");
+  if (suffix == "owner" || suffix == "epoch") {
+    return invalid("key suffix \"" + std::string(suffix) + "\" is reserved for the lease");
+  }
+  if (suffix.find_first_of("{}") != std::string_view::npos) {
+    return invalid("key suffix \"" + std::string(suffix) + "\" contains a brace");
+  }
+  return Status::ok();
+}
+
+Status checkToken(const LeaseToken& token) {
+  for (const Status& s : {checkName("place", token.place), checkOwnerField("node id", token.node),
+                          checkOwnerField("address", token.address)}) {
+    if (!s.isOk()) return s;
+  }
+  return Status::ok();
+}
+
+Status unexpectedReply(std::string_view what) {
+  return {StatusCode::kFailedPrecondition, "redis: unexpected reply to " + std::string(what)};
+}
+
+// Splits "<node>|<epoch>|<address>"; false when the value has another shape.
+bool parseOwnerValue(std::string_view value, LeaseHolder& out) {
+  const size_t first = value.find(kFieldSeparator);
+  if (first == std::string_view::npos) return false;
+  const size_t second = value.find(kFieldSeparator, first + 1);
+  if (second == std::string_view::npos) return false;
+  const std::string_view epoch = value.substr(first + 1, second - first - 1);
+  const auto parsed = std::from_chars(epoch.data(), epoch.data() + epoch.size(), out.epoch);
+  if (parsed.ec != std::errc() || parsed.ptr != epoch.data() + epoch.size()) return false;
+  out.node = std::string(value.substr(0, first));
+  out.address = std::string(value.substr(second + 1));
+  return true;
+}
+
+// Fills `holder` from an {owner value, pttl} pair of replies.
+Status readHolder(const RedisReply& value, const RedisReply& pttl, LeaseHolder& holder) {
+  if (!value.isString() || !pttl.isInteger() || !parseOwnerValue(value.str, holder)) {
+    return {StatusCode::kFailedPrecondition,
+            "redis: owner value \"" + value.str + "\" is not <node>|<epoch>|<address>"};
+  }
+  holder.remaining = std::chrono::milliseconds(pttl.integer);
+  return Status::ok();
+}
+
+}  // namespace
+
+std::string LeaseToken::ownerValue() const {
+  return node + kFieldSeparator + std::to_string(epoch) + kFieldSeparator + address;
+}
+
+PlaceLeaseStore::PlaceLeaseStore(RedisConnection& redis, std::string key_prefix)
+    : redis_(redis),
+      prefix_(std::move(key_prefix)),
+      acquire_{kAcquireScript, {}},
+      renew_{kRenewScript, {}},
+      release_{kReleaseScript, {}},
+      write_fenced_{kWriteFencedScript, {}},
+      owner_{kOwnerScript, {}},
+      announce_{kAnnounceScript, {}},
+      live_nodes_{kLiveNodesScript, {}} {}
+
+std::string PlaceLeaseStore::placeKey(std::string_view place, std::string_view suffix) const {
+  // The hash tag keeps all keys of a place in one Redis Cluster slot, which multi-key
+  // scripts need.
+  std::string key = prefix_;
+  key += ":{place:";
+  key += place;
+  key += "}:";
+  key += suffix;
+  return key;
+}
+
+std::string PlaceLeaseStore::nodeSetKey() const { return prefix_ + ":{nodes}"; }
+
+std::string PlaceLeaseStore::nodeKey(std::string_view node) const {
+  return nodeSetKey() + ":" + std::string(node);
+}
+
+Status PlaceLeaseStore::run(Script& script, const std::vector<std::string>& keys,
+                            const std::vector<std::string>& args, RedisReply& out) {
+  if (script.sha.empty()) {
+    const Status loaded = redis_.command({"SCRIPT", "LOAD", script.body}, out);
+    if (!loaded.isOk()) return loaded;
+    if (!out.isString()) return unexpectedReply("SCRIPT LOAD");
+    script.sha = out.str;
+  }
+  std::vector<std::string> argv = {"EVALSHA", script.sha, std::to_string(keys.size())};
+  argv.insert(argv.end(), keys.begin(), keys.end());
+  argv.insert(argv.end(), args.begin(), args.end());
+  Status status = redis_.command(argv, out);
+  if (status.code() == StatusCode::kFailedPrecondition && out.str.rfind("NOSCRIPT", 0) == 0) {
+    // Redis restarted or its script cache was flushed: EVAL runs the body and caches it
+    // under the same sha for the next call.
+    argv[0] = "EVAL";
+    argv[1] = script.body;
+    status = redis_.command(argv, out);
+  }
+  return status;
+}
+
+AcquireResult PlaceLeaseStore::acquire(std::string_view place, std::string_view node,
+                                       std::string_view address, std::chrono::milliseconds ttl,
+                                       uint64_t known_epoch) {
+  AcquireResult result;
+  for (const Status& s : {checkName("place", place), checkOwnerField("node id", node),
+                          checkOwnerField("address", address), checkTtl(ttl)}) {
+    if (!s.isOk()) {
+      result.status = s;
+      return result;
+    }
+  }
+  RedisReply reply;
+  result.status = run(acquire_, {placeKey(place, "owner"), placeKey(place, "epoch")},
+                      {std::string(node), std::string(address), std::to_string(ttl.count()),
+                       std::to_string(known_epoch)},
+                      reply);
+  if (!result.status.isOk()) return result;
+  if (!reply.isArray() || reply.elements.size() != 3 || !reply.elements[0].isInteger()) {
+    result.status = unexpectedReply("acquire");
+    return result;
+  }
+  LeaseHolder holder;
+  result.status = readHolder(reply.elements[1], reply.elements[2], holder);
+  if (!result.status.isOk()) return result;
+  result.acquired = reply.elements[0].integer == 1;
+  if (result.acquired) {
+    result.token = {std::string(place), std::move(holder.node), holder.epoch,
+                    std::move(holder.address)};
+  } else {
+    result.holder = std::move(holder);
+  }
+  return result;
+}
+
+LeaseCheck PlaceLeaseStore::checkedAction(Script& script, const LeaseToken& token,
+                                          std::vector<std::string> keys,
+                                          std::vector<std::string> args) {
+  LeaseCheck check;
+  check.status = checkToken(token);
+  if (!check.status.isOk()) return check;
+  keys.insert(keys.begin(), placeKey(token.place, "owner"));
+  args.insert(args.begin(), token.ownerValue());
+  RedisReply reply;
+  check.status = run(script, keys, args, reply);
+  if (!check.status.isOk()) return check;
+  if (!reply.isInteger()) {
+    check.status = unexpectedReply("a fenced command");
+    return check;
+  }
+  check.held = reply.integer == 1;
+  return check;
+}
+
+LeaseCheck PlaceLeaseStore::renew(const LeaseToken& token, std::chrono::milliseconds ttl) {
+  const Status valid = checkTtl(ttl);
+  if (!valid.isOk()) return {valid, false};
+  return checkedAction(renew_, token, {}, {std::to_string(ttl.count())});
+}
+
+LeaseCheck PlaceLeaseStore::release(const LeaseToken& token) {
+  return checkedAction(release_, token, {}, {});
+}
+
+LeaseCheck PlaceLeaseStore::writeFenced(const LeaseToken& token, std::string_view suffix,
+                                        std::string_view bytes) {
+  const Status valid = checkSuffix(suffix);
+  if (!valid.isOk()) return {valid, false};
+  return checkedAction(write_fenced_, token, {placeKey(token.place, suffix)},
+                       {std::string(bytes)});
+}
+
+ReadResult PlaceLeaseStore::read(std::string_view place, std::string_view suffix) {
+  ReadResult result;
+  for (const Status& s : {checkName("place", place), checkSuffix(suffix)}) {
+    if (!s.isOk()) {
+      result.status = s;
+      return result;
+    }
+  }
+  RedisReply reply;
+  result.status = redis_.command({"GET", placeKey(place, suffix)}, reply);
+  if (!result.status.isOk()) return result;
+  if (reply.isString()) {
+    result.bytes = std::move(reply.str);
+  } else if (!reply.isNil()) {
+    result.status = unexpectedReply("GET");
+  }
+  return result;
+}
+
+OwnerResult PlaceLeaseStore::owner(std::string_view place) {
+  OwnerResult result;
+  result.status = checkName("place", place);
+  if (!result.status.isOk()) return result;
+  RedisReply reply;
+  result.status = run(owner_, {placeKey(place, "owner")}, {}, reply);
+  if (!result.status.isOk() || reply.isNil()) return result;
+  if (!reply.isArray() || reply.elements.size() != 2) {
+    result.status = unexpectedReply("owner");
+    return result;
+  }
+  LeaseHolder holder;
+  result.status = readHolder(reply.elements[0], reply.elements[1], holder);
+  if (result.status.isOk()) result.holder = std::move(holder);
+  return result;
+}
+
+Status PlaceLeaseStore::announceNode(std::string_view node, std::string_view address,
+                                     std::chrono::milliseconds ttl) {
+  for (const Status& s : {checkOwnerField("node id", node), checkOwnerField("address", address),
+                          checkTtl(ttl)}) {
+    if (!s.isOk()) return s;
+  }
+  RedisReply reply;
+  return run(announce_, {nodeKey(node), nodeSetKey()},
+             {std::string(node), std::string(address), std::to_string(ttl.count())}, reply);
+}
+
+LiveNodesResult PlaceLeaseStore::liveNodes() {
+  LiveNodesResult result;
+  RedisReply reply;
+  result.status = run(live_nodes_, {nodeSetKey()}, {nodeSetKey() + ":"}, reply);
+  if (!result.status.isOk()) return result;
+  if (!reply.isArray() || reply.elements.size() % 2 != 0) {
+    result.status = unexpectedReply("liveNodes");
+    return result;
+  }
+  for (size_t i = 0; i < reply.elements.size(); i += 2) {
+    result.nodes.push_back({reply.elements[i].str, reply.elements[i + 1].str});
+  }
+  std::sort(result.nodes.begin(), result.nodes.end(),
+            [](const LiveNode& a, const LiveNode& b) { return a.node.compare(b.node) < 0; });
+  return result;
+}
+
+}  // namespace npc

@@ -1,0 +1,148 @@
+// PlaceLeaseStore: which daemon owns which place, as fenced leases in Redis
+// (server/cluster/README.md has the keys, the scripts and why known_epoch exists).
+//
+// A place has at most one owner at a time. The owner holds a lease that expires after its
+// ttl unless renewed; each grant of a place gets an epoch one above any granted before, and
+// the owner's token (place, node, epoch, address) is what every later renew, release and
+// fenced write is checked against, inside Redis, in the same atomic script that acts. A
+// daemon that was paused past its ttl therefore cannot renew, release or overwrite the
+// snapshot of the daemon that took the place over.
+//
+// Every call is one round trip on the connection and may block up to its timeout.
+// Not thread-safe: the store uses the caller's connection, which belongs to one thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+
+namespace npc {
+
+class RedisConnection;
+struct RedisReply;
+
+// Proof of ownership, handed out by acquire().
+struct LeaseToken {
+  std::string place;
+  std::string node;
+  uint64_t epoch = 0;
+  std::string address;  // where the owner takes the place's input (host:port)
+
+  // The owner key's value while this token holds the place: "<node>|<epoch>|<address>".
+  std::string ownerValue() const;
+};
+
+// Who holds a place now.
+struct LeaseHolder {
+  std::string node;
+  uint64_t epoch = 0;
+  std::string address;
+  std::chrono::milliseconds remaining{0};  // until the lease expires unless renewed
+};
+
+struct AcquireResult {
+  Status status;          // not ok: bad argument or Redis unreachable; nothing below is set
+  bool acquired = false;  // status ok: true with `token`, false with `holder`
+  LeaseToken token;
+  LeaseHolder holder;
+};
+
+// Result of an operation checked against a token. `status` not ok means no answer (or a bad
+// argument): whether the token still holds is then unknown and must be treated as lost.
+struct LeaseCheck {
+  Status status;
+  bool held = false;  // status ok: the token still owned the place, so the action happened
+};
+
+struct OwnerResult {
+  Status status;
+  std::optional<LeaseHolder> holder;  // status ok: empty when nobody owns the place
+};
+
+struct ReadResult {
+  Status status;
+  std::optional<std::string> bytes;  // status ok: empty when the key does not exist
+};
+
+struct LiveNode {
+  std::string node;
+  std::string address;
+};
+
+struct LiveNodesResult {
+  Status status;
+  std::vector<LiveNode> nodes;  // sorted by node id
+};
+
+class PlaceLeaseStore {
+ public:
+  // Place names and node ids: any non-empty string of at most kMaxNameBytes; node ids and
+  // addresses must not contain '|', which separates the owner value's fields.
+  static constexpr size_t kMaxNameBytes = 256;
+
+  // Keys start with `key_prefix` (config; several clusters can share one Redis). The
+  // connection must outlive the store.
+  explicit PlaceLeaseStore(RedisConnection& redis, std::string key_prefix = "npcd");
+
+  // Grants `place` to `node` for `ttl` unless someone holds it; then `holder` says who.
+  // The new epoch is one above both the stored epoch and `known_epoch`, the highest epoch
+  // of this place the caller has seen, so a Redis that lost its data (restarted empty)
+  // never grants an epoch at or below one already handed out.
+  AcquireResult acquire(std::string_view place, std::string_view node, std::string_view address,
+                        std::chrono::milliseconds ttl, uint64_t known_epoch = 0);
+  // Extends the lease to `ttl` from now if `token` still holds it. Renew well within the
+  // ttl (e.g. every ttl/3); a caller that gets held == false or a bad status must stop
+  // acting as the owner before the lease it last renewed runs out.
+  LeaseCheck renew(const LeaseToken& token, std::chrono::milliseconds ttl);
+  // Gives the place up at once if `token` still holds it (held says whether it did).
+  LeaseCheck release(const LeaseToken& token);
+
+  // Writes `bytes` (binary-safe) under `<prefix>:{place:<name>}:<suffix>` only if `token`
+  // still holds the place. `suffix`: non-empty, no '{' or '}', not "owner" or "epoch".
+  LeaseCheck writeFenced(const LeaseToken& token, std::string_view suffix,
+                         std::string_view bytes);
+  // What was last written under `suffix` for `place`.
+  ReadResult read(std::string_view place, std::string_view suffix);
+  // The current holder of `place`, if any.
+  OwnerResult owner(std::string_view place);
+
+  // Says that `node` is alive at `address` for `ttl`; announce again well within it.
+  Status announceNode(std::string_view node, std::string_view address,
+                      std::chrono::milliseconds ttl);
+  // Nodes whose announcement has not expired; expired ones are dropped from the registry.
+  LiveNodesResult liveNodes();
+
+  // The key of `place`'s `suffix` ("owner", "epoch", "snap", ...).
+  std::string placeKey(std::string_view place, std::string_view suffix) const;
+
+ private:
+  // A Lua script run by EVALSHA, loaded on first use and again after Redis forgot it.
+  struct Script {
+    const char* body;
+    std::string sha;
+  };
+
+  Status run(Script& script, const std::vector<std::string>& keys,
+             const std::vector<std::string>& args, RedisReply& out);
+  LeaseCheck checkedAction(Script& script, const LeaseToken& token,
+                           std::vector<std::string> keys, std::vector<std::string> args);
+  std::string nodeKey(std::string_view node) const;
+  std::string nodeSetKey() const;
+
+  RedisConnection& redis_;
+  std::string prefix_;
+  Script acquire_;
+  Script renew_;
+  Script release_;
+  Script write_fenced_;
+  Script owner_;
+  Script announce_;
+  Script live_nodes_;
+};
+
+}  // namespace npc
