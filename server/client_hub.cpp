@@ -199,7 +199,7 @@ uint64_t ClientHub::errorCount(ErrorKind kind) const {
   return (kind == ErrorKind::kInput ? errors_input_ : errors_refused_).load();
 }
 
-void ClientHub::publish(const Simulation& sim) {
+void ClientHub::publish(const Simulation& sim, std::span<const PlaceIndex> fenced) {
   const TickOutput& out = sim.output();
   last_tick_.store(out.tick);
   last_sim_time_s_.store(out.sim_time_s);
@@ -212,8 +212,10 @@ void ClientHub::publish(const Simulation& sim) {
 
   // Convert each action and event once; sessions then only copy what they want.
   actions_.resize(out.actions.size());
+  const PlaceCustody& custody = sim.custody();
   for (size_t i = 0; i < out.actions.size(); ++i) {
     toProto(out.actions[i], sim.names(), sim.world(), actions_[i]);
+    if (custody.leased()) actions_[i].set_epoch(custody.epoch(out.actions[i].place));
   }
   events_.resize(out.events.size());
   for (size_t i = 0; i < out.events.size(); ++i) toProto(out.events[i], sim.world(), events_[i]);
@@ -230,7 +232,8 @@ void ClientHub::publish(const Simulation& sim) {
 
     v1::ServerMessage message;
     for (size_t i = 0; i < out.actions.size(); ++i) {
-      if (wantsAction(out.actions[i], me, *sub, places_)) *message.add_actions() = actions_[i];
+      const bool lost = std::find(fenced.begin(), fenced.end(), out.actions[i].place) != fenced.end();
+      if (!lost && wantsAction(out.actions[i], me, *sub, places_)) *message.add_actions() = actions_[i];
     }
     size_t errors = 0;
     for (size_t i = 0; i < out.events.size(); ++i) {

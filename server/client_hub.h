@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -63,7 +64,10 @@ class ClientHub {
   // Tick thread, after every Simulation::tick(): converts the tick's actions and events into
   // one ServerMessage per interested client and queues it. A client whose outbox is full is
   // finished with RESOURCE_EXHAUSTED and counted in droppedCount().
-  void publish(const Simulation& sim);
+  // Actions in `fenced` places are not sent: a cluster node's lease on them ran out while
+  // the tick ran (server/cluster/cluster_node.h). In a cluster every action carries the
+  // epoch of its place's lease, so a client can drop one from a node that lost the place.
+  void publish(const Simulation& sim, std::span<const PlaceIndex> fenced = {});
 
   // Shutdown: refuses new streams and finishes every open one with UNAVAILABLE.
   void drain();

@@ -194,7 +194,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
                 "goap_dir", "goap_statistics_dir", "max_plans_per_tick", "debug_listen",
                 "world_bounds_m", "watchdog", "tls_client_ca", "tls_client_auth", "clients",
                 "handshake_timeout_s", "max_connection_idle_s", "keepalive_s", "max_memory_mb",
-                "max_clients", "tick", "snapshot", "access_log"});
+                "max_clients", "tick", "snapshot", "access_log", "cluster"});
     if (auto v = r.string(j, "", "listen", false)) c.listen = *v;
     if (auto v = r.number(j, "", "tick_hz", false)) c.tick_hz = *v;
     readUnsigned(r, j, "seed", c.seed);
@@ -287,6 +287,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
     readUnsigned(r, j, "max_plans_per_tick", c.max_plans_per_tick);
     if (j.contains("world_bounds_m")) readWorldBounds(r, j["world_bounds_m"], c.world_bounds);
     if (j.contains("snapshot")) readSnapshot(r, j["snapshot"], base_dir, c.snapshot);
+    if (j.contains("cluster")) readClusterConfig(r, j["cluster"], c.cluster);
     if (auto v = r.boolean(j, "", "simulated_players", false)) c.simulated_players = *v;
     if (auto v = r.string(j, "", "log_level", false)) c.log_level = *v;
     if (auto v = r.string(j, "", "log_format", false)) c.log_format = *v;

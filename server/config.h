@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "access_control.h"
+#include "cluster/cluster_config.h"
 #include "hibernation/place_dispatcher.h"
 #include "perception/perception_config.h"
 #include "sim/detail_tiers.h"
@@ -105,6 +106,7 @@ struct DaemonConfig {
   // far_period_ticks (core/sim/detail_tiers.h). Off without the key.
   DetailConfig detail;
   SnapshotConfig snapshot;             // "snapshot": { "dir": ..., "interval_s": 60, "keep": 3 }
+  ClusterConfig cluster;               // "cluster": places leased in Redis (cluster_config.h)
 
   std::string source = "(defaults)";   // where this came from, for messages
 };

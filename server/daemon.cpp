@@ -18,6 +18,7 @@
 #include "base/worker_pool.h"
 #include "build_info.h"
 #include "client_hub.h"
+#include "cluster/cluster_node.h"
 #include "config_reload.h"
 #include "debug/debug_page.h"
 #include "input_journal.h"
@@ -261,6 +262,14 @@ bool Daemon::start(std::vector<std::string>& errors) {
     return false;
   }
 
+  if (config_.cluster.enabled) {
+    std::string address = config_.cluster.advertise;
+    if (address.empty()) address = config_.listen.substr(0, config_.listen.rfind(':') + 1) + std::to_string(port_);
+    cluster_ = std::make_unique<ClusterNode>(config_.cluster, address, world);
+    service_->setClusterView(cluster_.get());
+    cluster_->start(*sim_);
+  }
+
   std::error_code no_file;
   if (std::filesystem::is_regular_file(config_.source, no_file)) {
     config_reload_ = std::make_unique<ConfigReload>(config_.source, config_);
@@ -281,7 +290,9 @@ bool Daemon::start(std::vector<std::string>& errors) {
       demo_->step(*sim_, demo_commands_);
       if (!sim_->submit(demo_commands_)) demo_commands_.clear();
     }
-    hub_->publish(*sim_);
+    // A cluster node's lease changes become the next tick's commands; places whose lease
+    // ran out during this tick send nothing.
+    hub_->publish(*sim_, cluster_ ? cluster_->afterTick(*sim_) : std::span<const PlaceIndex>());
     if (debug_) debug_->afterTick(*sim_);
     if (snapshots_) snapshots_->afterTick(*sim_);
   };
@@ -301,6 +312,11 @@ bool Daemon::start(std::vector<std::string>& errors) {
     const ClientHub::OutboxDepth outbox = hub_->outboxDepth();
     s.outbox_messages = outbox.total;
     s.outbox_max = outbox.max;
+    if (cluster_) {
+      const LeaseKeeperStats leases = cluster_->stats();
+      s.leases_lost = leases.lost;
+      s.lease_renew_failures = leases.renew_failures;
+    }
   };
   // The board keeps its own window of tick durations so GetStats's percentiles are current
   // whatever status_interval_s is.
@@ -385,6 +401,7 @@ void Daemon::shutdown() {
     sim_->setCommandRecorder({});
     journal_.reset();
   }
+  if (cluster_) cluster_->stop(true);  // no tick runs any more: the places go to others
   // The tick thread has stopped: what the planners learned can be written out.
   if (const Status saved = sim_->savePlannerStatistics(); !saved.isOk()) {
     spdlog::warn(logText("planner statistics: " + saved.message()));

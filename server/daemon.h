@@ -22,6 +22,7 @@ class Server;
 namespace npc {
 
 class ClientHub;
+class ClusterNode;
 class ConfigReload;
 class DebugPage;
 class DemoGame;
@@ -64,6 +65,8 @@ class Daemon {
 
   const StatsBoard& stats() const { return stats_; }
   const DaemonConfig& config() const { return config_; }
+  // The cluster side (leases in Redis); null when running alone.
+  const ClusterNode* cluster() const { return cluster_.get(); }
 
  private:
   void reloadDefinitionsIfChanged();  // tick thread, every definitions_poll_s
@@ -88,6 +91,7 @@ class Daemon {
   std::unique_ptr<SnapshotWriter> snapshots_;  // null when snapshot.dir is not set
   std::unique_ptr<InputJournal> journal_;      // null without snapshots or with journal off
   std::unique_ptr<ConfigReload> config_reload_;  // null when the config is not a file
+  std::unique_ptr<ClusterNode> cluster_;          // null without a "cluster" section
   std::atomic<bool> config_reload_requested_{false};
   std::thread tick_thread_;
   std::vector<Command> demo_commands_;  // tick thread scratch, capacity reused

@@ -90,6 +90,13 @@ Metrics::Metrics(const std::string& listen, std::string& error)
                      .Register(r);
   places_awake_ = &places.Add({{"state", "awake"}});
   places_asleep_ = &places.Add({{"state", "asleep"}});
+  places_held_ = gauge(r, "npcd_places_held",
+                       "Places this node runs: every place alone, its leased ones in a cluster");
+  leases_lost_ = counter(r, "npcd_cluster_leases_lost_total",
+                         "Place leases this node stopped holding without giving them up "
+                         "(not renewed in time, or taken over)");
+  renew_failures_ = counter(r, "npcd_cluster_renew_failures_total",
+                            "Lease renewals Redis did not answer");
   outbox_messages_ = gauge(r, "npcd_outbox_messages",
                            "Messages queued for Connect streams, all clients together");
   outbox_max_ = gauge(r, "npcd_outbox_messages_max",
@@ -145,6 +152,7 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   agents_reduced_->Set(static_cast<double>(s.sim.agents_reduced));
   places_awake_->Set(static_cast<double>(s.sim.places_awake));
   places_asleep_->Set(static_cast<double>(s.sim.places_asleep));
+  places_held_->Set(static_cast<double>(s.sim.places_held));
   outbox_messages_->Set(static_cast<double>(s.outbox_messages));
   outbox_max_->Set(static_cast<double>(s.outbox_max));
   entities_->Set(static_cast<double>(s.sim.entities));
@@ -164,6 +172,8 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(errors_input_, s.errors_input, last_.errors_input);
   grow(errors_refused_, s.errors_refused, last_.errors_refused);
   grow(tick_stalls_, s.tick_stalls, last_.stalls);
+  grow(leases_lost_, s.leases_lost, last_.leases_lost);
+  grow(renew_failures_, s.lease_renew_failures, last_.renew_failures);
 }
 
 void Metrics::observePlanLatency(const LatencyHistogram& plan_latency) {

@@ -56,7 +56,8 @@ class Metrics {
   struct Cumulative {
     uint64_t actions = 0, completed = 0, failed = 0, errors_input = 0, errors_refused = 0,
              rays = 0, behavior_changes = 0, signals = 0, overruns = 0, dropped = 0, plans = 0,
-             plans_failed = 0, plans_partial = 0, stalls = 0;
+             plans_failed = 0, plans_partial = 0, stalls = 0, leases_lost = 0,
+             renew_failures = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<prometheus::Collectable> process_;  // the exposer keeps only a weak_ptr
@@ -76,6 +77,9 @@ class Metrics {
   prometheus::Gauge* agents_reduced_ = nullptr;
   prometheus::Gauge* places_awake_ = nullptr;   // npcd_places{state="awake"} (draining too)
   prometheus::Gauge* places_asleep_ = nullptr;  // npcd_places{state="asleep"}
+  prometheus::Gauge* places_held_ = nullptr;    // npcd_places_held (cluster leases)
+  prometheus::Counter* leases_lost_ = nullptr;
+  prometheus::Counter* renew_failures_ = nullptr;
   prometheus::Gauge* outbox_messages_ = nullptr;
   prometheus::Gauge* outbox_max_ = nullptr;
   prometheus::Family<prometheus::Counter>* rpc_handled_ = nullptr;

@@ -4,11 +4,13 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "agent_view.h"
 #include "client_hub.h"
+#include "cluster/cluster_node.h"
 #include "grpc_status.h"
 #include "proto_convert.h"
 #include "session.h"
@@ -367,6 +369,7 @@ grpc::ServerUnaryReactor* NpcService::GetStats(grpc::CallbackServerContext* cont
   reply->set_clients_dropped(hub_.droppedCount());
   reply->set_places_awake(d.sim.places_awake);
   reply->set_places_asleep(d.sim.places_asleep);
+  reply->set_places_held(d.sim.places_held);
   for (TickPhase phase : kTickPhases) {
     v1::PhaseTiming* timing = reply->add_phases();
     timing->set_phase(std::string(tickPhaseName(phase)));
@@ -397,6 +400,27 @@ grpc::ServerUnaryReactor* NpcService::Snapshot(grpc::CallbackServerContext* cont
       reply->set_bytes(r.bytes);
     });
   });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* NpcService::GetClusterState(grpc::CallbackServerContext* context,
+                                                      const v1::GetClusterStateRequest* request,
+                                                      v1::GetClusterStateResponse* reply) {
+  if (auto* refused = refuse(context, Role::kAdmin, "GetClusterState")) return refused;
+  auto* reactor = new DeferredUnary();
+  if (!cluster_) {
+    reactor->state()->finish(grpc::Status::OK, [&] { reply->set_enabled(false); });
+    return reactor;
+  }
+  // Redis round trips block: off the gRPC thread. The cluster outlives the server.
+  std::thread([cluster = cluster_, call = reactor->state(), reply] {
+    const ClusterView view = cluster->view();
+    if (!view.status.isOk()) {
+      call->finish({grpc::StatusCode::UNAVAILABLE, view.status.message()});
+      return;
+    }
+    call->finish(grpc::Status::OK, [&] { toProto(view, cluster->config().node_id, *reply); });
+  }).detach();
   return reactor;
 }
 

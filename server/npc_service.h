@@ -34,6 +34,7 @@
 namespace npc {
 
 class ClientHub;
+class ClusterNode;
 class StatsBoard;
 
 class NpcService final : public v1::NpcSim::CallbackService {
@@ -106,6 +107,11 @@ class NpcService final : public v1::NpcSim::CallbackService {
   void setSnapshotRequests(std::function<void(SnapshotWriter::Done)> request) {
     snapshot_request_ = std::move(request);
   }
+  grpc::ServerUnaryReactor* GetClusterState(grpc::CallbackServerContext* context,
+                                            const v1::GetClusterStateRequest* request,
+                                            v1::GetClusterStateResponse* reply) override;
+  // The cluster GetClusterState describes (it must outlive the service); unset: alone.
+  void setClusterView(const ClusterNode* cluster) { cluster_ = cluster; }
 
  private:
   // Null when the caller's role allows `call` (and *caller is set); otherwise a reactor
@@ -120,6 +126,7 @@ class NpcService final : public v1::NpcSim::CallbackService {
   StatsBoard& stats_;
   AccessControl access_;
   std::function<void(SnapshotWriter::Done)> snapshot_request_;
+  const ClusterNode* cluster_ = nullptr;
 };
 
 }  // namespace npc

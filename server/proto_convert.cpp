@@ -796,4 +796,23 @@ v1::Event errorEvent(uint64_t seq, const std::string& text) {
   return ev;
 }
 
+void toProto(const ClusterView& view, const std::string& node, v1::GetClusterStateResponse& out) {
+  out.set_enabled(true);
+  out.set_node(node);
+  for (const LiveNode& n : view.nodes) {
+    v1::ClusterNode& o = *out.add_nodes();
+    o.set_node(n.node);
+    o.set_address(n.address);
+  }
+  for (const ClusterPlaceView& p : view.places) {
+    v1::ClusterPlace& o = *out.add_places();
+    o.set_place(p.place);
+    o.set_node(p.node);
+    o.set_epoch(p.epoch);
+    o.set_address(p.address);
+    o.set_remaining_s(p.remaining_s);
+    o.set_held_here(!p.node.empty() && p.node == node);
+  }
+}
+
 }  // namespace npc

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/lease_keeper.h"
 #include "npc/v1/npc.pb.h"
 #include "sim/commands.h"
 #include "sim/tick_output.h"
@@ -149,5 +150,8 @@ void toProto(const ActionOut& action, const NameTable& names, const World& world
 void toProto(const EventOut& event, const World& world, v1::Event& out);
 // An EVENT_KIND_ERROR for the update `seq`, raised before the update reached the simulation.
 v1::Event errorEvent(uint64_t seq, const std::string& text);
+
+// The cluster as Redis sees it; `node` is this node's id (held_here).
+void toProto(const ClusterView& view, const std::string& node, v1::GetClusterStateResponse& out);
 
 }  // namespace npc

@@ -1,5 +1,7 @@
 #include "sim_builder.h"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "agent/archetype.h"
@@ -30,6 +32,16 @@ bool buildSimulation(const DaemonConfig& config, std::unique_ptr<Simulation>& si
   sim_config.hibernation = config.hibernation;
   sim_config.detail = config.detail;
   sim_config.max_plans_per_tick = config.max_plans_per_tick;
+  sim_config.leased_places = config.cluster.enabled;
+  for (const std::string& place : config.cluster.places) {
+    const bool known = std::any_of(world.places.begin(), world.places.end(),
+                                   [&](const Place& p) { return p.name == place; });
+    if (!known) {
+      errors.push_back(config.source + ": /cluster/places: \"" + place + "\" is not a place of " +
+                       (config.world.empty() ? std::string("the (empty) world") : config.world));
+    }
+  }
+  if (!errors.empty()) return false;
   LongActionLibrary long_actions;
   if (!config.long_actions.empty() && !long_actions.loadFile(config.long_actions, errors)) {
     return false;

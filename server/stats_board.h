@@ -34,6 +34,8 @@ struct DaemonStats {
   uint64_t state_checksum = 0;  // after the last tick (state/state_checksum.h); 0: off
   uint64_t outbox_messages = 0;  // messages queued for all Connect streams together
   uint64_t outbox_max = 0;       // the fullest stream's outbox
+  uint64_t leases_lost = 0;           // cluster: leases stopped without giving them up
+  uint64_t lease_renew_failures = 0;  // cluster: renewals Redis did not answer
 };
 
 class StatsBoard {

@@ -257,6 +257,11 @@ bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::str
   return ok;
 }
 
+PlaceIndex startingPlace(const EntityState& s, const World& world) {
+  if (!s.place.empty()) return world.findPlace(s.place);
+  return s.position ? world.placeAt(*s.position) : PlaceIndex::kNone;
+}
+
 size_t queuePlaceNpcs(const WorldFile& file, std::string_view place, Simulation& sim) {
   const World& world = sim.world();
   const PlaceIndex wanted = world.findPlace(place);
@@ -264,11 +269,7 @@ size_t queuePlaceNpcs(const WorldFile& file, std::string_view place, Simulation&
   std::vector<Command> commands;
   for (const EntityState& s : file.entities) {
     if (s.kind != EntityKind::kNpc) continue;
-    // Where it starts: its "place", or the place its position is in (as upserts decide).
-    const PlaceIndex starts = !s.place.empty() ? world.findPlace(s.place)
-                              : s.position     ? world.placeAt(*s.position)
-                                               : PlaceIndex::kNone;
-    if (starts == wanted) {
+    if (startingPlace(s, world) == wanted) {
       commands.push_back({ClientId::kDaemon, 0, UpsertEntity{s}});
     }
   }

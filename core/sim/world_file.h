@@ -28,6 +28,7 @@
 namespace npc {
 
 class Simulation;
+class World;
 
 // A player the daemon moves itself along a looping route when no game is attached.
 struct ScriptedPlayer {
@@ -62,5 +63,8 @@ bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::str
 // queues the npcs the world file starts there (their "place", or the place their position is
 // in), after the HoldPlace. Returns how many were queued (0 also when the queue was full).
 size_t queuePlaceNpcs(const WorldFile& file, std::string_view place, Simulation& sim);
+// Where a world file's entity starts in `world`: its "place", or the place its position is
+// in (as an upsert decides); kNone when neither.
+PlaceIndex startingPlace(const EntityState& entity, const World& world);
 
 }  // namespace npc

@@ -30,12 +30,29 @@ redis.call('SET', KEYS[1], value, 'PX', ARGV[3])
 return {1, value, tonumber(ARGV[3])}
 )lua";
 
-// KEYS: owner. ARGV: owner value, ttl_ms. 1 when renewed.
+// KEYS: owner, epoch. ARGV: owner value, ttl_ms, the token's epoch. 1 when renewed.
+// With no owner at all (Redis restarted without its data, or the lease expired unclaimed)
+// the holder takes its lease back, unless a later epoch was granted meanwhile: nobody else
+// can have held the place since, so fencing still holds, and a Redis restart does not
+// make every node drop every place.
 constexpr const char* kRenewScript = R"lua(
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+local owner = redis.call('GET', KEYS[1])
+if owner == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
-return 0
+if owner then
+  return 0
+end
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+local mine = tonumber(ARGV[3])
+if last > mine then
+  return 0
+end
+if last < mine then
+  redis.call('SET', KEYS[2], ARGV[3])
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
 )lua";
 
 // KEYS: owner. ARGV: owner value. 1 when released.
@@ -278,7 +295,8 @@ LeaseCheck PlaceLeaseStore::checkedAction(Script& script, const LeaseToken& toke
 LeaseCheck PlaceLeaseStore::renew(const LeaseToken& token, std::chrono::milliseconds ttl) {
   const Status valid = checkTtl(ttl);
   if (!valid.isOk()) return {valid, false};
-  return checkedAction(renew_, token, {}, {std::to_string(ttl.count())});
+  return checkedAction(renew_, token, {placeKey(token.place, "epoch")},
+                       {std::to_string(ttl.count()), std::to_string(token.epoch)});
 }
 
 LeaseCheck PlaceLeaseStore::release(const LeaseToken& token) {

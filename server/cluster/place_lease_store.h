@@ -95,7 +95,9 @@ class PlaceLeaseStore {
   // never grants an epoch at or below one already handed out.
   AcquireResult acquire(std::string_view place, std::string_view node, std::string_view address,
                         std::chrono::milliseconds ttl, uint64_t known_epoch = 0);
-  // Extends the lease to `ttl` from now if `token` still holds it. Renew well within the
+  // Extends the lease to `ttl` from now if `token` still holds it, or takes it back when
+  // nobody holds the place and no later epoch was granted (a Redis that restarted empty).
+  // Renew well within the
   // ttl (e.g. every ttl/3); a caller that gets held == false or a bad status must stop
   // acting as the owner before the lease it last renewed runs out.
   LeaseCheck renew(const LeaseToken& token, std::chrono::milliseconds ttl);

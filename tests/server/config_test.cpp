@@ -279,3 +279,48 @@ TEST_CASE("The --restore flag names the snapshot to start from", "[config][snaps
     CHECK(errs == std::vector<std::string>{"--restore latest: the config names no snapshot.dir"});
   }
 }
+
+TEST_CASE("The cluster section names Redis, the node, its lease and its places", "[config][cluster]") {
+  DaemonConfig c;
+  SECTION("Without it the daemon runs alone") {
+    REQUIRE(parseErrors(R"({})", c).empty());
+    CHECK_FALSE(c.cluster.enabled);
+  }
+  SECTION("Should read every key; places balanced by default") {
+    REQUIRE(parseErrors(R"({"cluster": {"redis": "redis.internal:7000", "node_id": "npcd-2",
+        "advertise": "10.0.0.5:50051", "lease_ttl_s": 6, "key_prefix": "eu",
+        "redis_timeout_ms": 250}})", c).empty());
+    CHECK(c.cluster.enabled);
+    CHECK(c.cluster.redis_host == "redis.internal");
+    CHECK(c.cluster.redis_port == 7000);
+    CHECK(c.cluster.node_id == "npcd-2");
+    CHECK(c.cluster.advertise == "10.0.0.5:50051");
+    CHECK(c.cluster.lease_ttl_s == 6.0);
+    CHECK(c.cluster.key_prefix == "eu");
+    CHECK(c.cluster.redis_timeout_ms == 250.0);
+    CHECK(c.cluster.balanced);
+  }
+  SECTION("Should read a static list of places") {
+    REQUIRE(parseErrors(R"({"cluster": {"node_id": "a", "places": ["square", "bakery"]}})", c).empty());
+    CHECK_FALSE(c.cluster.balanced);
+    CHECK(c.cluster.places == std::vector<std::string>{"square", "bakery"});
+  }
+  SECTION("Should name each bad value") {
+    CHECK(parseErrors(R"({"cluster": {"redis": "nohost", "lease_ttl_s": 0.1, "places": "fair",
+        "key_prefix": "{x}", "redis_timeout_ms": 5, "ttl": 3}})", c) ==
+          std::vector<std::string>{
+              "npcd.json: /cluster/ttl: unknown key",
+              "npcd.json: /cluster/redis: expected host:port, got \"nohost\"",
+              "npcd.json: /cluster/node_id: missing required key",
+              "npcd.json: /cluster/lease_ttl_s: must be within [0.3, 600]",
+              "npcd.json: /cluster/key_prefix: must be non-empty, without braces",
+              "npcd.json: /cluster/redis_timeout_ms: must be within [10, 60000]",
+              "npcd.json: /cluster/places: expected \"balanced\" or a list of place names"});
+    CHECK(parseErrors(R"({"cluster": {"node_id": "a|b", "advertise": "x|y:1", "places": [3, ""]}})", c) ==
+          std::vector<std::string>{"npcd.json: /cluster/node_id: must be 1 to 256 bytes without '|'",
+                                   "npcd.json: /cluster/advertise: must not contain '|'",
+                                   "npcd.json: /cluster/places/0: expected a place name",
+                                   "npcd.json: /cluster/places/1: expected a place name",
+                                   "npcd.json: /cluster/places: names no place"});
+  }
+}

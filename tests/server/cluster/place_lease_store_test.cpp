@@ -282,3 +282,39 @@ TEST_CASE("a key prefix keeps two clusters on one Redis apart", "[lease]") {
   CHECK(other.epoch == 1);
   CHECK(staging.placeKey("tavern", "owner") == "staging:{place:tavern}:owner");
 }
+
+TEST_CASE("a holder's renew takes its lease back from a Redis that restarted empty", "[lease]") {
+  TwoNodes nodes;
+  LeaseToken token;
+  for (int i = 0; i < 2; ++i) {
+    if (i > 0) REQUIRE(nodes.a.release(token).held);
+    token = acquireOrFail(nodes.a, "tavern", "node-a", 60000ms);
+  }
+  REQUIRE(token.epoch == 2);
+  nodes.redis.stop();
+  REQUIRE(nodes.redis.start().isOk());
+  CHECK(nodes.a.renew(token, 60000ms).status.code() == StatusCode::kUnavailable);  // dead socket
+
+  const LeaseCheck back = nodes.a.renew(token, 60000ms);
+  REQUIRE(back.status.isOk());
+  CHECK(back.held);
+  const OwnerResult owner = nodes.b.owner("tavern");
+  REQUIRE(owner.holder);
+  CHECK(owner.holder->node == "node-a");
+  CHECK(owner.holder->epoch == 2);
+  // The epoch came back too: the next grant is above the holder's.
+  REQUIRE(nodes.a.release(token).held);
+  CHECK(acquireOrFail(nodes.b, "tavern", "node-b", 60000ms).epoch == 3);
+}
+
+TEST_CASE("a renew does not take back a place granted at a later epoch", "[lease]") {
+  TwoNodes nodes;
+  const LeaseToken old = acquireOrFail(nodes.a, "tavern", "node-a", 60000ms);
+  REQUIRE(nodes.a.release(old).held);
+  const LeaseToken later = acquireOrFail(nodes.b, "tavern", "node-b", 60000ms);
+  REQUIRE(nodes.b.release(later).held);  // nobody holds it now, but epoch 2 was granted
+  const LeaseCheck renewed = nodes.a.renew(old, 60000ms);
+  REQUIRE(renewed.status.isOk());
+  CHECK_FALSE(renewed.held);
+  CHECK_FALSE(nodes.b.owner("tavern").holder);
+}

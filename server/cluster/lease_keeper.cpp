@@ -1,0 +1,230 @@
+#include "cluster/lease_keeper.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include <spdlog/spdlog.h>
+
+#include "cluster/redis_connection.h"
+#include "logging.h"
+
+namespace npc {
+
+namespace {
+
+std::chrono::milliseconds millis(double ms) {
+  return std::chrono::milliseconds(static_cast<int64_t>(std::llround(ms)));
+}
+
+}  // namespace
+
+LeaseKeeper::LeaseKeeper(ClusterConfig config, std::string address,
+                         std::vector<std::string> world_places)
+    : config_(std::move(config)), address_(std::move(address)) {
+  candidates_ = config_.balanced ? world_places : config_.places;
+  world_places_ = std::move(world_places);
+  std::sort(world_places_.begin(), world_places_.end());
+  // Nodes start their claims at different places, so a cluster that starts at once does not
+  // have every node race for the same first place.
+  if (config_.balanced && !candidates_.empty()) {
+    const size_t first = std::hash<std::string>{}(config_.node_id) % candidates_.size();
+    std::rotate(candidates_.begin(), candidates_.begin() + static_cast<ptrdiff_t>(first),
+                candidates_.end());
+  }
+}
+
+LeaseKeeper::~LeaseKeeper() { stop(false); }
+
+std::chrono::milliseconds LeaseKeeper::ttl() const { return millis(config_.lease_ttl_s * 1000.0); }
+
+LeaseKeeper::Clock::duration LeaseKeeper::validity() const {
+  return std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(config_.lease_ttl_s * kValidFraction));
+}
+
+void LeaseKeeper::start() {
+  std::lock_guard lock(mutex_);
+  if (running_) return;
+  running_ = true;
+  thread_ = std::thread([this] { run(); });
+}
+
+void LeaseKeeper::stop(bool release) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!running_) return;
+    running_ = false;
+    release_on_stop_ = release;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void LeaseKeeper::run() {
+  RedisConnection redis(config_.redis_host, config_.redis_port, millis(config_.redis_timeout_ms));
+  PlaceLeaseStore store(redis, config_.key_prefix);
+  const auto period = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(config_.lease_ttl_s / 4.0));
+  std::unique_lock lock(mutex_);
+  while (running_) {
+    const Clock::time_point round = Clock::now();
+    lock.unlock();
+    if (Status s = store.announceNode(config_.node_id, address_, ttl()); !s.isOk()) {
+      spdlog::warn(logText("cluster: " + s.message()));
+    }
+    renewAll(store);
+    releaseDropped(store);
+    claim(store);
+    lock.lock();
+    wake_.wait_until(lock, round + period, [this] { return !running_; });
+  }
+  if (!release_on_stop_) return;
+  std::vector<LeaseToken> tokens;
+  for (auto& [place, held] : held_) tokens.push_back(held.token);
+  held_.clear();
+  lock.unlock();
+  for (const LeaseToken& token : tokens) {
+    const LeaseCheck released = store.release(token);
+    std::lock_guard relock(mutex_);
+    stats_.released += released.status.isOk() && released.held;
+  }
+  spdlog::info(logText("cluster: " + config_.node_id + " gave up " + std::to_string(tokens.size()) +
+                       " place lease(s)"));
+}
+
+void LeaseKeeper::renewAll(PlaceLeaseStore& store) {
+  std::vector<LeaseToken> tokens;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [place, held] : held_) tokens.push_back(held.token);
+  }
+  for (const LeaseToken& token : tokens) {
+    const Clock::time_point sent = Clock::now();
+    const LeaseCheck renewed = store.renew(token, ttl());
+    std::lock_guard lock(mutex_);
+    auto it = held_.find(token.place);
+    if (it == held_.end() || it->second.token.epoch != token.epoch) continue;  // dropped meanwhile
+    if (renewed.status.isOk() && renewed.held) {
+      it->second.valid_until = sent + validity();
+    } else if (renewed.status.isOk()) {
+      // Redis says someone else holds it (our lease expired there): lost at once.
+      changes_.push_back({LeaseChange::Kind::kLost, token.place, token.epoch,
+                          "the lease is no longer this node's in Redis"});
+      held_.erase(it);
+      ++stats_.lost;
+    } else {
+      ++stats_.renew_failures;  // it stays valid until its validity runs out
+      spdlog::warn(logText("cluster: renewing place \"" + token.place + "\": " +
+                           renewed.status.message()));
+    }
+  }
+}
+
+void LeaseKeeper::releaseDropped(PlaceLeaseStore& store) {
+  std::vector<LeaseToken> tokens;
+  {
+    std::lock_guard lock(mutex_);
+    tokens.swap(dropped_);
+  }
+  for (const LeaseToken& token : tokens) {
+    const LeaseCheck released = store.release(token);
+    std::lock_guard lock(mutex_);
+    stats_.released += released.status.isOk() && released.held;
+  }
+}
+
+size_t LeaseKeeper::share(PlaceLeaseStore& store) const {
+  if (!config_.balanced) return candidates_.size();
+  const LiveNodesResult live = store.liveNodes();
+  const size_t nodes = live.status.isOk() ? std::max<size_t>(1, live.nodes.size()) : 1;
+  return (candidates_.size() + nodes - 1) / nodes;
+}
+
+void LeaseKeeper::claim(PlaceLeaseStore& store) {
+  const size_t wanted = share(store);
+  for (const std::string& place : candidates_) {
+    {
+      std::lock_guard lock(mutex_);
+      if (!running_ || held_.size() >= wanted) return;
+      if (held_.count(place)) continue;
+    }
+    const Clock::time_point sent = Clock::now();
+    const AcquireResult got = store.acquire(place, config_.node_id, address_, ttl(), known_epoch_[place]);
+    if (!got.status.isOk()) {
+      spdlog::warn(logText("cluster: claiming place \"" + place + "\": " + got.status.message()));
+      return;  // Redis is away: try again next round
+    }
+    if (!got.acquired) {
+      known_epoch_[place] = std::max(known_epoch_[place], got.holder.epoch);
+      continue;
+    }
+    known_epoch_[place] = got.token.epoch;
+    std::lock_guard lock(mutex_);
+    held_[place] = Held{got.token, sent + validity()};
+    changes_.push_back({LeaseChange::Kind::kAcquired, place, got.token.epoch, {}});
+    ++stats_.acquired;
+  }
+}
+
+void LeaseKeeper::takeChanges(Clock::time_point now, std::vector<LeaseChange>& out) {
+  std::lock_guard lock(mutex_);
+  for (auto it = held_.begin(); it != held_.end();) {
+    if (it->second.valid_until > now) {
+      ++it;
+      continue;
+    }
+    changes_.push_back({LeaseChange::Kind::kLost, it->first, it->second.token.epoch,
+                        "not renewed in time"});
+    dropped_.push_back(it->second.token);
+    ++stats_.lost;
+    it = held_.erase(it);
+  }
+  out.insert(out.end(), std::make_move_iterator(changes_.begin()),
+             std::make_move_iterator(changes_.end()));
+  changes_.clear();
+}
+
+bool LeaseKeeper::valid(const std::string& place, Clock::time_point now) const {
+  std::lock_guard lock(mutex_);
+  auto it = held_.find(place);
+  return it != held_.end() && it->second.valid_until > now;
+}
+
+LeaseKeeperStats LeaseKeeper::stats() const {
+  std::lock_guard lock(mutex_);
+  LeaseKeeperStats s = stats_;
+  s.held = held_.size();
+  return s;
+}
+
+ClusterView LeaseKeeper::view() const {
+  RedisConnection redis(config_.redis_host, config_.redis_port, millis(config_.redis_timeout_ms));
+  PlaceLeaseStore store(redis, config_.key_prefix);
+  ClusterView out;
+  LiveNodesResult live = store.liveNodes();
+  if (!live.status.isOk()) {
+    out.status = live.status;
+    return out;
+  }
+  out.nodes = std::move(live.nodes);
+  for (const std::string& place : world_places_) {
+    const OwnerResult owner = store.owner(place);
+    if (!owner.status.isOk()) {
+      out.status = owner.status;
+      return out;
+    }
+    ClusterPlaceView p;
+    p.place = place;
+    if (owner.holder) {
+      p.node = owner.holder->node;
+      p.epoch = owner.holder->epoch;
+      p.address = owner.holder->address;
+      p.remaining_s = static_cast<double>(owner.holder->remaining.count()) / 1000.0;
+    }
+    out.places.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace npc

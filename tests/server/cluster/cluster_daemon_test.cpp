@@ -1,0 +1,181 @@
+// Whole daemons in a cluster on the demo world, with a private redis-server: a node holds
+// places by lease, says so in GetClusterState and in the epochs of its actions, hands its
+// places over when it drains, and stops running a place the moment it may have lost it.
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <grpcpp/grpcpp.h>
+#include <nlohmann/json.hpp>
+
+#include "cluster/cluster_node.h"
+#include "daemon.h"
+#include "server/daemon_test_support.h"
+#include "npc/v1/npc.grpc.pb.h"
+#include "support/redis_process.h"
+
+using namespace npc;
+using namespace std::chrono_literals;
+using test::waitFor;
+
+namespace {
+
+// The demo world's npcs that start inside a place: a cluster runs npcs by place (the others
+// are left out, with a warning).
+uint64_t demoNpcs() {
+  std::ifstream in(NPCD_SOURCE_DIR "/config/demo.json");
+  const nlohmann::json world = nlohmann::json::parse(in);
+  uint64_t n = 0;
+  for (const auto& e : world.at("entities")) {
+    if (e.at("kind") != "npc") continue;
+    bool inside = false;
+    for (const auto& p : world.at("places")) {
+      bool in_box = true;
+      for (int axis = 0; axis < 3; ++axis) {
+        const double v = e.at("position")[axis];
+        in_box = in_box && v >= p.at("min")[axis].get<double>() && v <= p.at("max")[axis].get<double>();
+      }
+      inside = inside || in_box;
+    }
+    n += inside;
+  }
+  REQUIRE(n > 0);
+  return n;
+}
+
+DaemonConfig nodeConfig(const RedisProcess& redis, const std::string& node, double ttl_s = 1.0) {
+  DaemonConfig c = test::demoDaemonConfig();
+  c.metrics_listen.clear();
+  c.cluster.enabled = true;
+  c.cluster.redis_port = redis.port();
+  c.cluster.node_id = node;
+  c.cluster.lease_ttl_s = ttl_s;
+  c.cluster.redis_timeout_ms = 100;
+  return c;
+}
+
+struct Node {
+  Daemon daemon;
+  std::unique_ptr<v1::NpcSim::Stub> stub;
+  explicit Node(DaemonConfig config) : daemon(std::move(config)) {
+    std::vector<std::string> errors;
+    REQUIRE(daemon.start(errors));
+    stub = v1::NpcSim::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(daemon.port()),
+                                                   grpc::InsecureChannelCredentials()));
+  }
+  ~Node() { daemon.shutdown(); }
+  SimStats sim() const { return daemon.stats().load().sim; }
+  v1::GetClusterStateResponse clusterState() {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+    v1::GetClusterStateResponse reply;
+    const grpc::Status status = stub->GetClusterState(&ctx, {}, &reply);
+    INFO(status.error_message());
+    REQUIRE(status.ok());
+    return reply;
+  }
+};
+
+struct Redis {
+  RedisProcess process;
+  Redis() {
+    const Status started = process.start();
+    if (!started.isOk()) FAIL(started.message());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Two nodes share the demo world by place; a draining node hands its places over",
+          "[cluster][daemon]") {
+  Redis redis;
+  Node a(nodeConfig(redis.process, "node-a"));
+  REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }));
+
+  const v1::GetClusterStateResponse state = a.clusterState();
+  CHECK(state.enabled());
+  CHECK(state.node() == "node-a");
+  REQUIRE(state.places_size() == 4);
+  for (const v1::ClusterPlace& p : state.places()) {
+    CHECK(p.node() == "node-a");
+    CHECK(p.epoch() == 1);
+    CHECK(p.held_here());
+    CHECK(p.address() == "127.0.0.1:" + std::to_string(a.daemon.port()));
+  }
+
+  SECTION("Actions carry their place's lease epoch") {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 10s);
+    auto stream = a.stub->Connect(&ctx);
+    v1::ServerMessage msg;
+    REQUIRE(stream->Read(&msg));
+    v1::WorldUpdate update;
+    update.set_seq(1);
+    update.mutable_subscribe()->set_observe_all_actions(true);
+    REQUIRE(stream->Write(update));
+    size_t actions = 0;
+    while (actions < 3 && stream->Read(&msg)) {
+      for (const v1::Action& action : msg.actions()) {
+        CHECK(action.epoch() == 1);
+        ++actions;
+      }
+    }
+    CHECK(actions >= 3);
+    ctx.TryCancel();
+  }
+  SECTION("The second node waits; the first one's drain gives it every place") {
+    Node b(nodeConfig(redis.process, "node-b"));
+    std::this_thread::sleep_for(600ms);  // a few claim rounds: everything is node-a's
+    CHECK(b.sim().places_held == 0);
+    CHECK(b.sim().agents == 0);
+    const v1::GetClusterStateResponse seen_by_b = b.clusterState();
+    CHECK(seen_by_b.nodes_size() == 2);
+    for (const v1::ClusterPlace& p : seen_by_b.places()) CHECK_FALSE(p.held_here());
+
+    a.daemon.shutdown();
+    REQUIRE(waitFor([&] { return b.sim().places_held == 4 && b.sim().agents == demoNpcs(); }, 3000ms));
+    const v1::GetClusterStateResponse after = b.clusterState();
+    for (const v1::ClusterPlace& p : after.places()) {
+      CHECK(p.node() == "node-b");
+      CHECK(p.epoch() == 2);
+    }
+  }
+}
+
+TEST_CASE("A node that cannot renew stops running its places, and takes them up again",
+          "[cluster][daemon]") {
+  Redis redis;
+  Node a(nodeConfig(redis.process, "node-a"));
+  REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }));
+  redis.process.pause();
+  // Valid for 0.6 s after the last renew; the leases live 1 s in Redis.
+  REQUIRE(waitFor([&] { return a.sim().places_held == 0; }, 1500ms));
+  CHECK(a.sim().agents == 0);  // unloaded: nothing of them acts here any more
+  redis.process.resume();
+  REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }, 3000ms));
+  const v1::GetClusterStateResponse after = a.clusterState();
+  for (const v1::ClusterPlace& p : after.places()) CHECK(p.epoch() == 2);
+}
+
+TEST_CASE("A static place list must name the world's places", "[cluster][daemon]") {
+  Redis redis;
+  DaemonConfig c = nodeConfig(redis.process, "node-a");
+  c.cluster.balanced = false;
+  c.cluster.places = {"square", "harbour"};
+  Daemon daemon(c);
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(daemon.start(errors));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].find("/cluster/places: \"harbour\" is not a place of ") != std::string::npos);
+}
+
+TEST_CASE("Alone, GetClusterState says the cluster is off", "[cluster][daemon]") {
+  DaemonConfig c = test::demoDaemonConfig();
+  c.metrics_listen.clear();
+  Node a(c);
+  const v1::GetClusterStateResponse state = a.clusterState();
+  CHECK_FALSE(state.enabled());
+  CHECK(state.places_size() == 0);
+}
