@@ -6,7 +6,8 @@
 #         perception on it (core_tests [worker_pool], perception_tests [threads];
 #         npcd_tick_hash on the demo
 #         and a scale world with 4 threads), the tick driver, the watchdog's thread, the
-#         snapshot writer's thread, the stats board (server_tests, the cases without gRPC).
+#         snapshot writer's thread, the stats board, the cluster's lease keeper (server_tests,
+#         the cases without gRPC).
 #         The tests that run gRPC are left out: Debian's gRPC is not built with TSan, so
 #         every call handed from one gRPC thread to another is reported as a race (its
 #         completion queues synchronise where TSan cannot see); they run under asan.
@@ -58,7 +59,7 @@ tsan() {
     "$build/tests/npcd_tick_hash" "$world" 60 4 > /dev/null
   done
   local no_grpc="~[grpc]~[daemon]~[config]"
-  "$build/tests/server_tests" "[tick]$no_grpc,[watchdog]$no_grpc,[snapshot]$no_grpc,[stats]$no_grpc,[recorder]$no_grpc,[logging]$no_grpc"
+  "$build/tests/server_tests" "[tick]$no_grpc,[watchdog]$no_grpc,[snapshot]$no_grpc,[stats]$no_grpc,[recorder]$no_grpc,[logging]$no_grpc,[cluster]$no_grpc"
 }
 
 case "$mode" in

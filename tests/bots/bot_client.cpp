@@ -215,7 +215,12 @@ void BotClient::readLoop() {
         orders.push_back(std::move(o));
       }
     }
+    uint64_t stale = 0;
     for (const v1::Action& a : message.actions()) {
+      if (!fence_.accept(a.place(), a.epoch())) {  // a node that lost the place, late
+        ++stale;
+        continue;
+      }
       orders.push_back(toOrder(a));
       ++actions;
     }
@@ -233,6 +238,7 @@ void BotClient::readLoop() {
                           static_cast<uint32_t>(actions)});
     }
     counters_.actions += actions;
+    counters_.stale_actions += stale;
     orders_.insert(orders_.end(), orders.begin(), orders.end());
     for (const v1::Event& e : message.events()) {
       if (e.kind() == v1::EVENT_KIND_ERROR) {

@@ -32,6 +32,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "bot_game.h"
+#include "epoch_fence.h"
 #include "latency.h"
 #include "npc/v1/npc.grpc.pb.h"
 #include "scenario.h"
@@ -59,6 +60,9 @@ struct ClientCounters {
   uint64_t superseded = 0;       // actions that replaced one still running on the agent
   uint64_t ended_by_daemon = 0;  // running actions the daemon failed itself (timeouts)
   double longest_action_s = 0.0; // longest planned action (MoveTo: distance / speed)
+  // Actions dropped as stale: their place's epoch is below one already seen for it, so they
+  // come from a cluster node that lost the place (README "Cluster").
+  uint64_t stale_actions = 0;
   uint64_t error_events = 0;
   uint64_t other_events = 0;
   // Stream.
@@ -119,6 +123,7 @@ class BotClient {
   std::vector<LatencySample> samples_;     // guarded by mutex_
   std::vector<std::string> error_texts_;   // guarded by mutex_
   ClientCounters counters_;                // guarded by mutex_
+  EpochFence fence_;                       // read loop only
 };
 
 }  // namespace npc::bots

@@ -37,6 +37,7 @@ struct Totals {
   uint64_t foreign_actions = 0;
   uint64_t superseded = 0;
   uint64_t ended_by_daemon = 0;
+  uint64_t stale_actions = 0;
   double longest_action_s = 0.0;
   uint64_t error_events = 0;
   double tick_dt_s = 0.0;
@@ -62,6 +63,7 @@ Totals sum(const std::vector<std::unique_ptr<BotClient>>& clients) {
     t.foreign_actions += k.foreign_actions;
     t.superseded += k.superseded;
     t.ended_by_daemon += k.ended_by_daemon;
+    t.stale_actions += k.stale_actions;
     t.longest_action_s = std::max(t.longest_action_s, k.longest_action_s);
     t.error_events += k.error_events;
     if (k.tick_dt_s > 0.0) t.tick_dt_s = k.tick_dt_s;
@@ -313,6 +315,11 @@ int runBots(const Scenario& sc, const RunOptions& options) {
               grouped(actions).c_str(), grouped(actions_per_s).c_str(),
               grouped(final_totals.foreign_actions).c_str(), grouped(final_totals.superseded).c_str(),
               grouped(final_totals.ended_by_daemon).c_str(), final_totals.longest_action_s);
+  if (final_totals.stale_actions > 0) {
+    std::printf("stale actions  %s dropped: their place's lease epoch was below one already seen "
+                "(a cluster node that lost the place)\n",
+                grouped(final_totals.stale_actions).c_str());
+  }
   if (lat.actions > 0 && dt > 0.0) {
     std::printf("latency        p50 %.2f ticks (%.1f ms), p99 %.2f ticks (%.1f ms), max %.2f ticks "
                 "over %s actions\n"
