@@ -128,6 +128,7 @@ void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out) {
     o.set_wake_at_s(p.wake_at_s);
     o.set_held(p.held);
     o.set_epoch(p.epoch);
+    if (!p.holder.empty()) o.set_holder(p.holder);
   }
   for (const std::string& name : copy.archetype_names) out.add_archetype_names(name);
   for (const std::string& name : copy.long_action_names) out.add_long_action_names(name);
@@ -143,7 +144,7 @@ bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, 
   for (const pb::PlaceState& p : in.places()) {
     access.setPlace(static_cast<PlaceIndex>(p.index()), static_cast<PlaceState>(p.state()),
                     p.last_activity_s(), p.asleep_since_s(), p.wake_at_s());
-    access.setCustody(static_cast<PlaceIndex>(p.index()), p.held(), p.epoch());
+    access.setCustody(static_cast<PlaceIndex>(p.index()), p.held(), p.epoch(), p.holder());
   }
   // The snapshot's tables resolved once; an archetype these definitions lack is refused
   // when a sleeper names it.

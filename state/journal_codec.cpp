@@ -201,6 +201,11 @@ struct Encoder {
     out.mutable_bind_client()->set_name(c.name);
     return true;
   }
+  bool operator()(const NotePlaceHolder& c) {
+    out.mutable_note_place_holder()->set_place(c.place);
+    out.mutable_note_place_holder()->set_holder(c.holder);
+    return true;
+  }
   bool operator()(const HoldPlace& c) {
     pb::JournalHoldPlace& o = *out.mutable_hold_place();
     o.set_place(c.place);
@@ -414,6 +419,8 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
     }
     case pb::JournalCommand::kInterruptInFlight: return InterruptInFlight{};
     case pb::JournalCommand::kBindClient: return BindClient{in.bind_client().name()};
+    case pb::JournalCommand::kNotePlaceHolder:
+      return NotePlaceHolder{in.note_place_holder().place(), in.note_place_holder().holder()};
     case pb::JournalCommand::kHoldPlace: {
       const pb::JournalHoldPlace& o = in.hold_place();
       return HoldPlace{o.place(), o.held(), o.epoch(), {}};

@@ -275,6 +275,7 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
     o.wake_at_s = places.wakeAt(p);
     o.held = access.custody().leased() && access.custody().held(p);
     o.epoch = access.custody().epoch(p);
+    o.holder.assign(access.custody().holder(p));
   }
   size_t sleepers = 0;
   for (const std::vector<DormantAgent>& list : access.dormant()) sleepers += list.size();

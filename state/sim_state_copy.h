@@ -127,6 +127,7 @@ struct PlaceCopy {
   double wake_at_s = 0.0;
   bool held = false;    // PlaceCustody (leased places only)
   uint64_t epoch = 0;
+  std::string holder;
 };
 
 struct SimStateCopy {

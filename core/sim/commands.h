@@ -196,6 +196,13 @@ struct HoldPlace {
   uint64_t epoch = 0;
   std::function<void(const Status&)> reply;
 };
+// Cluster: which node holds a place this daemon does not ("node-b at 10.0.0.6:50051"; empty:
+// nobody or unknown), named when an npc update into that place is refused, so the game
+// knows where to send it. Ignored for a place held here.
+struct NotePlaceHolder {
+  std::string place;
+  std::string holder;
+};
 
 // --- Intentions (core/intent, seed 004) ------------------------------------------------
 // Errors of the commands below: unknown agent kNotFound, hibernating agent
@@ -319,7 +326,7 @@ using CommandBody =
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
                  ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
                  GetPlanTrace, ClientBack, DescribeWorld, SetPerceptionTuning,
-                 InterruptInFlight, BindClient, HoldPlace>;
+                 InterruptInFlight, BindClient, HoldPlace, NotePlaceHolder>;
 
 // `origin` is who sent it: a client's identity (its Connect stream, or a unary call made
 // with a game credential), or kDaemon / kUnowned for admin calls and the daemon's own game.

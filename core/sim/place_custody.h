@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "world/ids.h"
@@ -41,15 +42,21 @@ class PlaceCustody {
   // False when `epoch` is not above the place's last one (a stale grant).
   bool hold(PlaceIndex place, uint64_t epoch);
   void release(PlaceIndex place) { places_[raw(place)].held = false; }
+  // Who holds a place this daemon does not, as the server last heard ("" = unknown).
+  const std::string& holder(PlaceIndex place) const;
+  void setHolder(PlaceIndex place, std::string holder) { places_[raw(place)].holder = std::move(holder); }
   size_t heldCount() const;
 
   // Snapshot restore (resize() first).
-  void restore(PlaceIndex place, bool held, uint64_t epoch) { places_[raw(place)] = {held, epoch}; }
+  void restore(PlaceIndex place, bool held, uint64_t epoch, std::string holder) {
+    places_[raw(place)] = {held, epoch, std::move(holder)};
+  }
 
  private:
   struct Status {
     bool held = false;
     uint64_t epoch = 0;
+    std::string holder;  // when not held here
   };
   bool leased_ = false;
   std::vector<Status> places_;

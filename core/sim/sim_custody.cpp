@@ -79,8 +79,19 @@ Status Simulation::checkCustody(const EntityState& s, const Entity* current) con
     return {StatusCode::kFailedPrecondition,
             entityLabel(s.id) + ": is outside every place, and in a cluster an npc belongs to a place"};
   }
+  const std::string& holder = custody_.holder(place);
   return {StatusCode::kFailedPrecondition,
-          entityLabel(s.id) + ": " + placeLabel(world_, place) + " is held by another node"};
+          entityLabel(s.id) + ": " + placeLabel(world_, place) + " is held by another node" +
+              (holder.empty() ? std::string() : " (" + holder + ")")};
+}
+
+Status Simulation::notePlaceHolder(const NotePlaceHolder& c) {
+  const PlaceIndex place = world_.findPlace(c.place);
+  if (place == PlaceIndex::kNone) return {StatusCode::kNotFound, "place \"" + c.place + "\" is unknown"};
+  if (!custody_.leased()) return {};
+  if (custody_.size() != world_.places().size()) custody_.resize(world_.places().size());
+  if (!custody_.held(place)) custody_.setHolder(place, c.holder);
+  return {};
 }
 
 }  // namespace npc

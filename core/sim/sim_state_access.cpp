@@ -413,9 +413,9 @@ void SimStateAccess::setPlace(PlaceIndex place, PlaceState state, double last_ac
   sim_.places_.restore(place, state, last_activity_s, asleep_since_s, wake_at_s);
 }
 
-void SimStateAccess::setCustody(PlaceIndex place, bool held, uint64_t epoch) {
+void SimStateAccess::setCustody(PlaceIndex place, bool held, uint64_t epoch, std::string holder) {
   if (raw(place) >= sim_.custody_.size()) return;
-  sim_.custody_.restore(place, held, epoch);
+  sim_.custody_.restore(place, held, epoch, std::move(holder));
 }
 
 void SimStateAccess::finishRestore() {

@@ -186,8 +186,9 @@ class SimStateAccess {
   void addDormant(PlaceIndex place, const DormantAgent& record);
   void setPlace(PlaceIndex place, PlaceState state, double last_activity_s, double asleep_since_s,
                 double wake_at_s);
-  // A place's custody (leased places: held, and the epoch it is or was last held at).
-  void setCustody(PlaceIndex place, bool held, uint64_t epoch);
+  // A place's custody (leased places: held, the epoch it is or was last held at, and who
+  // holds it when this daemon does not).
+  void setCustody(PlaceIndex place, bool held, uint64_t epoch, std::string holder);
   // Interns `names` in order into the table; false when one lands on another index than
   // its position (the tables began differently: the snapshot is not of these definitions).
   bool restoreNames(NameTableKind kind, std::span<const std::string> names);

@@ -300,6 +300,8 @@ void Simulation::apply(Command& command) {
         } else if constexpr (std::is_same_v<T, HoldPlace>) {
           Status s = holdPlaceCommand(c);
           if (c.reply) c.reply(s);
+        } else if constexpr (std::is_same_v<T, NotePlaceHolder>) {
+          report(notePlaceHolder(c), EntityId::kNone);
         } else if constexpr (std::is_same_v<T, ProgramIntention> ||
                              std::is_same_v<T, GameAction>) {
           IntentionId id = IntentionId::kNone;

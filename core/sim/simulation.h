@@ -250,6 +250,7 @@ class Simulation {
   Status removeEntity(EntityId id, bool must_be_agent, bool announce = true);
   // Custody (sim_custody.cpp, place_custody.h).
   Status holdPlaceCommand(const HoldPlace& command);
+  Status notePlaceHolder(const NotePlaceHolder& command);
   void unloadPlace(PlaceIndex place);
   // An npc update that would put it in a place held elsewhere (or outside every place, in a
   // cluster) is refused; `current`: the entity as it is now, if it exists.

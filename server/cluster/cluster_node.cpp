@@ -52,6 +52,10 @@ std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
 }
 
 void ClusterNode::onChange(const LeaseChange& change, Simulation& sim) {
+  if (change.kind == LeaseChange::Kind::kHeldElsewhere) {
+    sim.submit({ClientId::kDaemon, 0, NotePlaceHolder{change.place, change.why}});
+    return;
+  }
   const bool acquired = change.kind == LeaseChange::Kind::kAcquired;
   auto reply = [place = change.place, epoch = change.epoch, acquired](const Status& s) {
     if (!s.isOk()) {

@@ -67,7 +67,7 @@ void LeaseKeeper::run() {
   const auto period = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(config_.lease_ttl_s / 4.0));
   std::unique_lock lock(mutex_);
-  while (running_) {
+  for (uint64_t rounds = 0; running_; ++rounds) {
     const Clock::time_point round = Clock::now();
     lock.unlock();
     if (Status s = store.announceNode(config_.node_id, address_, ttl()); !s.isOk()) {
@@ -76,10 +76,15 @@ void LeaseKeeper::run() {
     renewAll(store);
     releaseDropped(store);
     claim(store);
+    if (rounds % 4 == 0) refreshHolders(store);
     lock.lock();
     wake_.wait_until(lock, round + period, [this] { return !running_; });
   }
   if (!release_on_stop_) return;
+  // Withdrawn first: the others then count this node out as they claim what it releases.
+  if (Status s = store.withdrawNode(config_.node_id); !s.isOk()) {
+    spdlog::warn(logText("cluster: " + s.message()));
+  }
   std::vector<LeaseToken> tokens;
   for (auto& [place, held] : held_) tokens.push_back(held.token);
   held_.clear();
@@ -160,10 +165,35 @@ void LeaseKeeper::claim(PlaceLeaseStore& store) {
       continue;
     }
     known_epoch_[place] = got.token.epoch;
+    holders_[place].clear();  // if it is lost one day, its next holder is news
     std::lock_guard lock(mutex_);
     held_[place] = Held{got.token, sent + validity()};
     changes_.push_back({LeaseChange::Kind::kAcquired, place, got.token.epoch, {}});
     ++stats_.acquired;
+  }
+}
+
+void LeaseKeeper::refreshHolders(PlaceLeaseStore& store) {
+  for (const std::string& place : world_places_) {
+    {
+      std::lock_guard lock(mutex_);
+      if (!running_) return;
+      if (held_.count(place)) continue;
+    }
+    const OwnerResult owner = store.owner(place);
+    if (!owner.status.isOk()) return;  // Redis is away: next time
+    std::string holder;
+    uint64_t epoch = 0;
+    if (owner.holder) {
+      holder = owner.holder->node + " at " + owner.holder->address;
+      epoch = owner.holder->epoch;
+      known_epoch_[place] = std::max(known_epoch_[place], epoch);
+    }
+    std::string& last = holders_[place];
+    if (holder == last) continue;
+    last = holder;
+    std::lock_guard lock(mutex_);
+    changes_.push_back({LeaseChange::Kind::kHeldElsewhere, place, epoch, std::move(holder)});
   }
 }
 

@@ -8,6 +8,9 @@
 // is still surely its own, and the rest of the ttl covers the tick in progress. Two renew
 // attempts fall inside that window.
 //
+// Once a ttl it also reads who holds the other places, so that the daemon can tell a game
+// where a refused update belongs.
+//
 // The tick thread takes the changes (places acquired, places lost) between ticks and turns
 // them into HoldPlace commands; a lease whose validity ran out on the node's own clock is
 // reported lost there and then, even if the keeper thread is stuck in a Redis call. A lease
@@ -30,11 +33,14 @@
 namespace npc {
 
 struct LeaseChange {
-  enum class Kind : uint8_t { kAcquired, kLost };
+  // kHeldElsewhere: another node holds a place this one does not (or nobody now).
+  enum class Kind : uint8_t { kAcquired, kLost, kHeldElsewhere };
   Kind kind = Kind::kAcquired;
   std::string place;
   uint64_t epoch = 0;
-  std::string why;  // kLost: "not renewed in time", "taken by node-b (epoch 3)", ...
+  // kLost: why ("not renewed in time", ...); kHeldElsewhere: "node-b at 10.0.0.6:50051", or
+  // "" when nobody holds the place.
+  std::string why;
 };
 
 // One place as Redis sees it (GetClusterState).
@@ -98,6 +104,8 @@ class LeaseKeeper {
   void renewAll(PlaceLeaseStore& store);
   void claim(PlaceLeaseStore& store);
   void releaseDropped(PlaceLeaseStore& store);
+  // Once a ttl: who holds the places this node does not, reported when it changed.
+  void refreshHolders(PlaceLeaseStore& store);
   // The places this node should hold now (balanced: up to its fair share).
   size_t share(PlaceLeaseStore& store) const;
   std::chrono::milliseconds ttl() const;
@@ -116,6 +124,7 @@ class LeaseKeeper {
   std::vector<LeaseToken> dropped_;             // lost here, to release if still ours
   std::vector<LeaseChange> changes_;            // guarded by mutex_
   std::map<std::string, uint64_t> known_epoch_; // keeper thread only
+  std::map<std::string, std::string> holders_;  // keeper thread only: as last reported
   LeaseKeeperStats stats_;                      // guarded by mutex_
   std::thread thread_;
 };

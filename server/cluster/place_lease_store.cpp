@@ -89,6 +89,13 @@ redis.call('SADD', KEYS[2], ARGV[1])
 return 1
 )lua";
 
+// KEYS: node key, node set. ARGV: node id. Removes the announcement at once.
+constexpr const char* kWithdrawScript = R"lua(
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+return 1
+)lua";
+
 // KEYS: node set. ARGV: node key prefix. Flat {node, address, ...} of the live ones; the
 // set members whose key expired are removed.
 constexpr const char* kLiveNodesScript = R"lua(
@@ -198,7 +205,8 @@ PlaceLeaseStore::PlaceLeaseStore(RedisConnection& redis, std::string key_prefix)
       write_fenced_{kWriteFencedScript, {}},
       owner_{kOwnerScript, {}},
       announce_{kAnnounceScript, {}},
-      live_nodes_{kLiveNodesScript, {}} {}
+      live_nodes_{kLiveNodesScript, {}},
+      withdraw_{kWithdrawScript, {}} {}
 
 std::string PlaceLeaseStore::placeKey(std::string_view place, std::string_view suffix) const {
   // The hash tag keeps all keys of a place in one Redis Cluster slot, which multi-key
@@ -356,6 +364,12 @@ Status PlaceLeaseStore::announceNode(std::string_view node, std::string_view add
   RedisReply reply;
   return run(announce_, {nodeKey(node), nodeSetKey()},
              {std::string(node), std::string(address), std::to_string(ttl.count())}, reply);
+}
+
+Status PlaceLeaseStore::withdrawNode(std::string_view node) {
+  if (Status s = checkOwnerField("node id", node); !s.isOk()) return s;
+  RedisReply reply;
+  return run(withdraw_, {nodeKey(node), nodeSetKey()}, {std::string(node)}, reply);
 }
 
 LiveNodesResult PlaceLeaseStore::liveNodes() {

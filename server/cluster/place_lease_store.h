@@ -116,6 +116,9 @@ class PlaceLeaseStore {
   // Says that `node` is alive at `address` for `ttl`; announce again well within it.
   Status announceNode(std::string_view node, std::string_view address,
                       std::chrono::milliseconds ttl);
+  // Takes the node's announcement back at once (a drain), so the others' fair shares
+  // count it out now rather than when the announcement would expire.
+  Status withdrawNode(std::string_view node);
   // Nodes whose announcement has not expired; expired ones are dropped from the registry.
   LiveNodesResult liveNodes();
 
@@ -145,6 +148,7 @@ class PlaceLeaseStore {
   Script owner_;
   Script announce_;
   Script live_nodes_;
+  Script withdraw_;
 };
 
 }  // namespace npc

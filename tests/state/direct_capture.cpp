@@ -169,6 +169,7 @@ void encodeHibernation(const SimStateAccess& access, pb::HibernationState& out) 
     o.set_wake_at_s(places.wakeAt(p));
     o.set_held(access.custody().leased() && access.custody().held(p));
     o.set_epoch(access.custody().epoch(p));
+    if (!access.custody().holder(p).empty()) o.set_holder(access.custody().holder(p));
   }
   // Sleepers in format 2 (flat records, indices): encodeDormant is the product's, what
   // is checked here is which sleepers the copy holds, in which order, with which tables.

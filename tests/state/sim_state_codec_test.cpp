@@ -396,6 +396,7 @@ TEST_CASE("leased places keep their custody and epochs", "[state][custody]") {
   first.sim->submit({ClientId::kDaemon, 0, HoldPlace{held, true, 4, {}}});
   first.sim->submit({ClientId::kDaemon, 0, HoldPlace{given_up, true, 2, {}}});
   first.sim->submit({ClientId::kDaemon, 0, HoldPlace{given_up, false, 2, {}}});
+  first.sim->submit({ClientId::kDaemon, 0, NotePlaceHolder{given_up, "node-b at b:1"}});
   REQUIRE(queuePlaceNpcs(first.world, held, *first.sim) > 0);
   first.run(20);
   REQUIRE(first.sim->stats().agents > 0);
@@ -412,6 +413,7 @@ TEST_CASE("leased places keep their custody and epochs", "[state][custody]") {
   CHECK(custody.epoch(h) == 4);
   CHECK_FALSE(custody.held(g));
   CHECK(custody.epoch(g) == 2);  // a later grant must still be above it
+  CHECK(custody.holder(g) == "node-b at b:1");
   CHECK(second.sim->stats().places_held == 1);
   CHECK(second.sim->stats().agents == first.sim->stats().agents);
   pb::SimState again;

@@ -118,6 +118,17 @@ TEST_CASE("A held place takes npcs; epochs only grow", "[sim][custody]") {
   SECTION("An unknown place is not found") {
     CHECK(n.hold("west", true, 1).code() == StatusCode::kNotFound);
   }
+  SECTION("A refusal names the place's holder when the server heard who it is") {
+    n.sim.submit({ClientId::kDaemon, 0, NotePlaceHolder{"south", "node-b at 10.0.0.6:50051"}});
+    n.sim.submit({ClientId::kDaemon, 0, NotePlaceHolder{"north", "node-c at 10.0.0.7:50051"}});
+    CHECK(n.upsert(npcAt(2, {110, 10, 0})) ==
+          "entity 2: place \"south\" is held by another node (node-b at 10.0.0.6:50051)");
+    // Held here: the note is ignored.
+    CHECK(n.sim.custody().holder(n.sim.world().findPlace("north")).empty());
+    // Holding the place forgets its old holder.
+    REQUIRE(n.hold("south", true, 1).isOk());
+    CHECK(n.sim.custody().holder(n.sim.world().findPlace("south")).empty());
+  }
   SECTION("An npc cannot walk into a place held elsewhere; it stays where it was") {
     CHECK(n.upsert(npcAt(1, {110, 10, 0})) == "entity 1: place \"south\" is held by another node");
     std::string json;

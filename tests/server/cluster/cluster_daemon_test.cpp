@@ -134,6 +134,25 @@ TEST_CASE("Two nodes share the demo world by place; a draining node hands its pl
     CHECK(seen_by_b.nodes_size() == 2);
     for (const v1::ClusterPlace& p : seen_by_b.places()) CHECK_FALSE(p.held_here());
 
+    // An npc spawned on b into a place a holds is refused, naming a and where it listens.
+    const std::string holder = "node-a at 127.0.0.1:" + std::to_string(a.daemon.port());
+    v1::SpawnAgentRequest spawn;
+    spawn.mutable_agent()->set_id(77);
+    spawn.mutable_agent()->set_kind(v1::ENTITY_KIND_NPC);
+    spawn.mutable_agent()->set_archetype("villager");
+    spawn.mutable_agent()->set_place("square");
+    spawn.mutable_agent()->mutable_position()->set_x(1);
+    grpc::Status refused;
+    REQUIRE(waitFor([&] {
+      grpc::ClientContext ctx;
+      ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+      v1::SpawnAgentResponse out;
+      refused = b.stub->SpawnAgent(&ctx, spawn, &out);
+      return refused.error_message().find(holder) != std::string::npos;
+    }, 3000ms));
+    CHECK(refused.error_code() == grpc::StatusCode::FAILED_PRECONDITION);
+    CHECK(refused.error_message() == "entity 77: place \"square\" is held by another node (" + holder + ")");
+
     a.daemon.shutdown();
     REQUIRE(waitFor([&] { return b.sim().places_held == 4 && b.sim().agents == demoNpcs(); }, 3000ms));
     const v1::GetClusterStateResponse after = b.clusterState();

@@ -255,6 +255,13 @@ TEST_CASE("live nodes are the announced ones whose announcement has not expired"
   REQUIRE(nodes.connection_a.command({"SMEMBERS", "npcd:{nodes}"}, members).isOk());
   REQUIRE(members.elements.size() == 1);  // the expired node was pruned from the set
   CHECK(members.elements[0].str == "node-a");
+
+  SECTION("Should drop a node that withdraws at once, before its announcement expires") {
+    REQUIRE(nodes.a.withdrawNode("node-a").isOk());
+    live = nodes.b.liveNodes();
+    REQUIRE(live.status.isOk());
+    CHECK(live.nodes.empty());
+  }
 }
 
 TEST_CASE("an unreachable Redis is told apart from a lost lease", "[lease]") {
