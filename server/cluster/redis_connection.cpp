@@ -27,15 +27,11 @@ RedisReply copyReply(const redisReply& from) {
       to.integer = from.integer;
       break;
     case REDIS_REPLY_STRING:
-      to.kind = RedisReply::Kind::kString;
-      to.str.assign(from.str, from.len);
-      break;
     case REDIS_REPLY_STATUS:
-      to.kind = RedisReply::Kind::kStatus;
-      to.str.assign(from.str, from.len);
-      break;
     case REDIS_REPLY_ERROR:
-      to.kind = RedisReply::Kind::kError;
+      to.kind = from.type == REDIS_REPLY_STRING   ? RedisReply::Kind::kString
+                : from.type == REDIS_REPLY_STATUS ? RedisReply::Kind::kStatus
+                                                  : RedisReply::Kind::kError;
       to.str.assign(from.str, from.len);
       break;
     case REDIS_REPLY_ARRAY:

@@ -14,7 +14,7 @@
 #include "daemon.h"
 #include "server/daemon_test_support.h"
 #include "npc/v1/npc.grpc.pb.h"
-#include "support/redis_process.h"
+#include "support/running_redis.h"
 
 using namespace npc;
 using namespace std::chrono_literals;
@@ -78,13 +78,7 @@ struct Node {
   }
 };
 
-struct Redis {
-  RedisProcess process;
-  Redis() {
-    const Status started = process.start();
-    if (!started.isOk()) FAIL(started.message());
-  }
-};
+using Redis = test::RunningRedis;
 
 }  // namespace
 

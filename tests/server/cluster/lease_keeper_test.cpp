@@ -11,7 +11,7 @@
 
 #include "cluster/lease_keeper.h"
 #include "cluster/redis_connection.h"
-#include "support/redis_process.h"
+#include "support/running_redis.h"
 
 using namespace npc;
 using namespace std::chrono_literals;
@@ -52,13 +52,7 @@ auto atLeast(size_t n, LeaseChange::Kind kind) {
   return [n, kind](const std::vector<LeaseChange>& c) { return countOf(c, kind) >= n; };
 }
 
-struct Redis {
-  RedisProcess process;
-  Redis() {
-    const Status started = process.start();
-    if (!started.isOk()) FAIL(started.message());
-  }
-};
+using Redis = test::RunningRedis;
 
 }  // namespace
 
