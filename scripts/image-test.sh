@@ -2,7 +2,7 @@
 # The container image test, without a Docker engine: builds docker/Dockerfile with podman,
 # runs the image, waits until its HEALTHCHECK reports healthy, checks it runs as uid 10001,
 # plays the bot smoke scenario against it, stops it with SIGTERM and checks a clean, drained
-# exit; also validates docker/compose.yaml with docker-compose.
+# exit; also validates docker/compose.yaml and docker/compose.cluster.yaml with docker-compose.
 #
 # Needs root (podman here runs rootful). Installs podman, runc, debootstrap and
 # docker-compose with apt-get when they are missing. Prints "SKIP: ..." and exits 0 when
@@ -56,6 +56,9 @@ check_compose() {
   NPCD_AUTH_TOKEN=compose-check docker-compose -f "$root/docker/compose.yaml" config -q ||
     fail "docker/compose.yaml does not validate"
   pass "docker-compose config -q accepts docker/compose.yaml"
+  NPCD_AUTH_TOKEN=compose-check docker-compose -f "$root/docker/compose.cluster.yaml" config -q ||
+    fail "docker/compose.cluster.yaml does not validate"
+  pass "docker-compose config -q accepts docker/compose.cluster.yaml"
 }
 
 # The tarball of a minbase bookworm, made once by debootstrap (about 30 s).

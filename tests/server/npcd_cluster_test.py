@@ -1,0 +1,381 @@
+#!/usr/bin/python3
+"""Cluster of real npcd processes on a private redis-server (lease ttl 1 s, demo world with
+simulated players): (a) a node killed with SIGKILL: the other takes its 4 places at epoch 2
+with their 14 npcs once the leases expire; (b) a paused node (SIGSTOP longer than the ttl)
+wakes as a zombie: it unloads its places at once and its client stream carries no action
+(and no stale epoch) afterwards, then takes places back at a higher epoch on the same
+stream; (c) SIGTERM drains: the other node takes every place within a few claim rounds,
+sooner than a lease expiry, and the drained node exits 0; (d) redis-server restarted empty:
+the holder's renew takes its leases back, at the same epoch, without dropping its agents.
+Usage: npcd_cluster_test.py NPCD_BINARY SOURCE_DIR"""
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+NPCD, SRC = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(SRC, "proto", "clients", "python"))
+import grpc  # noqa: E402
+from npcd_client.stubs import load_stubs  # noqa: E402
+
+pb, rpc = load_stubs()
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+if not os.access(REDIS, os.X_OK):
+    print("FAIL: redis-server is not installed (Debian package redis-server; scripts/setup.sh)")
+    sys.exit(1)
+TTL = 1.0
+DEMO = json.load(open(os.path.join(SRC, "config", "demo.json")))
+PLACES = sorted(p["name"] for p in DEMO["places"])
+AGENTS_IN_PLACES = 14  # the demo's npcs inside a place (2 stand outside every place)
+work = tempfile.mkdtemp(prefix="npcd-cluster-")
+procs = []    # every process started, killed at the end whatever happened
+logs = {}     # node name -> log path, printed on a failure
+summary = []  # measured times, printed at the end
+
+
+class Failure(Exception):
+    pass
+
+
+def check(ok, text):
+    if not ok:
+        raise Failure(text)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(what, timeout, probe, interval=0.05):
+    """Polls probe() until it returns something truthy; fails naming `what` and the last
+    value seen after `timeout` seconds. Returns (value, seconds waited)."""
+    start = time.monotonic()
+    last = None
+    while True:
+        try:
+            last = probe()
+        except grpc.RpcError as e:  # a node busy or Redis away: try again until the deadline
+            last = f"{e.code()}: {e.details()}"
+        else:
+            if last:
+                return last, time.monotonic() - start
+        if time.monotonic() - start > timeout:
+            raise Failure(f"{what}: not within {timeout:g} s; last seen: {last}")
+        time.sleep(interval)
+
+
+class Redis:
+    """A private redis-server without persistence: a restart comes back empty."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.proc = None
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no"],
+            stdout=open(os.path.join(work, "redis.log"), "a"), stderr=subprocess.STDOUT)
+        procs.append(self.proc)
+        wait_for("redis-server answers PING", 10, self.ping, interval=0.005)
+
+    def ping(self):
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+
+class Node:
+    """One npcd process in the cluster, with its own log and gRPC stub."""
+
+    def __init__(self, name, redis, prefix):
+        self.name = name
+        self.log = os.path.join(work, f"{prefix}-{name}.log")
+        logs[f"{prefix}/{name}"] = self.log
+        config = os.path.join(work, f"{prefix}-{name}.json")
+        with open(config, "w") as f:
+            json.dump({"listen": "127.0.0.1:0", "tick_hz": 10,
+                       "archetypes_dir": f"{SRC}/config/archetypes",
+                       "selection_trees_dir": f"{SRC}/config/selection_trees",
+                       "behavior_trees_dir": f"{SRC}/config/behavior_trees",
+                       "long_actions": f"{SRC}/config/long_actions.json",
+                       "influences": f"{SRC}/config/actions/influences.json",
+                       "goap_dir": f"{SRC}/config/goap", "world": f"{SRC}/config/demo.json",
+                       "simulated_players": True, "status_interval_s": 0,
+                       # Places that sleep send no actions, which case (b) counts.
+                       "hibernation": {"enabled": False},
+                       "cluster": {"redis": f"127.0.0.1:{redis.port}", "node_id": name,
+                                   "lease_ttl_s": TTL, "places": "balanced",
+                                   "key_prefix": prefix, "redis_timeout_ms": 200}}, f)
+        self.proc = subprocess.Popen([NPCD, "--config", config], stdout=open(self.log, "w"),
+                                     stderr=subprocess.STDOUT)
+        procs.append(self.proc)
+        found, _ = wait_for(f"{name} prints its port", 30,
+                            lambda: self.proc.poll() is None and
+                            re.search(r"\(port (\d+)\)", open(self.log).read()), interval=0.1)
+        self.channel = grpc.insecure_channel("127.0.0.1:" + found.group(1))
+        self.stub = rpc.NpcSimStub(self.channel)
+
+    def stats(self):
+        """GetStats once a tick has published it (None before)."""
+        s = self.stub.GetStats(pb.GetStatsRequest(), timeout=2)
+        return s if s.tick > 0 else None
+
+    def cluster(self):
+        return self.stub.GetClusterState(pb.GetClusterStateRequest(), timeout=2)
+
+    def holds_all(self, epoch=None, agents=AGENTS_IN_PLACES):
+        """Truthy when this node runs every place (Redis and the node agree, each at `epoch`
+        when given) with `agents` agents: returns the cluster state."""
+        s, c = self.stats(), self.cluster()
+        if not s or s.places_held != len(PLACES) or s.agents != agents:
+            return None
+        for p in c.places:
+            if p.node != self.name or not p.held_here or (epoch and p.epoch != epoch):
+                return None
+        return c if sorted(p.place for p in c.places) == PLACES else None
+
+    def holds_none(self):
+        s = self.stats()
+        return s if s and s.places_held == 0 and s.agents == 0 else None
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a stopped process would not exit on SIGTERM
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+        self.channel.close()
+
+
+def describe(state):
+    return ", ".join(f"{p.place}={p.node or '-'}@{p.epoch}" for p in state.places)
+
+
+class ActionRecorder:
+    """A game client on a node's Connect stream that observes every agent's actions and
+    records (receive time, tick, place, epoch) for each."""
+
+    def __init__(self, node):
+        self.actions = []
+        self.lock = threading.Lock()
+        self.requests = queue.Queue()
+        self.requests.put(pb.WorldUpdate(seq=1, subscribe=pb.Subscription(observe_all_actions=True)))
+        self.call = node.stub.Connect(iter(self.requests.get, None))
+        self.error = None
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self):
+        try:
+            for message in self.call:
+                now = time.monotonic()
+                with self.lock:
+                    for a in message.actions:
+                        self.actions.append((now, message.tick, a.place, a.epoch))
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.CANCELLED:
+                self.error = f"{e.code()}: {e.details()}"
+
+    def since(self, t):
+        with self.lock:
+            return [a for a in self.actions if a[0] >= t]
+
+    def close(self):
+        self.requests.put(None)
+        self.call.cancel()
+        self.thread.join(timeout=5)
+
+
+def case_kill9(redis):
+    """(a) The holder dies without a word: its leases expire and the survivor takes them."""
+    a = Node("npcd-a", redis, "kill9")
+    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
+    b = Node("npcd-b", redis, "kill9")
+    wait_for("B is up", 10, b.stats)
+    time.sleep(2 * TTL / 4)  # two claim rounds of B, which must leave A's places alone
+    s = b.stats()
+    check(s.places_held == 0 and s.agents == 0,
+          f"B took places from a live holder: places_held {s.places_held}, agents {s.agents}")
+    a.proc.send_signal(signal.SIGKILL)
+    a.proc.wait()
+    state, took = wait_for("B holds all 4 places at epoch 2 with 14 agents after A's SIGKILL",
+                           3.0, lambda: b.holds_all(epoch=2))
+    summary.append(f"(a) kill -9: B held all 4 places at epoch 2 with {AGENTS_IN_PLACES} agents "
+                   f"{took:.2f} s after A died (ttl {TTL:g} s)")
+    b.kill()
+
+
+def case_zombie(redis):
+    """(b) A paused holder wakes after its leases expired: it must stop at once."""
+    a = Node("npcd-a", redis, "zombie")
+    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
+    b = Node("npcd-b", redis, "zombie")
+    wait_for("B is up", 10, b.stats)
+    recorder = ActionRecorder(a)
+    try:
+        wait_for("A's stream delivers actions of at least 2 places", 15,
+                 lambda: len({x[2] for x in recorder.since(0)}) >= 2)
+        before = recorder.since(0)
+        check(all(epoch == 1 for _, _, _, epoch in before),
+              f"actions before the pause with an epoch other than 1: "
+              f"{sorted({(p, e) for _, _, p, e in before if e != 1})}")
+
+        a.proc.send_signal(signal.SIGSTOP)
+        stopped = time.monotonic()
+        state, took = wait_for("B takes every place at an epoch above 1 while A is stopped",
+                               3.0, lambda: b.holds_all())
+        known = {p.place: p.epoch for p in state.places}
+        check(all(e > 1 for e in known.values()), f"B's epochs not above A's: {describe(state)}")
+        time.sleep(max(0.0, stopped + 3.0 - time.monotonic()))
+        a.proc.send_signal(signal.SIGCONT)
+        resumed = time.monotonic()
+        _, unloaded = wait_for("A unloads every place (places_held 0, agents 0) after SIGCONT",
+                               1.0, a.holds_none, interval=0.02)
+        # Messages A queued before the pause may still sit in socket buffers: a second of margin.
+        time.sleep(max(0.0, resumed + 3.0 - time.monotonic()))
+        late = recorder.since(resumed + 1.0)
+        stale_late = [x for x in late if x[3] < known.get(x[2], 0)]
+        window = [x for x in recorder.since(resumed) if x[0] < resumed + 1.0]
+        stale_window = [x for x in window if x[3] < known.get(x[2], 0)]
+        check(not stale_late, f"{len(stale_late)} stale actions (epoch below the place's known "
+                              f"epoch) from 1 s after SIGCONT on: {stale_late[:5]}")
+        check(not late, f"A's stream delivered {len(late)} actions from 1 s after SIGCONT on, "
+                        f"holding no place: {late[:5]}")
+        check(recorder.error is None, f"A's stream ended: {recorder.error}")
+        b_state = b.holds_all()
+        check(b_state and {p.place: p.epoch for p in b_state.places} == known,
+              f"B no longer holds every place at the epochs it took: "
+              f"{describe(b_state) if b_state else b.stats()}")
+
+        # The stream is alive (the check above was not vacuous): with B gone A takes the
+        # places back at higher epochs, and their actions arrive on the same stream.
+        b.kill()
+        back = time.monotonic()
+        state_a, _ = wait_for("A takes every place back at a higher epoch after B's SIGKILL", 4.0,
+                              lambda: a.holds_all())
+        check(all(p.epoch > known[p.place] for p in state_a.places),
+              f"A's epochs not above B's {known}: {describe(state_a)}")
+        fresh, _ = wait_for("A's stream delivers actions again", 10,
+                            lambda: recorder.since(back))
+        newest = {p.place: p.epoch for p in state_a.places}
+        wrong = [x for x in fresh if x[3] != newest.get(x[2])]
+        check(not wrong, f"actions after A took the places back with other epochs: {wrong[:5]}")
+        summary.append(
+            f"(b) zombie: {len(before)} actions at epoch 1 before SIGSTOP; B held all 4 places "
+            f"{took:.2f} s after SIGSTOP; A unloaded {unloaded:.2f} s after SIGCONT; actions on "
+            f"A's stream after SIGCONT: {len(window)} ({len(stale_window)} stale) in the first "
+            f"second, {len(late)} ({len(stale_late)} stale) after it; then A took the places back "
+            f"at epochs {sorted(set(newest.values()))} and its stream resumed")
+    finally:
+        recorder.close()
+    a.kill()
+
+
+def case_drain(redis):
+    """(c) SIGTERM gives the leases up: the other node need not wait for them to expire."""
+    a = Node("npcd-a", redis, "drain")
+    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
+    b = Node("npcd-b", redis, "drain")
+    wait_for("B is up", 10, b.stats)
+    time.sleep(2 * TTL / 4)
+    check(b.stats().places_held == 0, "B took places from a live holder")
+    exit_time = []
+    waiter = threading.Thread(target=lambda: (a.proc.wait(), exit_time.append(time.monotonic())),
+                              daemon=True)
+    term = time.monotonic()
+    a.proc.send_signal(signal.SIGTERM)
+    waiter.start()
+    # Released, not expired: A's leases would last 0.75 s or more after the signal (renewed
+    # every ttl/4, counted for a ttl in Redis), so an empty-handed A sooner shows the release.
+    wait_for("A's leases gone from Redis after SIGTERM (released, not expired)", 0.6 * TTL,
+             lambda: all(p.node != "npcd-a" for p in b.cluster().places), interval=0.02)
+    released = time.monotonic() - term
+    wait_for("B holds a place within 0.75 ttl of A's SIGTERM", 0.75 * TTL - released,
+             lambda: b.stats().places_held > 0, interval=0.02)
+    took_first = time.monotonic() - term
+    # B claims up to its fair share among the live nodes, and A's node announcement is not
+    # withdrawn by the drain: B takes 2 places at its next round and the other 2 once the
+    # announcement expires, one ttl after A's last one. At ttl 1 s both fit in 1.5 s.
+    wait_for("B holds all 4 places at epoch 2 with 14 agents within 1.5 s of A's SIGTERM",
+             1.5 - took_first, lambda: b.holds_all(epoch=2), interval=0.02)
+    took = time.monotonic() - term
+    waiter.join(timeout=30)
+    check(exit_time, "A did not exit within 30 s of SIGTERM")
+    exited = exit_time[0] - term
+    check(a.proc.returncode == 0, f"A exited with code {a.proc.returncode} after SIGTERM")
+    check("gave up 4 place lease(s)" in open(a.log).read(), "A's log does not say it gave up 4 leases")
+    summary.append(f"(c) SIGTERM: A's leases gone from Redis {released:.2f} s, B held a first place "
+                   f"{took_first:.2f} s and all 4 at epoch 2 {took:.2f} s after SIGTERM (ttl {TTL:g} s); "
+                   f"A exited 0 after {exited:.2f} s")
+    b.kill()
+    a.kill()
+
+
+def case_redis_restart(redis):
+    """(d) Redis loses everything: the holder's next renew re-creates its leases."""
+    a = Node("npcd-a", redis, "restart")
+    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
+    lost_before = a.stats()
+    killed = time.monotonic()
+    redis.kill()
+    redis.start()
+    gap = time.monotonic() - killed
+    check(gap < 0.3, f"redis-server took {gap:.2f} s to restart (the test wants under 0.3 s)")
+    time.sleep(max(0.0, killed + 2.0 - time.monotonic()))
+    state = a.holds_all(epoch=1)
+    s = a.stats()
+    check(state, f"2 s after the Redis restart A does not hold all 4 places at epoch 1 with 14 "
+                 f"agents: places_held {s.places_held}, agents {s.agents}; "
+                 f"{describe(a.cluster())}")
+    check(s.tick > lost_before.tick, "A's ticks stopped")
+    summary.append(f"(d) Redis restart: back empty after {gap:.3f} s; 2 s later A held all 4 "
+                   f"places at epoch 1 with {s.agents} agents ({describe(state)})")
+    a.kill()
+
+
+def main():
+    started = time.monotonic()
+    redis = Redis()
+    for case in (case_kill9, case_zombie, case_drain, case_redis_restart):
+        case_started = time.monotonic()
+        case(redis)
+        print(f"{case.__doc__.split(')')[0].strip()}) passed in "
+              f"{time.monotonic() - case_started:.1f} s", flush=True)
+    for line in summary:
+        print(line)
+    print(f"cluster test passed in {time.monotonic() - started:.1f} s")
+
+
+try:
+    main()
+except Failure as e:
+    for name, path in logs.items():
+        print(f"--- {name} log (last 40 lines) ---")
+        print("".join(open(path).readlines()[-40:]), end="")
+    print("FAIL: " + str(e))
+    sys.exit(1)
+finally:
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGCONT)
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+shutil.rmtree(work, ignore_errors=True)
