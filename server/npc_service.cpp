@@ -408,12 +408,13 @@ grpc::ServerUnaryReactor* NpcService::GetClusterState(grpc::CallbackServerContex
                                                       v1::GetClusterStateResponse* reply) {
   if (auto* refused = refuse(context, Role::kAdmin, "GetClusterState")) return refused;
   auto* reactor = new DeferredUnary();
-  if (!cluster_) {
+  const ClusterNode* cluster = cluster_.load();
+  if (!cluster) {
     reactor->state()->finish(grpc::Status::OK, [&] { reply->set_enabled(false); });
     return reactor;
   }
   // Redis round trips block: off the gRPC thread. The cluster outlives the server.
-  std::thread([cluster = cluster_, call = reactor->state(), reply] {
+  std::thread([cluster, call = reactor->state(), reply] {
     const ClusterView view = cluster->view();
     if (!view.status.isOk()) {
       call->finish({grpc::StatusCode::UNAVAILABLE, view.status.message()});

@@ -24,10 +24,11 @@
 // the tick thread).
 #pragma once
 
-#include "npc/v1/npc.grpc.pb.h"
+#include <atomic>
 #include <string_view>
 
 #include "access_control.h"
+#include "npc/v1/npc.grpc.pb.h"
 #include "snapshot_writer.h"
 #include "world/ids.h"
 
@@ -111,7 +112,8 @@ class NpcService final : public v1::NpcSim::CallbackService {
                                             const v1::GetClusterStateRequest* request,
                                             v1::GetClusterStateResponse* reply) override;
   // The cluster GetClusterState describes (it must outlive the service); unset: alone.
-  void setClusterView(const ClusterNode* cluster) { cluster_ = cluster; }
+  // Set once the server listens (the node advertises the bound port), so calls may race it.
+  void setClusterView(const ClusterNode* cluster) { cluster_.store(cluster); }
 
  private:
   // Null when the caller's role allows `call` (and *caller is set); otherwise a reactor
@@ -126,7 +128,7 @@ class NpcService final : public v1::NpcSim::CallbackService {
   StatsBoard& stats_;
   AccessControl access_;
   std::function<void(SnapshotWriter::Done)> snapshot_request_;
-  const ClusterNode* cluster_ = nullptr;
+  std::atomic<const ClusterNode*> cluster_{nullptr};
 };
 
 }  // namespace npc
