@@ -24,10 +24,12 @@ ClusterNode::~ClusterNode() { keeper_.stop(false); }
 
 void ClusterNode::start(Simulation& sim) {
   const World& w = sim.world();
-  for (size_t i = 0; i < w.places().size(); ++i) {
-    const auto place = static_cast<PlaceIndex>(i);
-    if (!sim.custody().held(place)) continue;
-    sim.submit({ClientId::kDaemon, 0, HoldPlace{w.places()[i].name, false, 0, {}}});
+  // A simulation restored from a snapshot (agents already there) gives every place up: the
+  // snapshot's places may be anyone's now, and one taken alone has agents in all of them.
+  if (sim.stats().agents > 0) {
+    for (const Place& place : w.places()) {
+      sim.submit({ClientId::kDaemon, 0, HoldPlace{place.name, false, 0, {}}});
+    }
   }
   for (const EntityState& e : world_.entities) {
     if (e.kind == EntityKind::kNpc && startingPlace(e, w) == PlaceIndex::kNone) {

@@ -26,8 +26,8 @@ class ClusterNode {
   ClusterNode(const ClusterConfig& config, std::string address, WorldFile world);
   ~ClusterNode();
 
-  // Before the first tick: a simulation restored from a snapshot gives up the places the
-  // snapshot held (their leases may be anyone's now); then the keeper starts claiming.
+  // Before the first tick: a simulation restored from a snapshot gives up every place (their
+  // leases may be anyone's now); then the keeper starts claiming.
   void start(Simulation& sim);
   // Tick thread, after each tick and before its output is published: lease changes become
   // commands of the next tick. Returns the places whose actions this tick must not be sent.

@@ -420,3 +420,31 @@ TEST_CASE("leased places keep their custody and epochs", "[state][custody]") {
   captureSimState(*second.sim, again);
   CHECK(diff(state.hibernation(), again.hibernation()).empty());
 }
+
+TEST_CASE("a lone daemon's snapshot on a cluster node: releasing each place clears its agents",
+          "[state][custody]") {
+  test::DemoStateWorld lone;
+  lone.run(20);
+  REQUIRE(lone.sim->stats().agents > 0);
+  pb::SimState state;
+  captureSimState(*lone.sim, state);
+
+  SimConfig config = test::DemoStateWorld::demoConfig();
+  config.leased_places = true;
+  test::DemoStateWorld node(nullptr, config);
+  std::string error;
+  REQUIRE(restoreSimState(state, *node.sim, error));
+  // Restored into places this node does not hold (what ClusterNode::start then clears).
+  REQUIRE(node.sim->stats().agents == lone.sim->stats().agents);
+  CHECK(node.sim->stats().places_held == 0);
+  for (const Place& place : node.world.places) {
+    node.sim->submit({ClientId::kDaemon, 0, HoldPlace{place.name, false, 0, {}}});
+  }
+  node.sim->tick();
+  // Only the npcs outside every place are left (a cluster refuses their updates).
+  uint64_t outside = 0;
+  for (const EntityState& e : node.world.entities) {
+    outside += e.kind == EntityKind::kNpc && startingPlace(e, node.sim->world()) == PlaceIndex::kNone;
+  }
+  CHECK(node.sim->stats().agents == outside);
+}
