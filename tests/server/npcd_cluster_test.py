@@ -25,6 +25,7 @@ NPCD, SRC = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(SRC, "proto", "clients", "python"))
 import grpc  # noqa: E402
 from npcd_client.stubs import load_stubs  # noqa: E402
+from npcd_demo_config import demo_config  # noqa: E402
 
 pb, rpc = load_stubs()
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -112,19 +113,13 @@ class Node:
         logs[f"{prefix}/{name}"] = self.log
         config = os.path.join(work, f"{prefix}-{name}.json")
         with open(config, "w") as f:
-            json.dump({"listen": "127.0.0.1:0", "tick_hz": 10,
-                       "archetypes_dir": f"{SRC}/config/archetypes",
-                       "selection_trees_dir": f"{SRC}/config/selection_trees",
-                       "behavior_trees_dir": f"{SRC}/config/behavior_trees",
-                       "long_actions": f"{SRC}/config/long_actions.json",
-                       "influences": f"{SRC}/config/actions/influences.json",
-                       "goap_dir": f"{SRC}/config/goap", "world": f"{SRC}/config/demo.json",
-                       "simulated_players": True, "status_interval_s": 0,
-                       # Places that sleep send no actions, which case (b) counts.
-                       "hibernation": {"enabled": False},
-                       "cluster": {"redis": f"127.0.0.1:{redis.port}", "node_id": name,
-                                   "lease_ttl_s": TTL, "places": "balanced",
-                                   "key_prefix": prefix, "redis_timeout_ms": 200}}, f)
+            json.dump(demo_config(
+                SRC, tick_hz=10,
+                # Places that sleep send no actions, which case (b) counts.
+                hibernation={"enabled": False},
+                cluster={"redis": f"127.0.0.1:{redis.port}", "node_id": name,
+                         "lease_ttl_s": TTL, "places": "balanced",
+                         "key_prefix": prefix, "redis_timeout_ms": 200}), f)
         self.proc = subprocess.Popen([NPCD, "--config", config], stdout=open(self.log, "w"),
                                      stderr=subprocess.STDOUT)
         procs.append(self.proc)
@@ -204,12 +199,24 @@ class ActionRecorder:
         self.thread.join(timeout=5)
 
 
+def holder(redis, prefix):
+    """Node A, once it holds every place at epoch 1."""
+    a = Node("npcd-a", redis, prefix)
+    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
+    return a
+
+
+def holder_and_waiter(redis, prefix):
+    """Node A holding every place, and node B up beside it."""
+    a = holder(redis, prefix)
+    b = Node("npcd-b", redis, prefix)
+    wait_for("B is up", 10, b.stats)
+    return a, b
+
+
 def case_kill9(redis):
     """(a) The holder dies without a word: its leases expire and the survivor takes them."""
-    a = Node("npcd-a", redis, "kill9")
-    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
-    b = Node("npcd-b", redis, "kill9")
-    wait_for("B is up", 10, b.stats)
+    a, b = holder_and_waiter(redis, "kill9")
     time.sleep(2 * TTL / 4)  # two claim rounds of B, which must leave A's places alone
     s = b.stats()
     check(s.places_held == 0 and s.agents == 0,
@@ -225,10 +232,7 @@ def case_kill9(redis):
 
 def case_zombie(redis):
     """(b) A paused holder wakes after its leases expired: it must stop at once."""
-    a = Node("npcd-a", redis, "zombie")
-    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
-    b = Node("npcd-b", redis, "zombie")
-    wait_for("B is up", 10, b.stats)
+    a, b = holder_and_waiter(redis, "zombie")
     recorder = ActionRecorder(a)
     try:
         wait_for("A's stream delivers actions of at least 2 places", 15,
@@ -291,10 +295,7 @@ def case_zombie(redis):
 
 def case_drain(redis):
     """(c) SIGTERM gives the leases up: the other node need not wait for them to expire."""
-    a = Node("npcd-a", redis, "drain")
-    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
-    b = Node("npcd-b", redis, "drain")
-    wait_for("B is up", 10, b.stats)
+    a, b = holder_and_waiter(redis, "drain")
     time.sleep(2 * TTL / 4)
     check(b.stats().places_held == 0, "B took places from a live holder")
     exit_time = []
@@ -331,8 +332,7 @@ def case_drain(redis):
 
 def case_redis_restart(redis):
     """(d) Redis loses everything: the holder's next renew re-creates its leases."""
-    a = Node("npcd-a", redis, "restart")
-    wait_for("A holds all 4 places at epoch 1 with 14 agents", 15, lambda: a.holds_all(epoch=1))
+    a = holder(redis, "restart")
     lost_before = a.stats()
     killed = time.monotonic()
     redis.kill()

@@ -20,6 +20,7 @@ NPCD, SRC = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(SRC, "proto", "clients", "python"))
 import grpc  # noqa: E402
 from npcd_client.stubs import load_stubs  # noqa: E402
+from npcd_demo_config import demo_config  # noqa: E402
 
 pb, rpc = load_stubs()
 RAOUL, BAKER = 1601, 1101
@@ -39,16 +40,8 @@ def fail(text, log=None):
 def start(log, *args):
     config = os.path.join(work, "npcd.json")
     with open(config, "w") as f:
-        json.dump({"listen": "127.0.0.1:0", "tick_hz": 20,
-                   "archetypes_dir": f"{SRC}/config/archetypes",
-                   "selection_trees_dir": f"{SRC}/config/selection_trees",
-                   "behavior_trees_dir": f"{SRC}/config/behavior_trees",
-                   "long_actions": f"{SRC}/config/long_actions.json",
-                   "influences": f"{SRC}/config/actions/influences.json",
-                   "goap_dir": f"{SRC}/config/goap", "world": f"{SRC}/config/demo.json",
-                   "simulated_players": True, "status_interval_s": 0,
-                   "hibernation": {"enabled": True, "quiet_s": 3},
-                   "snapshot": {"dir": snapshots, "interval_s": 0, "keep": 5}}, f)
+        json.dump(demo_config(SRC, tick_hz=20, hibernation={"enabled": True, "quiet_s": 3},
+                              snapshot={"dir": snapshots, "interval_s": 0, "keep": 5}), f)
     proc = subprocess.Popen([NPCD, "--config", config, *args], stdout=open(log, "w"),
                             stderr=subprocess.STDOUT)
     for _ in range(200):

@@ -29,6 +29,7 @@ NPCD, BOTS, SRC = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, os.path.join(SRC, "proto", "clients", "python"))
 import grpc  # noqa: E402
 from npcd_client.stubs import load_stubs  # noqa: E402
+from npcd_demo_config import demo_config  # noqa: E402
 
 pb, rpc = load_stubs()
 work = tempfile.mkdtemp(prefix="npcd-journal-")
@@ -44,18 +45,11 @@ def fail(text, log=None):
 
 
 with open(config, "w") as f:
-    json.dump({"listen": "127.0.0.1:0", "tick_hz": 20,
-               "archetypes_dir": f"{SRC}/config/archetypes",
-               "selection_trees_dir": f"{SRC}/config/selection_trees",
-               "behavior_trees_dir": f"{SRC}/config/behavior_trees",
-               "long_actions": f"{SRC}/config/long_actions.json",
-               "influences": f"{SRC}/config/actions/influences.json",
-               "goap_dir": f"{SRC}/config/goap", "world": f"{SRC}/config/demo.json",
-               "simulated_players": True, "status_interval_s": 0,
-               "perception": json.load(open(f"{SRC}/config/npcd.json")).get("perception", {}),
-               "hibernation": {"enabled": True, "quiet_s": 3},
-               "snapshot": {"dir": snapshots, "interval_s": 2, "keep": 20,
-                            "journal": {"sync": "tick"}}}, f)
+    json.dump(demo_config(SRC, tick_hz=20,
+                          perception=json.load(open(f"{SRC}/config/npcd.json")).get("perception", {}),
+                          hibernation={"enabled": True, "quiet_s": 3},
+                          snapshot={"dir": snapshots, "interval_s": 2, "keep": 20,
+                                    "journal": {"sync": "tick"}}), f)
 
 
 def start(log, *args):
