@@ -140,12 +140,18 @@ void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out) {
   }
 }
 
-bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, std::string& error) {
+bool restoreHibernation(const pb::HibernationState& in, const SleeperNames& names,
+                        SimStateAccess& access, std::string& error) {
   for (const pb::PlaceState& p : in.places()) {
     access.setPlace(static_cast<PlaceIndex>(p.index()), static_cast<PlaceState>(p.state()),
                     p.last_activity_s(), p.asleep_since_s(), p.wake_at_s());
     access.setCustody(static_cast<PlaceIndex>(p.index()), p.held(), p.epoch(), p.holder());
   }
+  return restoreSleepers(in, names, PlaceIndex::kNone, access, error);
+}
+
+bool restoreSleepers(const pb::HibernationState& in, const SleeperNames& names, PlaceIndex only,
+                     SimStateAccess& access, std::string& error, SleeperCounts* counts) {
   // The snapshot's tables resolved once; an archetype these definitions lack is refused
   // when a sleeper names it.
   std::vector<std::optional<uint16_t>> archetypes;
@@ -154,8 +160,6 @@ bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, 
   for (const std::string& name : in.long_action_names()) {
     long_actions.push_back(access.longActions().find(name));
   }
-  const size_t species = access.world().species().size();
-  const size_t items = access.longActions().items().size();
   uint64_t id = 0;
   for (const pb::DormantAgentState& o : in.dormant()) {
     id += static_cast<uint64_t>(o.id_delta());
@@ -184,9 +188,17 @@ bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, 
     Entity& body = d.body;
     body.id = EntityId{id};
     body.kind = static_cast<EntityKind>(o.kind());
-    body.species = o.species() == 0 || o.species() > species ? NameTable::kNone
-                                                              : static_cast<uint16_t>(o.species() - 1);
+    body.species = o.species() == 0 || o.species() > names.species.size()
+                       ? NameTable::kNone
+                       : names.species[o.species() - 1];
     body.place = static_cast<PlaceIndex>(o.place());
+    if (only != PlaceIndex::kNone) {
+      if (body.place != only) continue;
+      if (!access.world().entities().find(body.id).isNull()) {
+        if (counts) ++counts->skipped;
+        continue;
+      }
+    }
     body.active = (o.flags() & kInactive) == 0;
     body.place_from_client = (o.flags() & kPlaceFromClient) != 0;
     body.takeable = (o.flags() & kNotTakeable) == 0;
@@ -218,19 +230,21 @@ bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, 
     }
     for (int i = 0; i < o.items_size(); ++i) {
       // add() of 0 keeps no slot; an emptied slot is not worth keeping across a restore.
-      if (o.items(i) < items) d.inventory.add(static_cast<uint16_t>(o.items(i)), o.item_counts(i));
+      if (o.items(i) < names.items.size()) d.inventory.add(names.items[o.items(i)], o.item_counts(i));
     }
     d.actions_completed = o.actions_completed();
     d.actions_failed = o.actions_failed();
     d.archetype = archetype;
     // 0: the group named after its archetype (interned if the snapshot's table lacks it).
-    d.group = o.group() != 0 ? static_cast<uint16_t>(o.group())
-                             : access.internGroup(access.archetypes().at(archetype).name);
+    d.group = o.group() == 0 ? access.internGroup(access.archetypes().at(archetype).name)
+              : o.group() < names.groups.size() ? names.groups[o.group()]
+                                                : 0;
     if (d.group == 0 || access.groupName(d.group).empty()) {
       error = who + ": group " + std::to_string(o.group()) + " is not in the snapshot's group names";
       return false;
     }
     access.addDormant(body.place, d);
+    if (counts) ++counts->added;
   }
   return true;
 }

@@ -26,6 +26,25 @@ void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out);
 // named after its archetype (SimStateAccess::archetypeGroup), which is left out.
 void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archetype_group,
                    pb::DormantAgentState& out);
-bool restoreHibernation(const pb::HibernationState& in, SimStateAccess& access, std::string& error);
+
+// What a snapshot's interned indices name in the simulation restoring it: a sleeper's
+// species and items index SimState.species_names / item_names, its group number
+// SimState.group_names (sim_state_codec.h sleeperNames()). After restoreNames() every
+// entry maps to itself; a place adopted from another node maps through the names.
+struct SleeperNames {
+  std::vector<uint16_t> species;  // by snapshot index
+  std::vector<uint16_t> items;    // by snapshot index
+  std::vector<uint16_t> groups;   // by group number ([0] unused)
+};
+// Every place's dispatcher state and custody, then every sleeper.
+bool restoreHibernation(const pb::HibernationState& in, const SleeperNames& names,
+                        SimStateAccess& access, std::string& error);
+struct SleeperCounts {
+  size_t added = 0;
+  size_t skipped = 0;  // adopting one place: its id is an entity here already
+};
+// The sleepers of `only` (PlaceIndex::kNone: of every place, into a cleared simulation).
+bool restoreSleepers(const pb::HibernationState& in, const SleeperNames& names, PlaceIndex only,
+                     SimStateAccess& access, std::string& error, SleeperCounts* counts = nullptr);
 
 }  // namespace npc

@@ -62,6 +62,8 @@ std::optional<AgentRecord::Exact> decodeExact(const pb::AgentState& in) {
   return exact;
 }
 
+}  // namespace
+
 bool decodeAgent(const pb::AgentState& in, SimStateAccess& access, AgentRecord& r,
                  bool exact, std::string& error) {
   const std::optional<uint16_t> archetype = access.archetypes().find(in.archetype());
@@ -93,6 +95,8 @@ bool decodeAgent(const pb::AgentState& in, SimStateAccess& access, AgentRecord& 
   if (exact) r.exact = decodeExact(in);
   return true;
 }
+
+namespace {
 
 constexpr NameTableKind kNameTables[] = {NameTableKind::kActions, NameTableKind::kSpecies,
                                          NameTableKind::kItems, NameTableKind::kSignals,
@@ -133,6 +137,15 @@ void restoreSquads(const pb::SimState& in, SimStateAccess& access) {
 }
 
 }  // namespace
+
+SleeperNames sleeperNames(const pb::SimState& state, SimStateAccess& access) {
+  SleeperNames names;
+  for (const std::string& name : state.species_names()) names.species.push_back(access.internSpecies(name));
+  for (const std::string& name : state.item_names()) names.items.push_back(access.internItem(name));
+  names.groups.push_back(0);
+  for (const std::string& name : state.group_names()) names.groups.push_back(access.internGroup(name));
+  return names;
+}
 
 void buildSimState(const SimStateCopy& copy, pb::SimState& out) {
   out.Clear();
@@ -214,7 +227,9 @@ bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& er
       return false;
     }
   }
-  if (!restoreHibernation(state.hibernation(), access, error)) return false;
+  if (!restoreHibernation(state.hibernation(), sleeperNames(state, access), access, error)) {
+    return false;
+  }
   if (state.has_perception() && !restorePerceptionSystem(state.perception(), access, error)) {
     return false;
   }

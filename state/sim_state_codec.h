@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "hibernation_codec.h"
 #include "npc/state/v1/snapshot.pb.h"
 #include "sim/sim_state_access.h"
 #include "sim_state_copy.h"
@@ -29,5 +30,12 @@ void buildSimState(const SimStateCopy& copy, pb::SimState& out);
 // the simulation must not be used then.
 bool restoreSimState(const pb::SimState& state, Simulation& sim, std::string& error,
                      RestoreMode mode = RestoreMode::kRestart);
+
+// One awake agent's record (its exact parts only with `exact`); false with `error` when
+// its archetype is unknown here. Names (species, items, actions) are interned by name.
+bool decodeAgent(const pb::AgentState& in, SimStateAccess& access, AgentRecord& record,
+                 bool exact, std::string& error);
+// The state's sleeper name tables interned here (hibernation_codec.h SleeperNames).
+SleeperNames sleeperNames(const pb::SimState& state, SimStateAccess& access);
 
 }  // namespace npc

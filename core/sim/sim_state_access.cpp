@@ -296,6 +296,8 @@ void SimStateAccess::setCounters(uint64_t tick, uint64_t next_intention_id,
   // Places were sized at the clock of the world file; their times come from setPlace().
 }
 
+void SimStateAccess::unloadPlace(PlaceIndex place) { sim_.unloadPlace(place); }
+
 void SimStateAccess::setEntityOrder(std::span<const EntityId> ids) {
   EntityTable& table = sim_.world_.entities();
   for (EntityId id : ids) {

@@ -168,6 +168,10 @@ class SimStateAccess {
   // (the world file's, which describe the state being replaced); no events.
   void clear();
   void setCounters(uint64_t tick, uint64_t next_intention_id, uint64_t next_dropped_object);
+  // A place adopted from another node (state/place_handoff.h) into a simulation that runs
+  // on: its agents here, awake or asleep, go first, without a word to clients. Then
+  // addPlanner / addAgent / addDormant / setPlace and finishRestore() as for a whole restore.
+  void unloadPlace(PlaceIndex place);
   // Before any entity is added: the entity table's rows in this order (ids, as captured),
   // which is the order perception and the spatial index visit them in — floating-point sums
   // and ties then come out as they did. Rows not filled by addEntity/addAgent are dropped
