@@ -265,7 +265,13 @@ bool Daemon::start(std::vector<std::string>& errors) {
   if (config_.cluster.enabled) {
     std::string address = config_.cluster.advertise;
     if (address.empty()) address = config_.listen.substr(0, config_.listen.rfind(':') + 1) + std::to_string(port_);
-    cluster_ = std::make_unique<ClusterNode>(config_.cluster, address, world);
+    cluster_ = std::make_unique<ClusterNode>(config_.cluster, address, world,
+                                             configDefinitionsHash(config_));
+    // The input journal cannot replay an adoption: the next journal starts from a snapshot
+    // taken after it.
+    cluster_->setOnAdopt([this] {
+      if (snapshots_) snapshots_->request([](const SnapshotResult&) {});
+    });
     service_->setClusterView(cluster_.get());
     cluster_->start(*sim_);
   }
@@ -316,6 +322,10 @@ bool Daemon::start(std::vector<std::string>& errors) {
       const LeaseKeeperStats leases = cluster_->stats();
       s.leases_lost = leases.lost;
       s.lease_renew_failures = leases.renew_failures;
+      const PlaceSnapshotStats snapshots = cluster_->snapshotStats();
+      s.place_snapshots_written = snapshots.written;
+      s.place_snapshots_failed = snapshots.fenced + snapshots.failed;
+      s.places_adopted = cluster_->adopted();
     }
   };
   // The board keeps its own window of tick durations so GetStats's percentiles are current
@@ -401,7 +411,8 @@ void Daemon::shutdown() {
     sim_->setCommandRecorder({});
     journal_.reset();
   }
-  if (cluster_) cluster_->stop(true);  // no tick runs any more: the places go to others
+  // No tick runs any more: the places are written for, and given to, others.
+  if (cluster_) cluster_->stop(*sim_, true);
   // The tick thread has stopped: what the planners learned can be written out.
   if (const Status saved = sim_->savePlannerStatistics(); !saved.isOk()) {
     spdlog::warn(logText("planner statistics: " + saved.message()));

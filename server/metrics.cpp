@@ -97,6 +97,15 @@ Metrics::Metrics(const std::string& listen, std::string& error)
                          "(not renewed in time, or taken over)");
   renew_failures_ = counter(r, "npcd_cluster_renew_failures_total",
                             "Lease renewals Redis did not answer");
+  auto& place_snapshots = prometheus::BuildCounter()
+                              .Name("npcd_cluster_place_snapshots_total")
+                              .Help("Place snapshots written to Redis for the places' next holders, "
+                                    "by result (failed: fenced off or Redis away)")
+                              .Register(r);
+  place_snapshots_written_ = &place_snapshots.Add({{"result", "written"}});
+  place_snapshots_failed_ = &place_snapshots.Add({{"result", "failed"}});
+  places_adopted_ = counter(r, "npcd_cluster_places_adopted_total",
+                            "Places this node took up from their previous holder's snapshot");
   outbox_messages_ = gauge(r, "npcd_outbox_messages",
                            "Messages queued for Connect streams, all clients together");
   outbox_max_ = gauge(r, "npcd_outbox_messages_max",
@@ -174,6 +183,9 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(tick_stalls_, s.tick_stalls, last_.stalls);
   grow(leases_lost_, s.leases_lost, last_.leases_lost);
   grow(renew_failures_, s.lease_renew_failures, last_.renew_failures);
+  grow(place_snapshots_written_, s.place_snapshots_written, last_.snapshots_written);
+  grow(place_snapshots_failed_, s.place_snapshots_failed, last_.snapshots_failed);
+  grow(places_adopted_, s.places_adopted, last_.adopted);
 }
 
 void Metrics::observePlanLatency(const LatencyHistogram& plan_latency) {

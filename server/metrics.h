@@ -57,7 +57,7 @@ class Metrics {
     uint64_t actions = 0, completed = 0, failed = 0, errors_input = 0, errors_refused = 0,
              rays = 0, behavior_changes = 0, signals = 0, overruns = 0, dropped = 0, plans = 0,
              plans_failed = 0, plans_partial = 0, stalls = 0, leases_lost = 0,
-             renew_failures = 0;
+             renew_failures = 0, snapshots_written = 0, snapshots_failed = 0, adopted = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<prometheus::Collectable> process_;  // the exposer keeps only a weak_ptr
@@ -80,6 +80,9 @@ class Metrics {
   prometheus::Gauge* places_held_ = nullptr;    // npcd_places_held (cluster leases)
   prometheus::Counter* leases_lost_ = nullptr;
   prometheus::Counter* renew_failures_ = nullptr;
+  prometheus::Counter* place_snapshots_written_ = nullptr;  // npcd_cluster_place_snapshots_total
+  prometheus::Counter* place_snapshots_failed_ = nullptr;
+  prometheus::Counter* places_adopted_ = nullptr;
   prometheus::Gauge* outbox_messages_ = nullptr;
   prometheus::Gauge* outbox_max_ = nullptr;
   prometheus::Family<prometheus::Counter>* rpc_handled_ = nullptr;

@@ -36,6 +36,9 @@ struct DaemonStats {
   uint64_t outbox_max = 0;       // the fullest stream's outbox
   uint64_t leases_lost = 0;           // cluster: leases stopped without giving them up
   uint64_t lease_renew_failures = 0;  // cluster: renewals Redis did not answer
+  uint64_t place_snapshots_written = 0;  // cluster: place snapshots Redis took
+  uint64_t place_snapshots_failed = 0;   // cluster: not written (fenced off, or Redis away)
+  uint64_t places_adopted = 0;           // cluster: places taken up from a snapshot
 };
 
 class StatsBoard {

@@ -49,7 +49,7 @@ void readClusterConfig(JsonReader& r, const nlohmann::json& j, ClusterConfig& ou
   out.enabled = true;
   r.onlyKeys(j, kPath,
              {"redis", "node_id", "advertise", "lease_ttl_s", "places", "key_prefix",
-              "redis_timeout_ms"});
+              "redis_timeout_ms", "snapshot_interval_s"});
   if (auto v = r.string(j, kPath, "redis", false)) {
     if (!splitAddress(*v, out.redis_host, out.redis_port)) {
       r.error("/cluster/redis", "expected host:port, got \"" + *v + "\"");
@@ -78,6 +78,12 @@ void readClusterConfig(JsonReader& r, const nlohmann::json& j, ClusterConfig& ou
   if (auto v = r.number(j, kPath, "redis_timeout_ms", false)) {
     out.redis_timeout_ms = *v;
     if (!(*v >= 10 && *v <= 60000)) r.error("/cluster/redis_timeout_ms", "must be within [10, 60000]");
+  }
+  if (auto v = r.number(j, kPath, "snapshot_interval_s", false)) {
+    out.snapshot_interval_s = *v;
+    if (!(*v >= 0.1 && *v <= 3600)) {
+      r.error("/cluster/snapshot_interval_s", "must be within [0.1, 3600]");
+    }
   }
   readPlaces(r, j, out);
 }

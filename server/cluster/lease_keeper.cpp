@@ -165,10 +165,18 @@ void LeaseKeeper::claim(PlaceLeaseStore& store) {
       continue;
     }
     known_epoch_[place] = got.token.epoch;
+    ReadResult snapshot = store.read(place, kPlaceSnapshotKey);
+    if (!snapshot.status.isOk()) {
+      spdlog::warn(logText("cluster: place \"" + place + "\" given back: its snapshot could not be read: " +
+                           snapshot.status.message()));
+      store.release(got.token);  // if Redis is away, the lease runs out on its own
+      return;
+    }
     holders_[place].clear();  // if it is lost one day, its next holder is news
     std::lock_guard lock(mutex_);
     held_[place] = Held{got.token, sent + validity()};
-    changes_.push_back({LeaseChange::Kind::kAcquired, place, got.token.epoch, {}});
+    changes_.push_back({LeaseChange::Kind::kAcquired, place, got.token.epoch, {},
+                        snapshot.bytes.value_or(std::string())});
     ++stats_.acquired;
   }
 }

@@ -11,6 +11,10 @@
 // Once a ttl it also reads who holds the other places, so that the daemon can tell a game
 // where a refused update belongs.
 //
+// A place is granted together with its last snapshot (kPlaceSnapshotKey): a grant whose
+// snapshot cannot be read is given back and claimed again later, so that a place with a
+// snapshot never starts afresh.
+//
 // The tick thread takes the changes (places acquired, places lost) between ticks and turns
 // them into HoldPlace commands; a lease whose validity ran out on the node's own clock is
 // reported lost there and then, even if the keeper thread is stuck in a Redis call. A lease
@@ -41,6 +45,9 @@ struct LeaseChange {
   // kLost: why ("not renewed in time", ...); kHeldElsewhere: "node-b at 10.0.0.6:50051", or
   // "" when nobody holds the place.
   std::string why;
+  // kAcquired: the place's last snapshot as its previous holder wrote it (an encoded
+  // PlaceHandoff), read right after the grant; "" when none was ever written.
+  std::string snapshot;
 };
 
 // One place as Redis sees it (GetClusterState).

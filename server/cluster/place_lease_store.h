@@ -26,6 +26,10 @@ namespace npc {
 class RedisConnection;
 struct RedisReply;
 
+// The suffix under which a place's holder writes the place's snapshot (a PlaceHandoff,
+// server/cluster/place_snapshot_writer.h) for the next holder.
+inline constexpr std::string_view kPlaceSnapshotKey = "snap";
+
 // Proof of ownership, handed out by acquire().
 struct LeaseToken {
   std::string place;

@@ -1,6 +1,7 @@
 // Whole daemons in a cluster on the demo world, with a private redis-server: a node holds
 // places by lease, says so in GetClusterState and in the epochs of its actions, hands its
-// places over when it drains, and stops running a place the moment it may have lost it.
+// places over when it drains (their snapshots adopted by the next node), and stops running a
+// place the moment it may have lost it.
 #include <chrono>
 #include <fstream>
 #include <string>
@@ -155,6 +156,39 @@ TEST_CASE("Two nodes share the demo world by place; a draining node hands its pl
       CHECK(p.epoch() == 2);
     }
   }
+}
+
+TEST_CASE("A draining node's places come back on the next node from their snapshots",
+          "[cluster][daemon]") {
+  Redis redis;
+  Node a(nodeConfig(redis.process, "node-a"));
+  REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }));
+  // An npc the game spawned on node-a: no world file knows it, only the square's snapshot.
+  v1::SpawnAgentRequest spawn;
+  spawn.mutable_agent()->set_id(77);
+  spawn.mutable_agent()->set_kind(v1::ENTITY_KIND_NPC);
+  spawn.mutable_agent()->set_archetype("villager");
+  spawn.mutable_agent()->mutable_position()->set_x(5);
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+    v1::SpawnAgentResponse out;
+    const grpc::Status spawned = a.stub->SpawnAgent(&ctx, spawn, &out);
+    INFO(spawned.error_message());
+    REQUIRE(spawned.ok());
+  }
+  REQUIRE(waitFor([&] { return a.sim().agents == demoNpcs() + 1; }));
+
+  Node b(nodeConfig(redis.process, "node-b"));
+  std::this_thread::sleep_for(300ms);
+  REQUIRE(b.sim().places_held == 0);
+  a.daemon.shutdown();
+  CHECK(a.daemon.stats().load().place_snapshots_written >= 4);
+  REQUIRE(waitFor([&] { return b.sim().places_held == 4 && b.sim().agents == demoNpcs() + 1; },
+                  3000ms));
+  CHECK(b.daemon.stats().load().places_adopted == 4);
+  // It runs there: the snapshot b writes of the square has it too.
+  REQUIRE(waitFor([&] { return b.daemon.stats().load().place_snapshots_written >= 4; }, 8000ms));
 }
 
 TEST_CASE("A node that cannot renew stops running its places, and takes them up again",
