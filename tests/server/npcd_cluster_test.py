@@ -1,12 +1,16 @@
 #!/usr/bin/python3
-"""Cluster of real npcd processes on a private redis-server (lease ttl 1 s, demo world with
-simulated players): (a) a node killed with SIGKILL: the other takes its 4 places at epoch 2
-with their 14 npcs once the leases expire; (b) a paused node (SIGSTOP longer than the ttl)
+"""Cluster of real npcd processes on a private redis-server (lease ttl 1 s, place snapshots
+every 0.5 s, demo world with simulated players). The holder is given an npc of the game's
+(spawned over gRPC, in no world file), so a node that takes a place over shows whether it
+adopted the place's snapshot: (a) a node killed with SIGKILL: the other takes its 4 places
+at epoch 2 with their 15 npcs, from the last snapshots, once the leases expire; (b) a paused node (SIGSTOP longer than the ttl)
 wakes as a zombie: it unloads its places at once and its client stream carries no action
 (and no stale epoch) afterwards, then takes places back at a higher epoch on the same
-stream; (c) SIGTERM drains: the other node takes every place within a few claim rounds,
-sooner than a lease expiry, and the drained node exits 0; (d) redis-server restarted empty:
-the holder's renew takes its leases back, at the same epoch, without dropping its agents.
+stream; (c) SIGTERM drains: the other node takes every place, with the game's npc, within a
+few claim rounds, sooner than a lease expiry, and the drained node exits 0; (d) redis-server
+restarted empty: the holder's renew takes its leases back, at the same epoch, without
+dropping its agents; (e) SIGKILL in the middle of a drain: every place ends up held once, at
+epoch 2, adopted whole from a snapshot (the drain's or the last periodic one).
 Usage: npcd_cluster_test.py NPCD_BINARY SOURCE_DIR"""
 import json
 import os
@@ -33,9 +37,11 @@ if not os.access(REDIS, os.X_OK):
     print("FAIL: redis-server is not installed (Debian package redis-server; scripts/setup.sh)")
     sys.exit(1)
 TTL = 1.0
+SNAPSHOT_S = 0.5
 DEMO = json.load(open(os.path.join(SRC, "config", "demo.json")))
 PLACES = sorted(p["name"] for p in DEMO["places"])
 AGENTS_IN_PLACES = 14  # the demo's npcs inside a place (2 stand outside every place)
+GAME_NPC = 7001       # spawned by the test in the square: only a place snapshot carries it
 work = tempfile.mkdtemp(prefix="npcd-cluster-")
 procs = []    # every process started, killed at the end whatever happened
 logs = {}     # node name -> log path, printed on a failure
@@ -119,7 +125,8 @@ class Node:
                 hibernation={"enabled": False},
                 cluster={"redis": f"127.0.0.1:{redis.port}", "node_id": name,
                          "lease_ttl_s": TTL, "places": "balanced",
-                         "key_prefix": prefix, "redis_timeout_ms": 200}), f)
+                         "key_prefix": prefix, "redis_timeout_ms": 200,
+                         "snapshot_interval_s": SNAPSHOT_S}), f)
         self.proc = subprocess.Popen([NPCD, "--config", config], stdout=open(self.log, "w"),
                                      stderr=subprocess.STDOUT)
         procs.append(self.proc)
@@ -147,6 +154,20 @@ class Node:
             if p.node != self.name or not p.held_here or (epoch and p.epoch != epoch):
                 return None
         return c if sorted(p.place for p in c.places) == PLACES else None
+
+    def spawn_game_npc(self):
+        """Spawns GAME_NPC in the square and waits until a place snapshot was surely written
+        with it (three intervals)."""
+        self.stub.SpawnAgent(pb.SpawnAgentRequest(agent=pb.Entity(
+            id=GAME_NPC, kind=pb.ENTITY_KIND_NPC, archetype="villager",
+            position=pb.Vec3(x=5.0, y=0.0, z=0.0))), timeout=5)
+        wait_for("the game's npc runs", 5, lambda: self.holds_all(agents=AGENTS_IN_PLACES + 1))
+        time.sleep(3 * SNAPSHOT_S)
+
+    def adoptions(self):
+        """The places this node took up from a snapshot, as its log says."""
+        return re.findall(r'holds place "(\w+)" at epoch (\d+), adopted from ([\w-]+)',
+                          open(self.log).read())
 
     def holds_none(self):
         s = self.stats()
@@ -206,9 +227,11 @@ def holder(redis, prefix):
     return a
 
 
-def holder_and_waiter(redis, prefix):
-    """Node A holding every place, and node B up beside it."""
+def holder_and_waiter(redis, prefix, game_npc=False):
+    """Node A holding every place (with the game's npc), and node B up beside it."""
     a = holder(redis, prefix)
+    if game_npc:
+        a.spawn_game_npc()
     b = Node("npcd-b", redis, prefix)
     wait_for("B is up", 10, b.stats)
     return a, b
@@ -216,17 +239,21 @@ def holder_and_waiter(redis, prefix):
 
 def case_kill9(redis):
     """(a) The holder dies without a word: its leases expire and the survivor takes them."""
-    a, b = holder_and_waiter(redis, "kill9")
+    a, b = holder_and_waiter(redis, "kill9", game_npc=True)
     time.sleep(2 * TTL / 4)  # two claim rounds of B, which must leave A's places alone
     s = b.stats()
     check(s.places_held == 0 and s.agents == 0,
           f"B took places from a live holder: places_held {s.places_held}, agents {s.agents}")
     a.proc.send_signal(signal.SIGKILL)
     a.proc.wait()
-    state, took = wait_for("B holds all 4 places at epoch 2 with 14 agents after A's SIGKILL",
-                           3.0, lambda: b.holds_all(epoch=2))
-    summary.append(f"(a) kill -9: B held all 4 places at epoch 2 with {AGENTS_IN_PLACES} agents "
-                   f"{took:.2f} s after A died (ttl {TTL:g} s)")
+    state, took = wait_for("B holds all 4 places at epoch 2 with 15 agents after A's SIGKILL",
+                           3.0, lambda: b.holds_all(epoch=2, agents=AGENTS_IN_PLACES + 1))
+    adopted = b.adoptions()
+    check(sorted(p for p, _, _ in adopted) == PLACES and all(n == "npcd-a" for _, _, n in adopted),
+          f"B did not adopt every place from A's snapshots: {adopted}")
+    summary.append(f"(a) kill -9: B held all 4 places at epoch 2 with {AGENTS_IN_PLACES + 1} agents "
+                   f"(the game's npc from the square's snapshot) {took:.2f} s after A died "
+                   f"(ttl {TTL:g} s)")
     b.kill()
 
 
@@ -295,7 +322,7 @@ def case_zombie(redis):
 
 def case_drain(redis):
     """(c) SIGTERM gives the leases up: the other node need not wait for them to expire."""
-    a, b = holder_and_waiter(redis, "drain")
+    a, b = holder_and_waiter(redis, "drain", game_npc=True)
     time.sleep(2 * TTL / 4)
     check(b.stats().places_held == 0, "B took places from a live holder")
     exit_time = []
@@ -315,16 +342,20 @@ def case_drain(redis):
     # A withdrew its node announcement as it drained, so B's fair share is every place at
     # once: all 4 within one claim round (ttl/4) of the release, well before any lease of A's
     # could have expired.
-    wait_for("B holds all 4 places at epoch 2 with 14 agents within 0.75 ttl of A's SIGTERM",
-             0.75 * TTL - took_first, lambda: b.holds_all(epoch=2), interval=0.02)
+    wait_for("B holds all 4 places at epoch 2 with 15 agents within 0.75 ttl of A's SIGTERM",
+             0.75 * TTL - took_first,
+             lambda: b.holds_all(epoch=2, agents=AGENTS_IN_PLACES + 1), interval=0.02)
     took = time.monotonic() - term
     waiter.join(timeout=30)
     check(exit_time, "A did not exit within 30 s of SIGTERM")
     exited = exit_time[0] - term
     check(a.proc.returncode == 0, f"A exited with code {a.proc.returncode} after SIGTERM")
     check("gave up 4 place lease(s)" in open(a.log).read(), "A's log does not say it gave up 4 leases")
+    check(sorted(p for p, _, _ in b.adoptions()) == PLACES,
+          f"B did not adopt every place from A's snapshots: {b.adoptions()}")
     summary.append(f"(c) SIGTERM: A's leases gone from Redis {released:.2f} s, B held a first place "
-                   f"{took_first:.2f} s and all 4 at epoch 2 {took:.2f} s after SIGTERM (ttl {TTL:g} s); "
+                   f"{took_first:.2f} s and all 4 at epoch 2, adopted with the game's npc, "
+                   f"{took:.2f} s after SIGTERM (ttl {TTL:g} s); "
                    f"A exited 0 after {exited:.2f} s")
     b.kill()
     a.kill()
@@ -351,10 +382,33 @@ def case_redis_restart(redis):
     a.kill()
 
 
+def case_kill_mid_drain(redis):
+    """(e) SIGKILL while draining: the places end up held once, from whole snapshots."""
+    a, b = holder_and_waiter(redis, "middrain", game_npc=True)
+    a.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.03)  # shutting down: the last tick, the drain's snapshots, the releases
+    a.proc.send_signal(signal.SIGKILL)
+    a.proc.wait()
+    drained = "gave up 4 place lease(s)" in open(a.log).read()
+    state, took = wait_for("B holds all 4 places at epoch 2 with 15 agents after A died draining",
+                           3.0, lambda: b.holds_all(epoch=2, agents=AGENTS_IN_PLACES + 1))
+    adopted = b.adoptions()
+    check(sorted(p for p, _, _ in adopted) == PLACES,
+          f"B did not adopt each place exactly once from A's snapshots: {adopted}")
+    time.sleep(TTL)  # nothing changes hands afterwards
+    again = b.holds_all(epoch=2, agents=AGENTS_IN_PLACES + 1)
+    check(again and len(b.adoptions()) == len(PLACES),
+          f"the places moved again after B took them: {b.adoptions()}, {b.stats()}")
+    summary.append(f"(e) SIGKILL 30 ms into a drain (A had {'' if drained else 'not yet '}given its "
+                   f"leases up): B held all 4 places once, at epoch 2, adopted with the game's npc, "
+                   f"{took:.2f} s after the kill")
+    b.kill()
+
+
 def main():
     started = time.monotonic()
     redis = Redis()
-    for case in (case_kill9, case_zombie, case_drain, case_redis_restart):
+    for case in (case_kill9, case_zombie, case_drain, case_redis_restart, case_kill_mid_drain):
         case_started = time.monotonic()
         case(redis)
         print(f"{case.__doc__.split(')')[0].strip()}) passed in "
