@@ -206,6 +206,10 @@ struct Encoder {
     out.mutable_note_place_holder()->set_holder(c.holder);
     return true;
   }
+  bool operator()(const HandOver& c) {
+    out.mutable_hand_over()->set_id(raw(c.id));
+    return true;
+  }
   bool operator()(const HoldPlace& c) {
     pb::JournalHoldPlace& o = *out.mutable_hold_place();
     o.set_place(c.place);
@@ -421,6 +425,7 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
     case pb::JournalCommand::kBindClient: return BindClient{in.bind_client().name()};
     case pb::JournalCommand::kNotePlaceHolder:
       return NotePlaceHolder{in.note_place_holder().place(), in.note_place_holder().holder()};
+    case pb::JournalCommand::kHandOver: return HandOver{EntityId{in.hand_over().id()}};
     case pb::JournalCommand::kHoldPlace: {
       const pb::JournalHoldPlace& o = in.hold_place();
       return HoldPlace{o.place(), o.held(), o.epoch(), {}};

@@ -175,6 +175,7 @@ void splitPlaces(pb::SimState& whole, std::span<const PlaceToHand> places, doubl
     h.set_node(source.node);
     h.set_tick(whole.tick());
     h.set_sim_time_s(sim_time_s);
+    h.set_arrivals_after(places[i].arrivals_after);
     h.mutable_state()->set_tick(whole.tick());
     copyNames(whole, *h.mutable_state());
     slot[raw(places[i].index)] = i;
@@ -215,25 +216,28 @@ void splitPlaces(pb::SimState& whole, std::span<const PlaceToHand> places, doubl
   }
 }
 
-bool adoptPlace(const pb::PlaceHandoff& handoff, std::string_view definitions_hash,
-                Simulation& sim, PlaceAdoption& report, std::string& error) {
-  report = PlaceAdoption{};
-  const std::string label = "place \"" + handoff.place() + "\" handoff";
+namespace {
+
+// The checks both kinds of adoption make before touching the simulation; the place's index.
+PlaceIndex checkHandoff(const pb::PlaceHandoff& handoff, std::string_view definitions_hash,
+                        const SimStateAccess& access, const std::string& label, std::string& error) {
   if (handoff.format_version() != kPlaceHandoffVersion) {
     error = label + ": format version " + std::to_string(handoff.format_version()) + ", not " +
             std::to_string(kPlaceHandoffVersion);
-    return false;
+    return PlaceIndex::kNone;
   }
   if (handoff.definitions_hash() != definitions_hash) {
     error = label + ": taken with other definitions (hash " + handoff.definitions_hash() + ")";
-    return false;
+    return PlaceIndex::kNone;
   }
-  SimStateAccess access(sim);
   const PlaceIndex place = access.world().findPlace(handoff.place());
-  if (place == PlaceIndex::kNone) {
-    error = label + ": this world has no such place";
-    return false;
-  }
+  if (place == PlaceIndex::kNone) error = label + ": this world has no such place";
+  return place;
+}
+
+// The handoff's state on this simulation's clock.
+pb::SimState onThisClock(const pb::PlaceHandoff& handoff, const SimStateAccess& access,
+                         PlaceIndex place, PlaceAdoption& report) {
   pb::SimState state = handoff.state();
   const ClockShift at{access.timeS() - handoff.sim_time_s(), handoff.tick(), access.tick()};
   report.clock_shift_s = at.seconds;
@@ -241,6 +245,19 @@ bool adoptPlace(const pb::PlaceHandoff& handoff, std::string_view definitions_ha
   for (pb::DormantAgentState& d : *state.mutable_hibernation()->mutable_dormant()) {
     d.set_place(raw(place));  // the writer's index of the same place under the same hash
   }
+  return state;
+}
+
+}  // namespace
+
+bool adoptPlace(const pb::PlaceHandoff& handoff, std::string_view definitions_hash,
+                Simulation& sim, PlaceAdoption& report, std::string& error) {
+  report = PlaceAdoption{};
+  const std::string label = "place \"" + handoff.place() + "\" handoff";
+  SimStateAccess access(sim);
+  const PlaceIndex place = checkHandoff(handoff, definitions_hash, access, label, error);
+  if (place == PlaceIndex::kNone) return false;
+  const pb::SimState state = onThisClock(handoff, access, place, report);
 
   access.unloadPlace(place);
   const SleeperNames names = sleeperNames(state, access);
@@ -262,6 +279,29 @@ bool adoptPlace(const pb::PlaceHandoff& handoff, std::string_view definitions_ha
     return false;
   }
   return true;
+}
+
+bool adoptArrivals(const pb::PlaceHandoff& arrivals, std::string_view definitions_hash,
+                   Simulation& sim, PlaceAdoption& report, std::string& error) {
+  report = PlaceAdoption{};
+  const std::string label = "npcs arriving in place \"" + arrivals.place() + "\"";
+  SimStateAccess access(sim);
+  const PlaceIndex place = checkHandoff(arrivals, definitions_hash, access, label, error);
+  if (place == PlaceIndex::kNone) return false;
+  for (const pb::AgentState& a : arrivals.state().agents()) {
+    if (!access.archetypes().find(a.archetype())) {
+      error = label + ": agent " + std::to_string(a.id()) + ": archetype \"" + a.archetype() +
+              "\" is unknown";
+      return false;
+    }
+  }
+  const pb::SimState state = onThisClock(arrivals, access, place, report);
+  access.wakePlace(place, "npcs arrived from another node");
+  const SleeperNames names = sleeperNames(state, access);
+  const bool ok = adoptAgents(state, place, names, access, report, error);
+  access.finishRestore();
+  if (!ok) error = label + ": " + error;
+  return ok;
 }
 
 }  // namespace npc

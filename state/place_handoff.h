@@ -34,6 +34,7 @@ struct PlaceToHand {
   PlaceIndex index = PlaceIndex::kNone;
   std::string name;
   uint64_t epoch = 0;
+  std::string arrivals_after;  // PlaceHandoff.arrivals_after
 };
 
 // Who writes the handoffs: the definitions they belong to and the writing node.
@@ -60,5 +61,12 @@ struct PlaceAdoption {
 // here at all, so the caller can start it afresh.
 bool adoptPlace(const pb::PlaceHandoff& handoff, std::string_view definitions_hash,
                 Simulation& sim, PlaceAdoption& report, std::string& error);
+
+// Tick thread, between ticks: npcs that walked into the handoff's place from a place held by
+// another node join it (the place woken if it slept); the place's own agents stay. An id
+// already here is kept as it is (report.skipped). False with `error`, adding nothing, as
+// adoptPlace() refuses.
+bool adoptArrivals(const pb::PlaceHandoff& arrivals, std::string_view definitions_hash,
+                   Simulation& sim, PlaceAdoption& report, std::string& error);
 
 }  // namespace npc

@@ -207,8 +207,10 @@ PerceptionState perceptionOf(const AgentCopy& agent, const SimStateCopy& copy) {
   return s;
 }
 
-void copySimState(Simulation& sim, SimStateCopy& out) {
-  const SimStateAccess access(sim);
+namespace {
+
+// The name tables and counters every copy carries, whatever rows it holds.
+void copyTables(const SimStateAccess& access, SimStateCopy& out) {
   const World& world = access.world();
   copyNameTable(access.names(), out.action_names);
   copyNameTable(world.species(), out.species_names);
@@ -245,17 +247,28 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
   out.tick = access.tick();
   out.next_intention_id = access.nextIntentionId();
   out.next_dropped_object = access.nextDroppedObject();
+}
 
-  const auto rows = world.entities().rows();
-  out.entities.assign(rows.begin(), rows.end());
-  out.obstacles.assign(world.obstacles().begin(), world.obstacles().end());
-
+void clearAgentRows(SimStateCopy& out) {
   out.tracks.clear();
   out.sounds.clear();
   out.timestamps.clear();
   out.running.clear();
   out.node_data.clear();
   out.planner_rows.clear();
+}
+
+}  // namespace
+
+void copySimState(Simulation& sim, SimStateCopy& out) {
+  const SimStateAccess access(sim);
+  const World& world = access.world();
+  copyTables(access, out);
+  const auto rows = world.entities().rows();
+  out.entities.assign(rows.begin(), rows.end());
+  out.obstacles.assign(world.obstacles().begin(), world.obstacles().end());
+
+  clearAgentRows(out);
   std::vector<const MbtTree*> trees_seen;  // a handful: the behavior trees in use
   Used used;
   for (const Agent& agent : access.agents()) copyAgent(access, agent, out, used, trees_seen);
@@ -289,6 +302,31 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
   }
   access.copySleepingPlanners(out.sleeping_planners);
   copyPerceptionSystem(access, out);
+}
+
+
+void copyAgents(Simulation& sim, std::span<const EntityId> ids, SimStateCopy& out) {
+  const SimStateAccess access(sim);
+  copyTables(access, out);
+  out.entities.clear();
+  out.obstacles.clear();
+  clearAgentRows(out);
+  std::vector<const MbtTree*> trees_seen;
+  Used used;
+  for (EntityId id : ids) {
+    if (const Agent* agent = access.agent(id)) copyAgent(access, *agent, out, used, trees_seen);
+  }
+  out.agents.resize(used.agents);
+  out.planner_memory.resize(used.memory);
+  out.places.clear();
+  out.dormant.clear();
+  out.sleeping_planners.clear();
+  out.visibility_types.clear();
+  out.principals.clear();
+  out.stealth.clear();
+  out.stealth_reported.clear();
+  out.pending_signals.clear();
+  out.pending_sounds.clear();
 }
 
 }  // namespace npc

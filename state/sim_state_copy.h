@@ -18,6 +18,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -190,5 +191,9 @@ PerceptionState perceptionOf(const AgentCopy& agent, const SimStateCopy& copy);
 
 // Tick thread, between ticks: `out` is overwritten, keeping its capacity.
 void copySimState(Simulation& sim, SimStateCopy& out);
+// The same for the awake agents `ids` only (those not here are left out): the name tables
+// and counters, their rows, and nothing of the world, places, sleepers or perception's
+// daemon-wide state (npcs handed to another cluster node, state/place_handoff.h).
+void copyAgents(Simulation& sim, std::span<const EntityId> ids, SimStateCopy& out);
 
 }  // namespace npc

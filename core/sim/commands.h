@@ -203,6 +203,12 @@ struct NotePlaceHolder {
   std::string place;
   std::string holder;
 };
+// Cluster: an npc the game moved into a place held elsewhere (Simulation::takeLeaving) has
+// been written to that place's holder, which runs it from now on: it leaves this daemon
+// without a word to clients. kNotFound when it is not here (any more).
+struct HandOver {
+  EntityId id = EntityId::kNone;
+};
 
 // --- Intentions (core/intent, seed 004) ------------------------------------------------
 // Errors of the commands below: unknown agent kNotFound, hibernating agent
@@ -326,7 +332,7 @@ using CommandBody =
                  ReloadDefinitions, WakePlace, ClientGone, ProgramIntention, CancelIntention,
                  ExternalAction, GameAction, AddInfluence, RemoveInfluence, SetPlannerValue,
                  GetPlanTrace, ClientBack, DescribeWorld, SetPerceptionTuning,
-                 InterruptInFlight, BindClient, HoldPlace, NotePlaceHolder>;
+                 InterruptInFlight, BindClient, HoldPlace, NotePlaceHolder, HandOver>;
 
 // `origin` is who sent it: a client's identity (its Connect stream, or a unary call made
 // with a game credential), or kDaemon / kUnowned for admin calls and the daemon's own game.

@@ -1,4 +1,5 @@
 // Simulation: places held by lease in a cluster (place_custody.h, HoldPlace).
+#include <algorithm>
 #include <string>
 
 #include "sim/sim_messages.h"
@@ -75,6 +76,9 @@ Status Simulation::checkCustody(const EntityState& s, const Entity* current) con
     place = world_.placeAt(*s.position);
   }
   if (custody_.held(place)) return {};
+  // An npc of a place held here that the game moves into a place held elsewhere goes there,
+  // mind and all: it is noted as leaving (takeLeaving) and handed over.
+  if (current && place != PlaceIndex::kNone && custody_.held(current->place)) return {};
   if (place == PlaceIndex::kNone) {
     return {StatusCode::kFailedPrecondition,
             entityLabel(s.id) + ": is outside every place, and in a cluster an npc belongs to a place"};
@@ -83,6 +87,23 @@ Status Simulation::checkCustody(const EntityState& s, const Entity* current) con
   return {StatusCode::kFailedPrecondition,
           entityLabel(s.id) + ": " + placeLabel(world_, place) + " is held by another node" +
               (holder.empty() ? std::string() : " (" + holder + ")")};
+}
+
+void Simulation::noteLeaving(const Entity& e) {
+  if (!custody_.leased() || e.kind != EntityKind::kNpc || custody_.held(e.place)) return;
+  if (std::find(leaving_.begin(), leaving_.end(), e.id) == leaving_.end()) leaving_.push_back(e.id);
+}
+
+void Simulation::takeLeaving(std::vector<EntityId>& out) {
+  out.insert(out.end(), leaving_.begin(), leaving_.end());
+  leaving_.clear();
+}
+
+Status Simulation::handOver(const HandOver& c) {
+  if (!agents_.get(c.id) && !findDormant(c.id)) {
+    return {StatusCode::kNotFound, entityLabel(c.id) + ": no such agent to hand over"};
+  }
+  return removeEntity(c.id, true, false);
 }
 
 Status Simulation::notePlaceHolder(const NotePlaceHolder& c) {

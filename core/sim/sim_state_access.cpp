@@ -33,6 +33,7 @@ const std::string& SimStateAccess::freshPlannerRow() {
 
 uint64_t SimStateAccess::tick() const { return sim_.tick_; }
 double SimStateAccess::timeS() const { return sim_.timeS(); }
+const Agent* SimStateAccess::agent(EntityId id) const { return sim_.agents_.get(id); }
 uint64_t SimStateAccess::nextIntentionId() const { return sim_.intention_ids_.peek(); }
 uint64_t SimStateAccess::nextDroppedObject() const { return sim_.next_dropped_object_; }
 const World& SimStateAccess::world() const { return sim_.world_; }
@@ -281,6 +282,7 @@ void SimStateAccess::clear() {
   sim_.custody_.resize(0);  // held by nobody until setCustody()
   sim_.custody_.resize(sim_.world_.places().size());
   sim_.lifetimes_.clear();
+  sim_.leaving_.clear();
   sim_.perception_.clearPending();
   sim_.starts_.clear();
   sim_.intention_events_.clear();
@@ -297,6 +299,10 @@ void SimStateAccess::setCounters(uint64_t tick, uint64_t next_intention_id,
 }
 
 void SimStateAccess::unloadPlace(PlaceIndex place) { sim_.unloadPlace(place); }
+
+void SimStateAccess::wakePlace(PlaceIndex place, std::string_view cause) {
+  if (sim_.places_.asleep(place)) sim_.wakePlace(place, cause);
+}
 
 void SimStateAccess::setEntityOrder(std::span<const EntityId> ids) {
   EntityTable& table = sim_.world_.entities();

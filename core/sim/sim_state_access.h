@@ -132,6 +132,7 @@ class SimStateAccess {
   uint64_t nextDroppedObject() const;
   const World& world() const;
   std::span<const Agent> agents() const;
+  const Agent* agent(EntityId id) const;  // an awake agent; null if none
   const PlaceDispatcher& places() const;
   const PlaceCustody& custody() const;
   std::span<const std::vector<DormantAgent>> dormant() const;  // by place
@@ -172,6 +173,9 @@ class SimStateAccess {
   // on: its agents here, awake or asleep, go first, without a word to clients. Then
   // addPlanner / addAgent / addDormant / setPlace and finishRestore() as for a whole restore.
   void unloadPlace(PlaceIndex place);
+  // Wakes a sleeping place (agents arriving from another node are activity), with `cause`
+  // in its wake event.
+  void wakePlace(PlaceIndex place, std::string_view cause);
   // Before any entity is added: the entity table's rows in this order (ids, as captured),
   // which is the order perception and the spatial index visit them in — floating-point sums
   // and ties then come out as they did. Rows not filled by addEntity/addAgent are dropped

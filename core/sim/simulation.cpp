@@ -302,6 +302,8 @@ void Simulation::apply(Command& command) {
           if (c.reply) c.reply(s);
         } else if constexpr (std::is_same_v<T, NotePlaceHolder>) {
           report(notePlaceHolder(c), EntityId::kNone);
+        } else if constexpr (std::is_same_v<T, HandOver>) {
+          report(handOver(c), c.id);
         } else if constexpr (std::is_same_v<T, ProgramIntention> ||
                              std::is_same_v<T, GameAction>) {
           IntentionId id = IntentionId::kNone;
@@ -471,6 +473,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   } else if (!e->place_from_client && (is_new || s.position)) {
     e->place = world_.placeAt(e->position);
   }
+  if (!is_new) noteLeaving(*e);
   if (s.position || is_new) world_.markMoved();
   if (e->kind == EntityKind::kPlayer && e->active && places_.asleep(e->place)) {
     wakePlace(e->place, "a player entered");

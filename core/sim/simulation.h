@@ -144,6 +144,11 @@ class Simulation {
   PlaceState placeState(PlaceIndex place) const { return places_.state(place); }
   // Which places this daemon runs (all, unless SimConfig::leased_places).
   const PlaceCustody& custody() const { return custody_; }
+  // Cluster: appends the npcs the game moved from a place held here into a place held
+  // elsewhere since the last call (ascending by when). They run on here, their actions
+  // fenced off by the server, until a HandOver takes them away once the place's holder has
+  // their state. Tick thread, between ticks.
+  void takeLeaving(std::vector<EntityId>& out);
   // Heap bytes held for sleeping agents (records, index, spare capacity).
   size_t dormantBytes() const;
 
@@ -251,6 +256,8 @@ class Simulation {
   // Custody (sim_custody.cpp, place_custody.h).
   Status holdPlaceCommand(const HoldPlace& command);
   Status notePlaceHolder(const NotePlaceHolder& command);
+  Status handOver(const HandOver& command);
+  void noteLeaving(const Entity& e);
   void unloadPlace(PlaceIndex place);
   // An npc update that would put it in a place held elsewhere (or outside every place, in a
   // cluster) is refused; `current`: the entity as it is now, if it exists.
@@ -449,6 +456,7 @@ class Simulation {
   std::vector<std::pair<uint64_t, PlaceIndex>> dormant_index_;  // sorted by id
   size_t dormant_count_ = 0;
   std::vector<EntityId> scratch_ids_;
+  std::vector<EntityId> leaving_;  // takeLeaving()
   std::vector<uint32_t> busy_by_place_;
   std::vector<PlaceIndex> scratch_places_;
   std::unique_ptr<WorkerPool> pool_;  // null when config_.threads is 1

@@ -85,6 +85,7 @@ std::vector<Command> everyCommand() {
       BindClient{"game-eu"},
       HoldPlace{"market", true, 7, {}},
       NotePlaceHolder{"harbour", "node-b at 10.0.0.6:50051"},
+      HandOver{EntityId{42}},
   };
   std::vector<Command> commands;
   uint32_t item = 0;

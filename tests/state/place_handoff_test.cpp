@@ -268,3 +268,80 @@ TEST_CASE("an agent already here is kept, not doubled", "[state][handoff]") {
   std::set<uint64_t> ids;
   for (const Entity& e : b->sim->world().entities().rows()) CHECK(ids.insert(raw(e.id)).second);
 }
+
+TEST_CASE("an npc walking into a place held elsewhere arrives there with its mind",
+          "[state][handoff]") {
+  auto a = std::make_unique<test::DemoStateWorld>(nullptr, leased());
+  hold(*a, "square", 3, true);
+  a->run(300);
+  auto b = nodeB();  // holds the forest and (empty) the bakery
+  const size_t b_agents = b->sim->stats().agents;
+  pb::SimState before;
+  captureSimState(*a->sim, before);
+  const pb::AgentState* was = agentIn(before, kVillager);
+  REQUIRE(was);
+
+  // The game walks the villager into the bakery, which node B holds.
+  EntityState moved;
+  moved.id = EntityId{kVillager};
+  moved.kind = EntityKind::kNpc;
+  moved.position = Vec3{35.f, 0.f, 0.f};
+  REQUIRE(a->sim->submit({ClientId::kDaemon, 0, UpsertEntity{moved}}));
+  a->sim->tick();
+  std::vector<EntityId> leaving;
+  a->sim->takeLeaving(leaving);
+  REQUIRE(leaving == std::vector<EntityId>{EntityId{kVillager}});
+
+  SimStateCopy copy;
+  copyAgents(*a->sim, leaving, copy);
+  REQUIRE(copy.agents.size() == 1);
+  pb::SimState whole;
+  buildSimState(copy, whole);
+  const PlaceIndex bakery = a->sim->world().findPlace("bakery");
+  std::vector<pb::PlaceHandoff> out;
+  splitPlaces(whole, std::vector<PlaceToHand>{{bakery, "bakery", 0, {}}}, a->sim->timeS(),
+              {kHash, "node-a"}, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].state().agents_size() == 1);
+  CHECK(out[0].state().hibernation().places_size() == 0);  // the bakery's state is B's
+  pb::PlaceHandoff arrivals;
+  REQUIRE(arrivals.ParseFromString(out[0].SerializeAsString()));
+  REQUIRE(a->sim->submit({ClientId::kDaemon, 0, HandOver{EntityId{kVillager}}}));
+  a->sim->tick();
+  CHECK_FALSE(a->sim->world().entities().get(a->sim->world().entities().find(EntityId{kVillager})));
+
+  PlaceAdoption report;
+  std::string error;
+  REQUIRE(adoptArrivals(arrivals, kHash, *b->sim, report, error));
+  CHECK(report.awake == 1);
+  CHECK(b->sim->stats().agents == b_agents + 1);
+  pb::SimState after;
+  captureSimState(*b->sim, after);
+  const pb::AgentState* now = agentIn(after, kVillager);
+  REQUIRE(now);
+  CHECK(now->body().place() == raw(b->sim->world().findPlace("bakery")));
+  CHECK(now->body().position().x() == 35.f);
+  CHECK(now->rng_state() == copy.agents[0].rng_state);  // as it left A
+  CHECK(std::equal(was->goap().facts().begin(), was->goap().facts().end(),
+                   now->goap().facts().begin(), now->goap().facts().end()));
+  CHECK(groupOf(before, was->perception().group()) == groupOf(after, now->perception().group()));
+  CHECK(b->sim->placeState(b->sim->world().findPlace("bakery")) == PlaceState::kAwake);
+
+  SECTION("the same arrivals again (a stream read twice) change nothing") {
+    REQUIRE(adoptArrivals(arrivals, kHash, *b->sim, report, error));
+    CHECK(report.awake == 0);
+    CHECK(report.skipped == 1);
+    CHECK(b->sim->stats().agents == b_agents + 1);
+  }
+  SECTION("an arrival of unknown kind adds nobody") {
+    pb::PlaceHandoff dragon = arrivals;
+    dragon.mutable_state()->mutable_agents(0)->set_id(9999);
+    *dragon.mutable_state()->add_agents() = dragon.state().agents(0);
+    dragon.mutable_state()->mutable_agents(1)->set_id(9998);
+    dragon.mutable_state()->mutable_agents(1)->set_archetype("Dragon");
+    CHECK_FALSE(adoptArrivals(dragon, kHash, *b->sim, report, error));
+    CHECK(error == "npcs arriving in place \"bakery\": agent 9998: archetype \"Dragon\" is unknown");
+    CHECK(b->sim->stats().agents == b_agents + 1);
+  }
+  b->run(50);
+}

@@ -1,6 +1,7 @@
 // Leased places (a cluster node's custody): places start held by nobody, HoldPlace gives
-// and takes them with epochs that only grow, an npc cannot be spawned or moved into a place
-// held elsewhere, and releasing a place unloads its agents, awake or asleep, silently.
+// and takes them with epochs that only grow, an npc cannot be spawned into a place held
+// elsewhere (one walking into it from a place held here leaves for it), and releasing a
+// place unloads its agents, awake or asleep, silently.
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -129,13 +130,36 @@ TEST_CASE("A held place takes npcs; epochs only grow", "[sim][custody]") {
     REQUIRE(n.hold("south", true, 1).isOk());
     CHECK(n.sim.custody().holder(n.sim.world().findPlace("south")).empty());
   }
-  SECTION("An npc cannot walk into a place held elsewhere; it stays where it was") {
-    CHECK(n.upsert(npcAt(1, {110, 10, 0})) == "entity 1: place \"south\" is held by another node");
+  SECTION("An npc walking into a place held elsewhere leaves for it; HandOver takes it away") {
+    std::vector<EntityId> leaving;
+    n.sim.takeLeaving(leaving);
+    CHECK(leaving.empty());
+    CHECK(n.upsert(npcAt(1, {110, 10, 0})).empty());
+    n.sim.takeLeaving(leaving);
+    REQUIRE(leaving == std::vector<EntityId>{EntityId{1}});
+    // It runs on here, in the place it walked into, until the server has handed it over.
+    const Entity* body = n.sim.world().entities().get(n.sim.world().entities().find(EntityId{1}));
+    REQUIRE(body);
+    CHECK(body->place == n.sim.world().findPlace("south"));
+    leaving.clear();
+    n.sim.takeLeaving(leaving);
+    CHECK(leaving.empty());  // reported once
+    n.events.clear();
+    n.sim.submit({ClientId::kDaemon, 0, HandOver{EntityId{1}}});
+    n.tick();
+    CHECK(n.sim.stats().agents == 0);
+    CHECK(n.eventsOf(EventKind::kAgentDespawned) == 0);  // it lives on elsewhere: no word
+    CHECK(n.eventsOf(EventKind::kError) == 0);
+    n.sim.submit({ClientId::kDaemon, 0, HandOver{EntityId{1}}});
+    n.tick();
+    CHECK(n.eventsOf(EventKind::kError) == 1);  // no longer here
+  }
+  SECTION("An npc cannot walk out of every place; it stays where it was") {
+    CHECK(n.upsert(npcAt(1, {70, 10, 0})) ==
+          "entity 1: is outside every place, and in a cluster an npc belongs to a place");
     std::string json;
     REQUIRE(n.sim.describeAgent(EntityId{1}, json).isOk());
     CHECK(json.find("\"north\"") != std::string::npos);
-    REQUIRE(n.hold("south", true, 1).isOk());
-    CHECK(n.upsert(npcAt(1, {110, 10, 0})).empty());
   }
 }
 
