@@ -326,6 +326,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
       s.place_snapshots_written = snapshots.written;
       s.place_snapshots_failed = snapshots.fenced + snapshots.failed;
       s.places_adopted = cluster_->adopted();
+      s.npcs_handed_over = cluster_->handedOver();
+      s.npcs_arrived = cluster_->arrived();
     }
   };
   // The board keeps its own window of tick durations so GetStats's percentiles are current

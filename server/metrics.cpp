@@ -106,6 +106,11 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   place_snapshots_failed_ = &place_snapshots.Add({{"result", "failed"}});
   places_adopted_ = counter(r, "npcd_cluster_places_adopted_total",
                             "Places this node took up from their previous holder's snapshot");
+  npcs_handed_over_ = counter(r, "npcd_cluster_npcs_handed_over_total",
+                              "Npcs that walked from a place held here into one held elsewhere "
+                              "and were handed to it");
+  npcs_arrived_ = counter(r, "npcd_cluster_npcs_arrived_total",
+                          "Npcs that walked in from places held by other nodes");
   outbox_messages_ = gauge(r, "npcd_outbox_messages",
                            "Messages queued for Connect streams, all clients together");
   outbox_max_ = gauge(r, "npcd_outbox_messages_max",
@@ -186,6 +191,8 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(place_snapshots_written_, s.place_snapshots_written, last_.snapshots_written);
   grow(place_snapshots_failed_, s.place_snapshots_failed, last_.snapshots_failed);
   grow(places_adopted_, s.places_adopted, last_.adopted);
+  grow(npcs_handed_over_, s.npcs_handed_over, last_.handed_over);
+  grow(npcs_arrived_, s.npcs_arrived, last_.arrived);
 }
 
 void Metrics::observePlanLatency(const LatencyHistogram& plan_latency) {

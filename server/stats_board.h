@@ -39,6 +39,8 @@ struct DaemonStats {
   uint64_t place_snapshots_written = 0;  // cluster: place snapshots Redis took
   uint64_t place_snapshots_failed = 0;   // cluster: not written (fenced off, or Redis away)
   uint64_t places_adopted = 0;           // cluster: places taken up from a snapshot
+  uint64_t npcs_handed_over = 0;         // cluster: npcs that walked into places held elsewhere
+  uint64_t npcs_arrived = 0;             // cluster: npcs adopted from arrivals streams
 };
 
 class StatsBoard {

@@ -6,6 +6,8 @@
 
 #include "logging.h"
 #include "place_handoff.h"
+#include "sim_state_codec.h"
+#include "sim_state_copy.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -25,7 +27,8 @@ ClusterNode::ClusterNode(const ClusterConfig& config, std::string address, World
     : world_(std::move(world)),
       definitions_hash_(std::move(definitions_hash)),
       keeper_(config, address, placeNames(world_)),
-      writer_(config, address, HandoffSource{definitions_hash_, config.node_id}) {}
+      writer_(config, address, HandoffSource{definitions_hash_, config.node_id}),
+      courier_(config) {}
 
 ClusterNode::~ClusterNode() { keeper_.stop(false); }
 
@@ -54,11 +57,19 @@ void ClusterNode::start(Simulation& sim) {
 
 std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
   adoptPending(sim);  // the tick just run applied their holds
+  adoptArrivals(sim);
+  handOverDelivered(sim);
   changes_.clear();
   fenced_.clear();
   const auto now = LeaseKeeper::Clock::now();
   keeper_.takeChanges(now, changes_);
   for (LeaseChange& change : changes_) onChange(change, sim);
+  sendLeaving(sim);
+  // An npc on its way to another node's place runs on here until handed over: what it
+  // does meanwhile is not this node's to send.
+  for (const auto& [id, place] : in_flight_) {
+    if (std::find(fenced_.begin(), fenced_.end(), place) == fenced_.end()) fenced_.push_back(place);
+  }
   // The interval starts when a capture is handed over: with nothing held, or the last
   // capture still being written, the next tick tries again.
   if (now >= next_write_ && writeHeld(sim)) {
@@ -83,19 +94,18 @@ void ClusterNode::onChange(LeaseChange& change, Simulation& sim) {
   };
   sim.submit({ClientId::kDaemon, 0, HoldPlace{change.place, acquired, change.epoch, reply}});
   if (acquired) {
-    if (change.snapshot.empty()) {
-      queueWorldNpcs(change.place, change.epoch, sim, "no snapshot of it yet");
-      return;
+    PendingAdoption adoption{change.place, change.epoch, {}, !change.snapshot.empty()};
+    if (adoption.has_snapshot && !adoption.handoff.ParseFromString(change.snapshot)) {
+      spdlog::warn(logText("cluster: place \"" + change.place + "\"'s snapshot in Redis does not parse"));
+      adoption.has_snapshot = false;
     }
-    PendingAdoption adoption{change.place, change.epoch, {}};
-    if (!adoption.handoff.ParseFromString(change.snapshot)) {
-      queueWorldNpcs(change.place, change.epoch, sim, "its snapshot in Redis does not parse");
-      return;
-    }
+    if (!adoption.has_snapshot) queueWorldNpcs(change.place, change.epoch, sim, "no snapshot of it");
     pending_.push_back(std::move(adoption));
     return;
   }
   std::erase_if(pending_, [&](const PendingAdoption& p) { return p.place == change.place; });
+  courier_.unwatch(change.place);
+  arrivals_after_.erase(change.place);
   const PlaceIndex place = sim.world().findPlace(change.place);
   if (place != PlaceIndex::kNone) fenced_.push_back(place);
   spdlog::warn(logEvent("place lost",
@@ -115,35 +125,131 @@ void ClusterNode::queueWorldNpcs(const std::string& place, uint64_t epoch, Simul
 
 void ClusterNode::adoptPending(Simulation& sim) {
   if (pending_.empty()) return;
+  bool adopted = false;
   for (PendingAdoption& p : pending_) {
     const PlaceIndex place = sim.world().findPlace(p.place);
     // A grant the simulation refused (or a place lost since) is not adopted.
     if (place == PlaceIndex::kNone || !sim.custody().held(place) || sim.custody().epoch(place) != p.epoch) {
       continue;
     }
-    PlaceAdoption report;
-    std::string error;
-    const auto started = std::chrono::steady_clock::now();
-    if (!adoptPlace(p.handoff, definitions_hash_, sim, report, error)) {
-      spdlog::warn(logText("cluster: " + error));
-      queueWorldNpcs(p.place, p.epoch, sim, "its snapshot cannot be adopted");
-      continue;
+    std::string after;  // the place's arrivals are read on from what its state includes
+    if (p.has_snapshot) {
+      if (adoptSnapshot(p, sim)) {
+        after = p.handoff.arrivals_after();
+        adopted = true;
+      } else {
+        queueWorldNpcs(p.place, p.epoch, sim, "its snapshot cannot be adopted");
+      }
     }
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    adopted_.fetch_add(1);
-    spdlog::info(logEvent(
-        "place acquired",
-        "cluster: holds place \"" + p.place + "\" at epoch " + std::to_string(p.epoch) + ", adopted from " +
-            p.handoff.node() + "'s snapshot at epoch " + std::to_string(p.handoff.epoch()) + ": " +
-            std::to_string(report.awake) + " awake, " + std::to_string(report.asleep) + " asleep" +
-            (report.skipped ? ", " + std::to_string(report.skipped) + " already here" : std::string()) +
-            fmt::format(" in {:.1f} ms", ms),
-        {{"place", p.place}, {"epoch", p.epoch}, {"adopted", true}, {"from", p.handoff.node()},
-         {"awake", report.awake}, {"asleep", report.asleep}}));
+    arrivals_after_[p.place] = after;
+    courier_.watch(p.place, after);
   }
   pending_.clear();
-  if (on_adopt_) on_adopt_();
+  if (adopted && on_adopt_) on_adopt_();
+}
+
+bool ClusterNode::adoptSnapshot(const PendingAdoption& p, Simulation& sim) {
+  PlaceAdoption report;
+  std::string error;
+  const auto started = std::chrono::steady_clock::now();
+  if (!adoptPlace(p.handoff, definitions_hash_, sim, report, error)) {
+    spdlog::warn(logText("cluster: " + error));
+    return false;
+  }
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  adopted_.fetch_add(1);
+  spdlog::info(logEvent(
+      "place acquired",
+      "cluster: holds place \"" + p.place + "\" at epoch " + std::to_string(p.epoch) + ", adopted from " +
+          p.handoff.node() + "'s snapshot at epoch " + std::to_string(p.handoff.epoch()) + ": " +
+          std::to_string(report.awake) + " awake, " + std::to_string(report.asleep) + " asleep" +
+          (report.skipped ? ", " + std::to_string(report.skipped) + " already here" : std::string()) +
+          fmt::format(" in {:.1f} ms", ms),
+      {{"place", p.place}, {"epoch", p.epoch}, {"adopted", true}, {"from", p.handoff.node()},
+       {"awake", report.awake}, {"asleep", report.asleep}}));
+  return true;
+}
+
+void ClusterNode::adoptArrivals(Simulation& sim) {
+  arrivals_.clear();
+  courier_.takeArrivals(arrivals_);
+  for (const IncomingNpcs& in : arrivals_) {
+    const PlaceIndex place = sim.world().findPlace(in.place);
+    if (place == PlaceIndex::kNone || !sim.custody().held(place)) continue;  // read on by its holder
+    arrivals_after_[in.place] = in.entry_id;
+    pb::PlaceHandoff arrivals;
+    PlaceAdoption report;
+    std::string error;
+    if (!arrivals.ParseFromString(in.bytes)) {
+      spdlog::error(logText("cluster: place \"" + in.place + "\" arrivals entry " + in.entry_id +
+                            " does not parse; skipped"));
+      continue;
+    }
+    if (!npc::adoptArrivals(arrivals, definitions_hash_, sim, report, error)) {
+      spdlog::error(logText("cluster: " + error + " (entry " + in.entry_id + ", skipped)"));
+      continue;
+    }
+    arrived_.fetch_add(report.awake);
+    spdlog::info(logEvent("npcs arrived",
+                          "cluster: " + std::to_string(report.awake) + " npc(s) walked into place \"" +
+                              in.place + "\" from " + arrivals.node() +
+                              (report.skipped ? ", " + std::to_string(report.skipped) + " already here"
+                                              : std::string()),
+                          {{"place", in.place}, {"from", arrivals.node()}, {"npcs", report.awake}}));
+  }
+}
+
+void ClusterNode::sendLeaving(Simulation& sim) {
+  ids_.clear();
+  sim.takeLeaving(ids_);
+  if (ids_.empty()) return;
+  const EntityTable& entities = sim.world().entities();
+  std::map<PlaceIndex, std::vector<EntityId>> by_place;
+  for (EntityId id : ids_) {
+    const Entity* body = entities.get(entities.find(id));
+    if (body && !in_flight_.count(id)) by_place[body->place].push_back(id);
+  }
+  pb::SimState whole;
+  std::vector<pb::PlaceHandoff> handoffs;
+  const HandoffSource source{definitions_hash_, keeper_.config().node_id};
+  for (const auto& [place, ids] : by_place) {
+    const Place* p = sim.world().place(place);
+    if (!p) continue;
+    copyAgents(sim, ids, leaving_copy_);
+    buildSimState(leaving_copy_, whole);
+    splitPlaces(whole, std::vector<PlaceToHand>{{place, p->name, 0, {}}}, sim.timeS(), source, handoffs);
+    std::string bytes;
+    handoffs[0].SerializeToString(&bytes);
+    courier_.send({p->name, std::move(bytes), ids});
+    for (EntityId id : ids) in_flight_[id] = place;
+    const std::string& holder = sim.custody().holder(place);
+    spdlog::info(logEvent("npcs leaving",
+                          "cluster: " + std::to_string(ids.size()) + " npc(s) walked into place \"" +
+                              p->name + "\", held by " + (holder.empty() ? "another node" : holder) +
+                              ": handing them over",
+                          {{"place", p->name}, {"npcs", ids.size()}}));
+  }
+  // The places they left no longer have them: written soon, so that a crash of this node
+  // does not bring them back there from an older snapshot.
+  next_write_ = {};
+}
+
+void ClusterNode::handOverDelivered(Simulation& sim) {
+  ids_.clear();
+  courier_.takeDelivered(ids_);
+  const EntityTable& entities = sim.world().entities();
+  for (EntityId id : ids_) {
+    auto it = in_flight_.find(id);
+    if (it == in_flight_.end()) continue;
+    const PlaceIndex to = it->second;
+    in_flight_.erase(it);
+    // This node came to hold the place it went to: it is home (the entry is skipped when read).
+    const Entity* body = entities.get(entities.find(id));
+    if (body && body->place == to && sim.custody().held(to)) continue;
+    sim.submit({ClientId::kDaemon, 0, HandOver{id}});
+    handed_over_.fetch_add(1);
+  }
 }
 
 bool ClusterNode::writeHeld(Simulation& sim) {
@@ -157,7 +263,10 @@ bool ClusterNode::writeHeld(Simulation& sim) {
     // Not adopted yet: the snapshot in Redis is still the place's state.
     const bool pending = std::any_of(pending_.begin(), pending_.end(),
                                      [&](const PendingAdoption& p) { return p.place == name; });
-    if (!pending) places.push_back({place, name, sim.custody().epoch(place)});
+    if (pending) continue;
+    auto after = arrivals_after_.find(name);
+    places.push_back({place, name, sim.custody().epoch(place),
+                      after == arrivals_after_.end() ? std::string() : after->second});
   }
   return !places.empty() && writer_.submit(sim, std::move(places));
 }
@@ -167,6 +276,7 @@ void ClusterNode::stop(Simulation& sim, bool drain) {
     // The leases stay renewed while the places are written; then they are given up.
     const auto wait = std::chrono::milliseconds(
         static_cast<int64_t>(keeper_.config().lease_ttl_s * 1000.0 * LeaseKeeper::kValidFraction));
+    courier_.flush(wait);  // npcs on their way out reach their places' streams
     writer_.flush(wait);
     writeHeld(sim);
     if (!writer_.flush(wait)) {

@@ -10,12 +10,20 @@
 // definitions, gets the world file's npcs instead. Every snapshot_interval_s, and once more
 // when it drains, the node writes the places it holds (PlaceSnapshotWriter).
 //
+// Npcs that walk across: one the game moves from a place held here into a place held by
+// another node (Simulation::takeLeaving) goes to that place's arrivals stream through the
+// NpcCourier; its actions are not sent meanwhile, and once the stream has it a HandOver
+// takes it from this node. The node reads the arrivals streams of the places it holds and
+// adopts who arrives; each place's snapshot says up to which entry, so a next holder reads
+// on from there.
+//
 // Tick thread, except view() and stats().
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -23,6 +31,7 @@
 
 #include "cluster/cluster_config.h"
 #include "cluster/lease_keeper.h"
+#include "cluster/npc_courier.h"
 #include "cluster/place_snapshot_writer.h"
 #include "npc/state/v1/place.pb.h"
 #include "sim/world_file.h"
@@ -57,18 +66,28 @@ class ClusterNode {
   LeaseKeeperStats stats() const { return keeper_.stats(); }
   PlaceSnapshotStats snapshotStats() const { return writer_.stats(); }
   uint64_t adopted() const { return adopted_.load(); }
+  uint64_t handedOver() const { return handed_over_.load(); }  // npcs, HandOver submitted
+  uint64_t arrived() const { return arrived_.load(); }          // npcs adopted from arrivals
+  NpcCourierStats courierStats() const { return courier_.stats(); }
   const ClusterConfig& config() const { return keeper_.config(); }
   const std::string& address() const { return keeper_.address(); }
 
  private:
   // A grant whose snapshot is adopted once the hold at `epoch` is in force.
+  // A grant waiting for its hold to be in force: its snapshot is then adopted (or, with
+  // none, the world file's npcs were queued), and its arrivals stream watched.
   struct PendingAdoption {
     std::string place;
     uint64_t epoch = 0;
     pb::PlaceHandoff handoff;
+    bool has_snapshot = false;
   };
   void onChange(LeaseChange& change, Simulation& sim);
   void adoptPending(Simulation& sim);
+  bool adoptSnapshot(const PendingAdoption& p, Simulation& sim);
+  void adoptArrivals(Simulation& sim);
+  void sendLeaving(Simulation& sim);
+  void handOverDelivered(Simulation& sim);
   // Hands the places held here to the writer; false when none or it is still busy.
   bool writeHeld(Simulation& sim);
   void queueWorldNpcs(const std::string& place, uint64_t epoch, Simulation& sim, const std::string& why);
@@ -77,9 +96,17 @@ class ClusterNode {
   std::string definitions_hash_;
   LeaseKeeper keeper_;
   PlaceSnapshotWriter writer_;
+  NpcCourier courier_;
   std::vector<PendingAdoption> pending_;
+  std::map<std::string, std::string> arrivals_after_;  // held place -> last entry adopted
+  std::map<EntityId, PlaceIndex> in_flight_;           // npcs leaving -> where to
+  std::vector<EntityId> ids_;                          // scratch
+  std::vector<IncomingNpcs> arrivals_;                 // scratch
+  SimStateCopy leaving_copy_;
   std::function<void()> on_adopt_;
   std::atomic<uint64_t> adopted_{0};
+  std::atomic<uint64_t> handed_over_{0};
+  std::atomic<uint64_t> arrived_{0};
   std::chrono::steady_clock::time_point next_write_{};
   std::vector<LeaseChange> changes_;  // scratch, capacity reused
   std::vector<PlaceIndex> fenced_;

@@ -148,6 +148,9 @@ Status checkSuffix(std::string_view suffix) {
   if (suffix == "owner" || suffix == "epoch") {
     return invalid("key suffix \"" + std::string(suffix) + "\" is reserved for the lease");
   }
+  if (suffix == kPlaceArrivalsKey) {
+    return invalid("key suffix \"" + std::string(suffix) + "\" is the place's arrivals stream");
+  }
   if (suffix.find_first_of("{}") != std::string_view::npos) {
     return invalid("key suffix \"" + std::string(suffix) + "\" contains a brace");
   }
@@ -317,6 +320,53 @@ LeaseCheck PlaceLeaseStore::writeFenced(const LeaseToken& token, std::string_vie
   if (!valid.isOk()) return {valid, false};
   return checkedAction(write_fenced_, token, {placeKey(token.place, suffix)},
                        {std::string(bytes)});
+}
+
+AppendResult PlaceLeaseStore::appendArrival(std::string_view place, std::string_view bytes) {
+  AppendResult result;
+  result.status = checkName("place", place);
+  if (!result.status.isOk()) return result;
+  RedisReply reply;
+  result.status = redis_.command({"XADD", placeKey(place, kPlaceArrivalsKey), "MAXLEN", "~",
+                                  std::to_string(kArrivalsCap), "*", "h", std::string(bytes)},
+                                 reply);
+  if (!result.status.isOk()) return result;
+  if (!reply.isString()) {
+    result.status = unexpectedReply("XADD");
+    return result;
+  }
+  result.id = std::move(reply.str);
+  return result;
+}
+
+ArrivalsResult PlaceLeaseStore::readArrivals(std::string_view place, std::string_view after,
+                                             size_t count) {
+  ArrivalsResult result;
+  result.status = checkName("place", place);
+  if (!result.status.isOk()) return result;
+  RedisReply reply;
+  result.status = redis_.command({"XREAD", "COUNT", std::to_string(count), "STREAMS",
+                                  placeKey(place, kPlaceArrivalsKey),
+                                  after.empty() ? std::string("0") : std::string(after)},
+                                 reply);
+  if (!result.status.isOk() || reply.isNil()) return result;  // nil: nothing new
+  // [[key, [[id, [field, value, ...]], ...]]]
+  if (!reply.isArray() || reply.elements.size() != 1 || !reply.elements[0].isArray() ||
+      reply.elements[0].elements.size() != 2 || !reply.elements[0].elements[1].isArray()) {
+    result.status = unexpectedReply("XREAD");
+    return result;
+  }
+  for (RedisReply& entry : reply.elements[0].elements[1].elements) {
+    if (!entry.isArray() || entry.elements.size() != 2 || !entry.elements[0].isString() ||
+        !entry.elements[1].isArray() || entry.elements[1].elements.size() < 2) {
+      result.status = unexpectedReply("XREAD");
+      result.entries.clear();
+      return result;
+    }
+    result.entries.push_back({std::move(entry.elements[0].str),
+                              std::move(entry.elements[1].elements[1].str)});
+  }
+  return result;
 }
 
 ReadResult PlaceLeaseStore::read(std::string_view place, std::string_view suffix) {

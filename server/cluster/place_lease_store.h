@@ -29,6 +29,8 @@ struct RedisReply;
 // The suffix under which a place's holder writes the place's snapshot (a PlaceHandoff,
 // server/cluster/place_snapshot_writer.h) for the next holder.
 inline constexpr std::string_view kPlaceSnapshotKey = "snap";
+// The suffix of a place's arrivals stream: npcs other nodes handed into the place.
+inline constexpr std::string_view kPlaceArrivalsKey = "arrivals";
 
 // Proof of ownership, handed out by acquire().
 struct LeaseToken {
@@ -73,6 +75,22 @@ struct ReadResult {
   std::optional<std::string> bytes;  // status ok: empty when the key does not exist
 };
 
+// One entry of a place's arrivals stream.
+struct ArrivalEntry {
+  std::string id;     // the stream entry id ("1700000000000-0"), ascending
+  std::string bytes;  // an encoded PlaceHandoff of the npcs that arrived
+};
+
+struct AppendResult {
+  Status status;
+  std::string id;  // status ok: the new entry's id
+};
+
+struct ArrivalsResult {
+  Status status;
+  std::vector<ArrivalEntry> entries;  // status ok: oldest first
+};
+
 struct LiveNode {
   std::string node;
   std::string address;
@@ -109,13 +127,21 @@ class PlaceLeaseStore {
   LeaseCheck release(const LeaseToken& token);
 
   // Writes `bytes` (binary-safe) under `<prefix>:{place:<name>}:<suffix>` only if `token`
-  // still holds the place. `suffix`: non-empty, no '{' or '}', not "owner" or "epoch".
+  // still holds the place. `suffix`: non-empty, no '{' or '}', not "owner", "epoch" or
+  // "arrivals".
   LeaseCheck writeFenced(const LeaseToken& token, std::string_view suffix,
                          std::string_view bytes);
   // What was last written under `suffix` for `place`.
   ReadResult read(std::string_view place, std::string_view suffix);
   // The current holder of `place`, if any.
   OwnerResult owner(std::string_view place);
+
+  // A place's arrivals: a stream anyone appends to (the node an npc walks away from) and
+  // its holder reads, keeping about kArrivalsCap entries (older ones are trimmed).
+  static constexpr size_t kArrivalsCap = 10000;
+  AppendResult appendArrival(std::string_view place, std::string_view bytes);
+  // Up to `count` entries after the entry id `after` ("" = from the start).
+  ArrivalsResult readArrivals(std::string_view place, std::string_view after, size_t count);
 
   // Says that `node` is alive at `address` for `ttl`; announce again well within it.
   Status announceNode(std::string_view node, std::string_view address,

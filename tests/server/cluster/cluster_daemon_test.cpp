@@ -191,6 +191,88 @@ TEST_CASE("A draining node's places come back on the next node from their snapsh
   REQUIRE(waitFor([&] { return b.daemon.stats().load().place_snapshots_written >= 4; }, 8000ms));
 }
 
+namespace {
+
+grpc::Status getAgent(Node& node, uint64_t id, v1::GetAgentResponse& out) {
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+  v1::GetAgentRequest request;
+  request.set_id(id);
+  return node.stub->GetAgent(&ctx, request, &out);
+}
+
+}  // namespace
+
+TEST_CASE("An npc the game walks into another node's place goes there with its mind",
+          "[cluster][daemon]") {
+  Redis redis;
+  DaemonConfig config_a = nodeConfig(redis.process, "node-a");
+  config_a.cluster.balanced = false;
+  config_a.cluster.places = {"square", "guard_post", "forest"};
+  DaemonConfig config_b = nodeConfig(redis.process, "node-b");
+  config_b.cluster.balanced = false;
+  config_b.cluster.places = {"bakery"};
+  Node a(config_a);
+  Node b(config_b);
+  REQUIRE(waitFor([&] { return a.sim().places_held == 3 && b.sim().places_held == 1; }));
+  const uint64_t a_agents = a.sim().agents;
+  const uint64_t b_agents = b.sim().agents;
+
+  // A squad of one, spawned on a in the square: its group name is its own.
+  v1::SpawnAgentRequest spawn;
+  spawn.mutable_agent()->set_id(77);
+  spawn.mutable_agent()->set_kind(v1::ENTITY_KIND_NPC);
+  spawn.mutable_agent()->set_archetype("villager");
+  spawn.mutable_agent()->set_group("squad-77");
+  spawn.mutable_agent()->mutable_position()->set_x(5);
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+    v1::SpawnAgentResponse out;
+    REQUIRE(a.stub->SpawnAgent(&ctx, spawn, &out).ok());
+  }
+  REQUIRE(waitFor([&] { return a.sim().agents == a_agents + 1; }));
+
+  // The game walks it into the bakery, through node a.
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 10s);
+  auto stream = a.stub->Connect(&ctx);
+  v1::WorldUpdate update;
+  update.set_seq(1);
+  v1::Entity& moved = *update.add_upserts();
+  moved.set_id(77);
+  moved.set_kind(v1::ENTITY_KIND_NPC);
+  moved.mutable_position()->set_x(35);
+  REQUIRE(stream->Write(update));
+
+  v1::GetAgentResponse there;
+  REQUIRE(waitFor([&] { return getAgent(b, 77, there).ok(); }, 3000ms));
+  CHECK(there.agent().place() == "bakery");
+  CHECK(there.agent().position().x() == 35.f);
+  CHECK(there.agent().group() == "squad-77");
+  REQUIRE(waitFor([&] {
+    v1::GetAgentResponse here;
+    return getAgent(a, 77, here).error_code() == grpc::StatusCode::NOT_FOUND;
+  }, 3000ms));
+  CHECK(waitFor([&] { return a.sim().agents == a_agents && b.sim().agents == b_agents + 1; }));
+  CHECK(a.daemon.stats().load().npcs_handed_over == 1);
+  CHECK(b.daemon.stats().load().npcs_arrived == 1);
+
+  SECTION("A node that takes the bakery over later finds it there") {
+    b.daemon.shutdown();  // drains: the bakery's snapshot has it
+    DaemonConfig config_c = nodeConfig(redis.process, "node-c");
+    config_c.cluster.balanced = false;
+    config_c.cluster.places = {"bakery"};
+    Node c(config_c);
+    v1::GetAgentResponse again;
+    REQUIRE(waitFor([&] { return getAgent(c, 77, again).ok(); }, 3000ms));
+    CHECK(again.agent().group() == "squad-77");
+    // Read on after the entry the snapshot had adopted: it did not arrive twice.
+    CHECK(c.daemon.stats().load().npcs_arrived == 0);
+  }
+  ctx.TryCancel();
+}
+
 TEST_CASE("A node that cannot renew stops running its places, and takes them up again",
           "[cluster][daemon]") {
   Redis redis;

@@ -232,7 +232,36 @@ TEST_CASE("bad arguments are refused before Redis is asked, naming the field", "
   const LeaseCheck into_owner = nodes.a.writeFenced(token, "owner", "x");
   CHECK(into_owner.status.message() == "key suffix \"owner\" is reserved for the lease");
   CHECK(nodes.a.writeFenced(token, "sn{ap", "x").status.code() == StatusCode::kInvalidArgument);
+  CHECK(nodes.a.writeFenced(token, kPlaceArrivalsKey, "x").status.message() ==
+        "key suffix \"arrivals\" is the place's arrivals stream");
   CHECK(nodes.a.owner("tavern").holder->address == "node-a.local:50051");  // untouched
+}
+
+TEST_CASE("a place's arrivals are read in order after the last entry seen, by anyone",
+          "[lease]") {
+  TwoNodes nodes;
+  ArrivalsResult none = nodes.b.readArrivals("tavern", "", 10);
+  REQUIRE(none.status.isOk());
+  CHECK(none.entries.empty());
+  const std::string binary("np\0c\xff", 5);
+  const AppendResult first = nodes.a.appendArrival("tavern", binary);  // no lease needed
+  REQUIRE(first.status.isOk());
+  const AppendResult second = nodes.a.appendArrival("tavern", "two");
+  REQUIRE(second.status.isOk());
+  REQUIRE(nodes.a.appendArrival("harbour", "elsewhere").status.isOk());
+
+  ArrivalsResult all = nodes.b.readArrivals("tavern", "", 10);
+  REQUIRE(all.status.isOk());
+  REQUIRE(all.entries.size() == 2);
+  CHECK(all.entries[0].id == first.id);
+  CHECK(all.entries[0].bytes == binary);
+  CHECK(all.entries[1].bytes == "two");
+  ArrivalsResult after_first = nodes.b.readArrivals("tavern", first.id, 10);
+  REQUIRE(after_first.entries.size() == 1);
+  CHECK(after_first.entries[0].id == second.id);
+  CHECK(nodes.b.readArrivals("tavern", second.id, 10).entries.empty());
+  CHECK(nodes.b.readArrivals("tavern", "", 1).entries.size() == 1);  // count caps a read
+  CHECK(nodes.b.readArrivals("", "", 1).status.message() == "place is empty");
 }
 
 TEST_CASE("live nodes are the announced ones whose announcement has not expired", "[lease]") {

@@ -1,0 +1,99 @@
+// NpcCourier: carries npcs across place borders between cluster nodes. When the game walks
+// an npc from a place held here into a place held by another node, this node appends the
+// npc's state (an encoded PlaceHandoff of it, state/place_handoff.h) to the destination
+// place's arrivals stream in Redis (PlaceLeaseStore::appendArrival); whoever holds that
+// place reads its stream and adopts the npc. Redis keeps the entry, so a destination that
+// nobody holds, or whose holder dies before adopting, loses nothing: its next holder reads
+// the stream after the last entry the place's snapshot had adopted.
+//
+// A thread of its own, with its own connection, every `poll` interval: sends what is
+// queued (a batch that could not be appended stays queued and is tried again), then reads
+// the watched places' streams after their cursors. The tick thread queues and collects.
+//
+// Thread: send/takeDelivered/watch/unwatch/takeArrivals on the tick thread; flush and
+// stats from any thread.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cluster/cluster_config.h"
+#include "world/ids.h"
+
+namespace npc {
+
+class PlaceLeaseStore;
+
+// Npcs leaving for `place`: `bytes` is their PlaceHandoff.
+struct OutgoingNpcs {
+  std::string place;
+  std::string bytes;
+  std::vector<EntityId> ids;
+};
+
+// An arrivals stream entry of a watched place.
+struct IncomingNpcs {
+  std::string place;
+  std::string entry_id;
+  std::string bytes;
+};
+
+struct NpcCourierStats {
+  uint64_t sent = 0;         // batches appended to a destination's stream
+  uint64_t send_failures = 0;  // appends Redis did not take (tried again)
+  uint64_t received = 0;     // entries read from watched streams
+};
+
+class NpcCourier {
+ public:
+  explicit NpcCourier(const ClusterConfig& config,
+                      std::chrono::milliseconds poll = std::chrono::milliseconds(50));
+  ~NpcCourier();
+  NpcCourier(const NpcCourier&) = delete;
+  NpcCourier& operator=(const NpcCourier&) = delete;
+
+  void send(OutgoingNpcs batch);
+  // The ids of every batch appended since the last call: they may leave this node now.
+  void takeDelivered(std::vector<EntityId>& out);
+  // Reads `place`'s arrivals after the entry `after` ("" = from the start); a place watched
+  // again starts over from `after`, and what was read for it before is dropped.
+  void watch(const std::string& place, std::string after);
+  void unwatch(const std::string& place);
+  // Entries read since the last call, each place's in stream order.
+  void takeArrivals(std::vector<IncomingNpcs>& out);
+  // Waits until nothing is queued to send (or `timeout` passes); true when so.
+  bool flush(std::chrono::milliseconds timeout);
+  NpcCourierStats stats() const;
+
+ private:
+  struct Watch {
+    std::string cursor;       // the last entry read
+    uint64_t generation = 0;  // bumped by watch(): reads of an older watch are dropped
+  };
+  void run();
+  void sendQueued(PlaceLeaseStore& store);
+  void readWatched(PlaceLeaseStore& store);
+
+  ClusterConfig config_;
+  std::chrono::milliseconds poll_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_, sent_all_;
+  bool running_ = true;
+  std::deque<OutgoingNpcs> outgoing_;
+  std::vector<EntityId> delivered_;
+  std::map<std::string, Watch> watched_;
+  std::vector<IncomingNpcs> incoming_;
+  uint64_t generations_ = 0;
+  NpcCourierStats stats_;
+  std::thread thread_;
+};
+
+}  // namespace npc
