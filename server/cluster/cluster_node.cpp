@@ -65,6 +65,7 @@ std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
   keeper_.takeChanges(now, changes_);
   for (LeaseChange& change : changes_) onChange(change, sim);
   sendLeaving(sim);
+  shedPlaces(sim);
   // An npc on its way to another node's place runs on here until handed over: what it
   // does meanwhile is not this node's to send.
   for (const auto& [id, place] : in_flight_) {
@@ -82,6 +83,14 @@ std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
 void ClusterNode::onChange(LeaseChange& change, Simulation& sim) {
   if (change.kind == LeaseChange::Kind::kHeldElsewhere) {
     sim.submit({ClientId::kDaemon, 0, NotePlaceHolder{change.place, change.why}});
+    return;
+  }
+  if (change.kind == LeaseChange::Kind::kShed) {
+    spdlog::info(logEvent("place shed",
+                          "cluster: gives place \"" + change.place + "\" up (epoch " +
+                              std::to_string(change.epoch) + "): " + change.why,
+                          {{"place", change.place}, {"epoch", change.epoch}}));
+    shedding_.push_back({change.place, change.epoch, false});
     return;
   }
   const bool acquired = change.kind == LeaseChange::Kind::kAcquired;
@@ -104,6 +113,7 @@ void ClusterNode::onChange(LeaseChange& change, Simulation& sim) {
     return;
   }
   std::erase_if(pending_, [&](const PendingAdoption& p) { return p.place == change.place; });
+  std::erase_if(shedding_, [&](const Shedding& s) { return s.place == change.place; });
   courier_.unwatch(change.place);
   arrivals_after_.erase(change.place);
   const PlaceIndex place = sim.world().findPlace(change.place);
@@ -252,6 +262,46 @@ void ClusterNode::handOverDelivered(Simulation& sim) {
   }
 }
 
+void ClusterNode::shedPlaces(Simulation& sim) {
+  written_.clear();
+  writer_.takeWritten(written_);
+  if (shedding_.empty()) return;
+  for (auto it = shedding_.begin(); it != shedding_.end();) {
+    const PlaceIndex place = sim.world().findPlace(it->place);
+    bool done = false;
+    if (it->writing) {
+      for (const PlaceWritten& w : written_) {
+        if (w.place != it->place || w.epoch != it->epoch) continue;
+        if (w.ok) {
+          done = true;
+        } else {
+          it->writing = false;  // written again below or next tick
+        }
+      }
+    }
+    if (done) {
+      // Its agents go at the start of the next tick; the lease in the keeper's next round.
+      sim.submit({ClientId::kDaemon, 0, HoldPlace{it->place, false, it->epoch, {}}});
+      keeper_.giveUp(it->place, it->epoch);
+      courier_.unwatch(it->place);
+      arrivals_after_.erase(it->place);
+      fenced_.push_back(place);
+      it = shedding_.erase(it);
+      continue;
+    }
+    if (!it->writing && place != PlaceIndex::kNone && sim.custody().held(place)) {
+      auto after = arrivals_after_.find(it->place);
+      std::vector<PlaceToHand> one = {{place, it->place, it->epoch,
+                                       after == arrivals_after_.end() ? std::string() : after->second}};
+      it->writing = writer_.submit(sim, std::move(one));
+    }
+    // From the capture on, what the place does here is not sent: its next holder starts
+    // from the capture.
+    if (it->writing) fenced_.push_back(place);
+    ++it;
+  }
+}
+
 bool ClusterNode::writeHeld(Simulation& sim) {
   std::vector<PlaceToHand> places;
   const World& w = sim.world();
@@ -260,10 +310,13 @@ bool ClusterNode::writeHeld(Simulation& sim) {
     const auto place = static_cast<PlaceIndex>(i);
     const std::string& name = w.places()[i].name;
     if (!sim.custody().held(place) || !keeper_.valid(name, now)) continue;
-    // Not adopted yet: the snapshot in Redis is still the place's state.
+    // Not adopted yet: the snapshot in Redis is still the place's state. Being shed: its
+    // capture is written already, and what it did since was not sent.
     const bool pending = std::any_of(pending_.begin(), pending_.end(),
                                      [&](const PendingAdoption& p) { return p.place == name; });
-    if (pending) continue;
+    const bool shed = std::any_of(shedding_.begin(), shedding_.end(),
+                                  [&](const Shedding& s) { return s.place == name; });
+    if (pending || shed) continue;
     auto after = arrivals_after_.find(name);
     places.push_back({place, name, sim.custody().epoch(place),
                       after == arrivals_after_.end() ? std::string() : after->second});

@@ -10,6 +10,11 @@
 // definitions, gets the world file's npcs instead. Every snapshot_interval_s, and once more
 // when it drains, the node writes the places it holds (PlaceSnapshotWriter).
 //
+// Shedding (balanced): asked to give a place up for a fair share (LeaseChange::kShed), the
+// node writes the place and stops sending its actions; once the write is in Redis it
+// releases the place (its agents unloaded at the next tick) and the lease, and the node
+// that joined claims it and adopts it from that snapshot.
+//
 // Npcs that walk across: one the game moves from a place held here into a place held by
 // another node (Simulation::takeLeaving) goes to that place's arrivals stream through the
 // NpcCourier; its actions are not sent meanwhile, and once the stream has it a HandOver
@@ -88,6 +93,7 @@ class ClusterNode {
   void adoptArrivals(Simulation& sim);
   void sendLeaving(Simulation& sim);
   void handOverDelivered(Simulation& sim);
+  void shedPlaces(Simulation& sim);
   // Hands the places held here to the writer; false when none or it is still busy.
   bool writeHeld(Simulation& sim);
   void queueWorldNpcs(const std::string& place, uint64_t epoch, Simulation& sim, const std::string& why);
@@ -98,6 +104,14 @@ class ClusterNode {
   PlaceSnapshotWriter writer_;
   NpcCourier courier_;
   std::vector<PendingAdoption> pending_;
+  // A place being given up for a fair share: written (`writing`), then released.
+  struct Shedding {
+    std::string place;
+    uint64_t epoch = 0;
+    bool writing = false;
+  };
+  std::vector<Shedding> shedding_;
+  std::vector<PlaceWritten> written_;  // scratch
   std::map<std::string, std::string> arrivals_after_;  // held place -> last entry adopted
   std::map<EntityId, PlaceIndex> in_flight_;           // npcs leaving -> where to
   std::vector<EntityId> ids_;                          // scratch

@@ -76,6 +76,7 @@ void LeaseKeeper::run() {
     renewAll(store);
     releaseDropped(store);
     claim(store);
+    shed(store);
     if (rounds % 4 == 0) refreshHolders(store);
     lock.lock();
     wake_.wait_until(lock, round + period, [this] { return !running_; });
@@ -116,6 +117,7 @@ void LeaseKeeper::renewAll(PlaceLeaseStore& store) {
       // Redis says someone else holds it (our lease expired there): lost at once.
       changes_.push_back({LeaseChange::Kind::kLost, token.place, token.epoch,
                           "the lease is no longer this node's in Redis"});
+      if (shedding_ == token.place) shedding_.clear();
       held_.erase(it);
       ++stats_.lost;
     } else {
@@ -181,6 +183,38 @@ void LeaseKeeper::claim(PlaceLeaseStore& store) {
   }
 }
 
+void LeaseKeeper::shed(PlaceLeaseStore& store) {
+  if (!config_.balanced) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (!shedding_.empty() || held_.size() <= 1) return;
+  }
+  const size_t wanted = share(store);
+  std::lock_guard lock(mutex_);
+  if (!running_ || held_.size() <= wanted) return;
+  // The last of this node's candidates it holds: the first ones are where it starts
+  // claiming, so a place shed is not one it would take straight back.
+  for (auto it = candidates_.rbegin(); it != candidates_.rend(); ++it) {
+    auto held = held_.find(*it);
+    if (held == held_.end()) continue;
+    shedding_ = *it;
+    changes_.push_back({LeaseChange::Kind::kShed, *it, held->second.token.epoch,
+                        std::to_string(held_.size()) + " places held, a fair share is " +
+                            std::to_string(wanted)});
+    return;
+  }
+}
+
+void LeaseKeeper::giveUp(const std::string& place, uint64_t epoch) {
+  std::lock_guard lock(mutex_);
+  if (shedding_ == place) shedding_.clear();
+  auto it = held_.find(place);
+  if (it == held_.end() || it->second.token.epoch != epoch) return;
+  dropped_.push_back(it->second.token);
+  held_.erase(it);
+  ++stats_.shed;
+}
+
 void LeaseKeeper::refreshHolders(PlaceLeaseStore& store) {
   for (const std::string& place : world_places_) {
     {
@@ -214,6 +248,7 @@ void LeaseKeeper::takeChanges(Clock::time_point now, std::vector<LeaseChange>& o
     }
     changes_.push_back({LeaseChange::Kind::kLost, it->first, it->second.token.epoch,
                         "not renewed in time"});
+    if (shedding_ == it->first) shedding_.clear();
     dropped_.push_back(it->second.token);
     ++stats_.lost;
     it = held_.erase(it);

@@ -38,7 +38,9 @@ namespace npc {
 
 struct LeaseChange {
   // kHeldElsewhere: another node holds a place this one does not (or nobody now).
-  enum class Kind : uint8_t { kAcquired, kLost, kHeldElsewhere };
+  // kShed: a balanced node holds more than its fair share: it should write the place for its
+  // next holder, stop running it and giveUp() the lease.
+  enum class Kind : uint8_t { kAcquired, kLost, kHeldElsewhere, kShed };
   Kind kind = Kind::kAcquired;
   std::string place;
   uint64_t epoch = 0;
@@ -69,7 +71,8 @@ struct LeaseKeeperStats {
   uint64_t acquired = 0;        // leases granted to this node
   uint64_t lost = 0;            // leases this node stopped holding without giving them up
   uint64_t renew_failures = 0;  // renews Redis did not answer
-  uint64_t released = 0;        // leases given up (drain, or after a loss)
+  uint64_t released = 0;        // leases given up (drain, shed, or after a loss)
+  uint64_t shed = 0;            // places given up for a fair share
   size_t held = 0;
 };
 
@@ -95,6 +98,9 @@ class LeaseKeeper {
   // Tick thread: whether the lease on `place` is valid at `now` (the output of a tick for
   // a place whose lease ran out during the tick is not sent).
   bool valid(const std::string& place, Clock::time_point now) const;
+  // Tick thread, after a kShed: the place is written and unloaded; its lease is released in
+  // the next round (no kLost). Ignored for a lease no longer held at `epoch`.
+  void giveUp(const std::string& place, uint64_t epoch);
 
   // Asks Redis (own connection, any thread; blocks up to a few timeouts).
   ClusterView view() const;
@@ -110,6 +116,9 @@ class LeaseKeeper {
   void run();
   void renewAll(PlaceLeaseStore& store);
   void claim(PlaceLeaseStore& store);
+  // Balanced: asks the tick thread to give one place up when this node holds more than its
+  // fair share (a node joined), one place at a time.
+  void shed(PlaceLeaseStore& store);
   void releaseDropped(PlaceLeaseStore& store);
   // Once a ttl: who holds the places this node does not, reported when it changed.
   void refreshHolders(PlaceLeaseStore& store);
@@ -128,7 +137,8 @@ class LeaseKeeper {
   bool running_ = false;
   bool release_on_stop_ = false;
   std::map<std::string, Held> held_;            // guarded by mutex_
-  std::vector<LeaseToken> dropped_;             // lost here, to release if still ours
+  std::vector<LeaseToken> dropped_;             // lost or given up here, to release if still ours
+  std::string shedding_;                        // guarded by mutex_: the place being shed
   std::vector<LeaseChange> changes_;            // guarded by mutex_
   std::map<std::string, uint64_t> known_epoch_; // keeper thread only
   std::map<std::string, std::string> holders_;  // keeper thread only: as last reported

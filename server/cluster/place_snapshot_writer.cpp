@@ -49,6 +49,12 @@ bool PlaceSnapshotWriter::flush(std::chrono::milliseconds timeout) {
   return idle_.wait_for(lock, timeout, [this] { return !busy_; });
 }
 
+void PlaceSnapshotWriter::takeWritten(std::vector<PlaceWritten>& out) {
+  std::lock_guard lock(mutex_);
+  out.insert(out.end(), written_.begin(), written_.end());
+  written_.clear();
+}
+
 PlaceSnapshotStats PlaceSnapshotWriter::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
@@ -89,6 +95,7 @@ void PlaceSnapshotWriter::write(std::vector<pb::PlaceHandoff>& handoffs,
     const LeaseToken token{places[i].name, config_.node_id, places[i].epoch, address_};
     const LeaseCheck wrote = store.writeFenced(token, kPlaceSnapshotKey, encoded);
     std::lock_guard lock(mutex_);
+    written_.push_back({places[i].name, places[i].epoch, wrote.status.isOk() && wrote.held});
     if (!wrote.status.isOk()) {
       ++stats_.failed;
       spdlog::warn(logText("cluster: writing place \"" + places[i].name + "\"'s snapshot: " +

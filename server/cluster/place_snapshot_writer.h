@@ -36,6 +36,13 @@ struct PlaceSnapshotStats {
   double last_write_ms = 0.0;  // build, encode and write of the last capture
 };
 
+// How the write of one place went.
+struct PlaceWritten {
+  std::string place;
+  uint64_t epoch = 0;
+  bool ok = false;  // Redis took it under the lease
+};
+
 class PlaceSnapshotWriter {
  public:
   // `address`: this node's advertised address (part of the lease token written under).
@@ -51,6 +58,8 @@ class PlaceSnapshotWriter {
   // Waits until the submitted capture is written (or `timeout` passes); true when idle.
   bool flush(std::chrono::milliseconds timeout);
   PlaceSnapshotStats stats() const;
+  // Tick thread: the places written (or not) since the last call.
+  void takeWritten(std::vector<PlaceWritten>& out);
 
  private:
   void run();
@@ -68,6 +77,7 @@ class PlaceSnapshotWriter {
   std::vector<PlaceToHand> places_;
   double sim_time_s_ = 0.0;
   PlaceSnapshotStats stats_;  // guarded by mutex_
+  std::vector<PlaceWritten> written_;  // guarded by mutex_
   std::thread thread_;
 };
 

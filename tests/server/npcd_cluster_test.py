@@ -124,7 +124,9 @@ class Node:
                 # Places that sleep send no actions, which case (b) counts.
                 hibernation={"enabled": False},
                 cluster={"redis": f"127.0.0.1:{redis.port}", "node_id": name,
-                         "lease_ttl_s": TTL, "places": "balanced",
+                         # Every node claims every place: one that joins waits for what
+                         # the holder gives up (balanced nodes would share them out).
+                         "lease_ttl_s": TTL, "places": PLACES,
                          "key_prefix": prefix, "redis_timeout_ms": 200,
                          "snapshot_interval_s": SNAPSHOT_S}), f)
         self.proc = subprocess.Popen([NPCD, "--config", config], stdout=open(self.log, "w"),

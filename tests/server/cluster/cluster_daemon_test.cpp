@@ -4,6 +4,7 @@
 // place the moment it may have lost it.
 #include <chrono>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,10 +84,18 @@ using Redis = test::RunningRedis;
 
 }  // namespace
 
+// Both nodes claim every place (a static list): the second waits for what the first gives up
+// (balanced nodes would share the places: the next test case).
+static DaemonConfig everyPlace(DaemonConfig c) {
+  c.cluster.balanced = false;
+  c.cluster.places = {"square", "bakery", "guard_post", "forest"};
+  return c;
+}
+
 TEST_CASE("Two nodes share the demo world by place; a draining node hands its places over",
           "[cluster][daemon]") {
   Redis redis;
-  Node a(nodeConfig(redis.process, "node-a"));
+  Node a(everyPlace(nodeConfig(redis.process, "node-a")));
   REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }));
 
   const v1::GetClusterStateResponse state = a.clusterState();
@@ -121,7 +130,7 @@ TEST_CASE("Two nodes share the demo world by place; a draining node hands its pl
     ctx.TryCancel();
   }
   SECTION("The second node waits; the first one's drain gives it every place") {
-    Node b(nodeConfig(redis.process, "node-b"));
+    Node b(everyPlace(nodeConfig(redis.process, "node-b")));
     std::this_thread::sleep_for(600ms);  // a few claim rounds: everything is node-a's
     CHECK(b.sim().places_held == 0);
     CHECK(b.sim().agents == 0);
@@ -161,7 +170,7 @@ TEST_CASE("Two nodes share the demo world by place; a draining node hands its pl
 TEST_CASE("A draining node's places come back on the next node from their snapshots",
           "[cluster][daemon]") {
   Redis redis;
-  Node a(nodeConfig(redis.process, "node-a"));
+  Node a(everyPlace(nodeConfig(redis.process, "node-a")));
   REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }));
   // An npc the game spawned on node-a: no world file knows it, only the square's snapshot.
   v1::SpawnAgentRequest spawn;
@@ -179,7 +188,7 @@ TEST_CASE("A draining node's places come back on the next node from their snapsh
   }
   REQUIRE(waitFor([&] { return a.sim().agents == demoNpcs() + 1; }));
 
-  Node b(nodeConfig(redis.process, "node-b"));
+  Node b(everyPlace(nodeConfig(redis.process, "node-b")));
   std::this_thread::sleep_for(300ms);
   REQUIRE(b.sim().places_held == 0);
   a.daemon.shutdown();
@@ -271,6 +280,30 @@ TEST_CASE("An npc the game walks into another node's place goes there with its m
     CHECK(c.daemon.stats().load().npcs_arrived == 0);
   }
   ctx.TryCancel();
+}
+
+TEST_CASE("A balanced node gives places up to a node that joins, which adopts them",
+          "[cluster][daemon]") {
+  Redis redis;
+  Node a(nodeConfig(redis.process, "node-a"));
+  REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }));
+  Node b(nodeConfig(redis.process, "node-b"));
+  REQUIRE(waitFor([&] { return a.sim().places_held == 2 && b.sim().places_held == 2; }, 5000ms));
+  REQUIRE(waitFor([&] { return a.sim().agents + b.sim().agents == demoNpcs(); }));
+  CHECK(b.daemon.stats().load().places_adopted == 2);
+  std::set<std::string> on_a, on_b;
+  const v1::GetClusterStateResponse state = b.clusterState();
+  for (const v1::ClusterPlace& p : state.places()) {
+    (p.node() == "node-a" ? on_a : on_b).insert(p.place());
+    CHECK(p.epoch() == (p.node() == "node-a" ? 1u : 2u));
+  }
+  CHECK(on_a.size() == 2);
+  CHECK(on_b.size() == 2);
+  // Settled: nothing moves back and forth.
+  std::this_thread::sleep_for(1000ms);
+  CHECK(a.sim().places_held == 2);
+  CHECK(b.sim().places_held == 2);
+  CHECK(b.daemon.stats().load().places_adopted == 2);
 }
 
 TEST_CASE("A node that cannot renew stops running its places, and takes them up again",
