@@ -10,13 +10,13 @@
 //                    write    the fenced SET, on a connection opened for the capture (as
 //                             PlaceSnapshotWriter does)
 //   B, keeper thread read     the GET of the place's snapshot key, on the keeper's connection
-//                    decode   PlaceHandoff::ParseFromString
-//   B, tick thread   adopt    adoptPlace into B, which runs the other 3 places and holds this
+//   B, tick thread   decode   PlaceHandoff::ParseFromString (ClusterNode takes the change)
+//                    adopt    adoptPlace into B, which runs the other 3 places and holds this
 //                             one at a later epoch, empty
 //
-// BM_HandoffChain runs them in a row (the end-to-end figure without B's claim round, which
-// is configuration: up to lease_ttl_s / 4). Redis is a private redis-server
-// (tests/support/redis_process.h).
+// BM_HandoffChain runs them in a row: the end-to-end figure but for the waits that are
+// configuration, B's claim round (up to lease_ttl_s / 4) and the tick or two before B
+// adopts. Redis is a private redis-server (tests/support/redis_process.h).
 #include <chrono>
 #include <memory>
 #include <string>
