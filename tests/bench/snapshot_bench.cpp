@@ -9,9 +9,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "agent/archetype.h"
-#include "demo/demo_game.h"
-#include "hibernation/long_action.h"
+#include "demo_sim.h"
 #include "sim/scale_world.h"
 #include "sim/simulation.h"
 #include "sim/world_file.h"
@@ -29,32 +27,12 @@ namespace {
 // The demo's definitions with `world`, ticked `ticks` times with the stand-in game.
 std::unique_ptr<Simulation> loadWorld(const WorldFile& world, int ticks, benchmark::State& state,
                                       double quiet_s = 20.0) {
-  std::vector<std::string> errors;
-  ArchetypeSet archetypes;
-  archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors);
-  LongActionLibrary long_actions;
-  long_actions.loadFile(NPCD_SOURCE_DIR "/config/long_actions.json", errors);
   SimConfig config;
   config.hibernation.quiet_s = quiet_s;
-  auto sim = std::make_unique<Simulation>(config, std::move(archetypes));
-  sim->setLongActions(std::move(long_actions));
-  const bool loaded = errors.empty() &&
-                      sim->loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok() &&
-                      sim->loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok() &&
-                      sim->loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok() &&
-                      applyWorldFile(world, *sim, errors);
-  if (!loaded) {
-    state.SkipWithError("the demo definitions or the world did not load");
-    return nullptr;
-  }
-  DemoGame game(world.players);
-  std::vector<Command> pending;
-  for (int t = 0; t < ticks; ++t) {
-    sim->tick();
-    game.step(*sim, pending);
-    sim->submit(pending);
-  }
-  return sim;
+  bench::DemoSim demo;
+  if (!demo.load(world, config, state)) return nullptr;
+  demo.run(ticks);
+  return std::move(demo.sim);
 }
 
 // The loop is the tick thread's part, a copy into a SimStateCopy reused between captures

@@ -1,0 +1,316 @@
+// Place handoff (state/place_handoff.h, server/cluster/README.md "Handoff cost"): what it
+// costs to move ONE place of 1,000 agents from node A to node B, stage by stage, in a
+// generated world of 4 such places (core/sim/scale_world.h), all leased and held by A and
+// ticked for 30 s so that agents have memory, plans and long actions under way.
+//
+//   A, tick thread   copy     copySimState of A's whole simulation (what a capture copies)
+//   A, writer thread build    buildSimState of that copy
+//                    cut      splitPlaces of the one place
+//                    encode   PlaceHandoff::SerializeToString
+//                    write    the fenced SET, on a connection opened for the capture (as
+//                             PlaceSnapshotWriter does)
+//   B, keeper thread read     the GET of the place's snapshot key, on the keeper's connection
+//   B, tick thread   decode   PlaceHandoff::ParseFromString (ClusterNode takes the change)
+//                    adopt    adoptPlace into B, which runs the other 3 places and holds this
+//                             one at a later epoch, empty
+//
+// BM_HandoffChain runs them in a row: the end-to-end figure but for the waits that are
+// configuration, B's claim round (up to lease_ttl_s / 4) and the tick or two before B
+// adopts. Redis is a private redis-server (tests/support/redis_process.h).
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "cluster/place_lease_store.h"
+#include "cluster/redis_connection.h"
+#include "demo_sim.h"
+#include "place_handoff.h"
+#include "sim/scale_world.h"
+#include "sim_state_codec.h"
+#include "sim_state_copy.h"
+#include "support/redis_process.h"
+
+using namespace npc;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr uint32_t kPlaces = 4;
+constexpr uint32_t kAgentsPerPlace = 1000;
+constexpr int kTicksOnA = 300;  // 30 s at 10 ticks/s
+constexpr int kTicksOnB = 50;
+const char* const kMoved = "p0";
+const char* const kHash = "bench-defs";
+constexpr auto kRedisTimeout = 2000ms;
+
+void hold(Simulation& sim, const std::string& place, bool held, uint64_t epoch) {
+  sim.submit({ClientId::kDaemon, 0, HoldPlace{place, held, epoch, {}}});
+}
+
+// Node A after kTicksOnA ticks holding every place, node B holding the others, and the
+// moved place's handoff as each stage leaves it. Built once, for every case.
+struct Nodes {
+  WorldFile world;
+  bench::DemoSim a, b;
+  uint64_t b_epoch = 0;  // B's grant of the moved place
+  std::vector<PlaceToHand> moved;
+  SimStateCopy copy;
+  pb::SimState whole;
+  pb::PlaceHandoff handoff;
+  std::string bytes;
+  RedisProcess redis;
+  std::unique_ptr<RedisConnection> keeper_connection;  // B's
+  std::unique_ptr<PlaceLeaseStore> keeper_store;
+  LeaseToken token;  // A's lease of the moved place
+
+  bool build(benchmark::State& state) {
+    ScaleWorldSpec spec;
+    spec.agents = kPlaces * kAgentsPerPlace;
+    spec.agents_per_place = kAgentsPerPlace;
+    world = makeScaleWorld(spec);
+    SimConfig config;
+    config.hibernation.quiet_s = 20.0;
+    config.leased_places = true;
+    if (!a.load(world, config, state) || !b.load(world, config, state)) return false;
+    // A place at a time, each one's npcs applied before the next are queued.
+    for (const Place& p : world.places) {
+      hold(*a.sim, p.name, true, 1);
+      bool queued = queuePlaceNpcs(world, p.name, *a.sim) > 0;
+      a.run(1);
+      if (p.name != kMoved) {
+        hold(*b.sim, p.name, true, 1);
+        queued = queued && queuePlaceNpcs(world, p.name, *b.sim) > 0;
+        b.run(1);
+      }
+      if (!queued) {
+        state.SkipWithError("a place's npcs were not queued");
+        return false;
+      }
+    }
+    a.run(kTicksOnA);
+    b.run(kTicksOnB);
+    b_epoch = 2;
+    hold(*b.sim, kMoved, true, b_epoch);
+    b.run(1);
+
+    const PlaceIndex index = a.sim->world().findPlace(kMoved);
+    moved = {{index, kMoved, 1}};
+    copySimState(*a.sim, copy);
+    buildSimState(copy, whole);
+    pb::SimState cut = whole;
+    std::vector<pb::PlaceHandoff> out;
+    splitPlaces(cut, moved, a.sim->timeS(), {kHash, "node-a"}, out);
+    handoff = std::move(out.at(0));
+    handoff.SerializeToString(&bytes);
+
+    const Status started = redis.start();
+    if (!started.isOk()) {
+      state.SkipWithError(started.message().c_str());
+      return false;
+    }
+    keeper_connection = std::make_unique<RedisConnection>("127.0.0.1", redis.port(), kRedisTimeout);
+    keeper_store = std::make_unique<PlaceLeaseStore>(*keeper_connection, "bench");
+    const AcquireResult lease =
+        keeper_store->acquire(kMoved, "node-a", "127.0.0.1:50051", std::chrono::hours(1));
+    if (!lease.status.isOk() || !lease.acquired) {
+      state.SkipWithError("the moved place's lease was not granted");
+      return false;
+    }
+    token = lease.token;
+    return true;
+  }
+
+  // B without the moved place's agents, holding it at a new epoch, as a claim leaves it:
+  // the release unloads what the last adoption brought, and B ticks on.
+  void emptyMovedOnB() {
+    hold(*b.sim, kMoved, false, b_epoch);
+    b.run(1);
+    hold(*b.sim, kMoved, true, ++b_epoch);
+    b.run(1);
+  }
+
+  // What each stage measures from: the sizes and states the figures are for.
+  void report(benchmark::State& state) const {
+    const SimStats sa = a.sim->stats();
+    state.counters["A_agents"] = static_cast<double>(sa.agents);
+    state.counters["A_asleep"] = static_cast<double>(sa.agents_asleep);
+    state.counters["A_reduced"] = static_cast<double>(sa.agents_reduced);
+    state.counters["A_places_asleep"] = static_cast<double>(sa.places_asleep);
+    state.counters["moved_awake"] = handoff.state().agents_size();
+    state.counters["moved_asleep"] = handoff.state().hibernation().dormant_size();
+    state.counters["bytes"] = static_cast<double>(bytes.size());
+    state.counters["bytes_per_agent"] =
+        static_cast<double>(bytes.size()) /
+        (handoff.state().agents_size() + handoff.state().hibernation().dormant_size());
+  }
+
+  static Nodes* get(benchmark::State& state) {
+    static std::unique_ptr<Nodes> nodes;
+    static bool failed = false;
+    if (!nodes && !failed) {
+      auto built = std::make_unique<Nodes>();
+      if (built->build(state)) {
+        nodes = std::move(built);
+      } else {
+        failed = true;
+      }
+    } else if (failed) {
+      state.SkipWithError("the nodes could not be set up");
+    }
+    return nodes.get();
+  }
+};
+
+// A fenced write as PlaceSnapshotWriter makes it: a connection opened for the capture.
+bool writeSnapshot(const Nodes& n, const std::string& bytes) {
+  RedisConnection redis("127.0.0.1", n.redis.port(), kRedisTimeout);
+  PlaceLeaseStore store(redis, "bench");
+  const LeaseCheck wrote = store.writeFenced(n.token, kPlaceSnapshotKey, bytes);
+  return wrote.status.isOk() && wrote.held;
+}
+
+bool adopt(Nodes& n, const pb::PlaceHandoff& handoff, benchmark::State& state) {
+  PlaceAdoption report;
+  std::string error;
+  if (adoptPlace(handoff, kHash, *n.b.sim, report, error)) return true;
+  state.SkipWithError(error.c_str());
+  return false;
+}
+
+void BM_HandoffCopy(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  SimStateCopy copy;
+  for (auto _ : state) {
+    copySimState(*n->a.sim, copy);
+    benchmark::DoNotOptimize(copy);
+  }
+  n->report(state);
+}
+BENCHMARK(BM_HandoffCopy)->Unit(benchmark::kMillisecond);
+
+void BM_HandoffBuild(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  pb::SimState whole;
+  for (auto _ : state) {
+    buildSimState(n->copy, whole);
+    benchmark::DoNotOptimize(whole);
+  }
+}
+BENCHMARK(BM_HandoffBuild)->Unit(benchmark::kMillisecond);
+
+// splitPlaces moves the place's agents out of the capture: each cut gets a whole one.
+void BM_HandoffCut(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  pb::SimState whole;
+  std::vector<pb::PlaceHandoff> out;
+  for (auto _ : state) {
+    state.PauseTiming();
+    whole = n->whole;
+    state.ResumeTiming();
+    splitPlaces(whole, n->moved, n->a.sim->timeS(), {kHash, "node-a"}, out);
+    benchmark::DoNotOptimize(out);
+  }
+}
+BENCHMARK(BM_HandoffCut)->Unit(benchmark::kMillisecond);
+
+void BM_HandoffEncode(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  std::string bytes;
+  for (auto _ : state) {
+    n->handoff.SerializeToString(&bytes);
+    benchmark::DoNotOptimize(bytes);
+  }
+  n->report(state);
+}
+BENCHMARK(BM_HandoffEncode)->Unit(benchmark::kMillisecond);
+
+void BM_HandoffDecode(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  pb::PlaceHandoff handoff;
+  for (auto _ : state) {
+    if (!handoff.ParseFromString(n->bytes)) {
+      state.SkipWithError("the handoff did not parse");
+      break;
+    }
+    benchmark::DoNotOptimize(handoff);
+  }
+}
+BENCHMARK(BM_HandoffDecode)->Unit(benchmark::kMillisecond);
+
+void BM_HandoffAdopt(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  for (auto _ : state) {
+    state.PauseTiming();
+    n->emptyMovedOnB();
+    state.ResumeTiming();
+    if (!adopt(*n, n->handoff, state)) break;
+  }
+  state.counters["B_agents_after"] = static_cast<double>(n->b.sim->stats().agents);
+}
+BENCHMARK(BM_HandoffAdopt)->Unit(benchmark::kMillisecond);
+
+// The fenced SET (connection opened, script run) and the GET on B's open connection.
+void BM_HandoffRedis(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  double write_s = 0.0, read_s = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!writeSnapshot(*n, n->bytes)) {
+      state.SkipWithError("the fenced write failed");
+      break;
+    }
+    const auto written = std::chrono::steady_clock::now();
+    const ReadResult read = n->keeper_store->read(kMoved, kPlaceSnapshotKey);
+    if (!read.status.isOk() || !read.bytes || read.bytes->size() != n->bytes.size()) {
+      state.SkipWithError("the snapshot did not read back");
+      break;
+    }
+    write_s += std::chrono::duration<double>(written - start).count();
+    read_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - written).count();
+  }
+  const auto iterations = static_cast<double>(state.iterations());
+  state.counters["write_ms"] = write_s * 1e3 / iterations;
+  state.counters["read_ms"] = read_s * 1e3 / iterations;
+  state.counters["bytes"] = static_cast<double>(n->bytes.size());
+}
+BENCHMARK(BM_HandoffRedis)->Unit(benchmark::kMillisecond);
+
+// Every stage in a row, from A's capture to the place running on B, but B's claim round.
+void BM_HandoffChain(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  SimStateCopy copy;
+  pb::SimState whole;
+  std::vector<pb::PlaceHandoff> out;
+  std::string bytes;
+  pb::PlaceHandoff received;
+  for (auto _ : state) {
+    state.PauseTiming();
+    n->emptyMovedOnB();
+    state.ResumeTiming();
+    copySimState(*n->a.sim, copy);
+    buildSimState(copy, whole);
+    splitPlaces(whole, n->moved, n->a.sim->timeS(), {kHash, "node-a"}, out);
+    out.at(0).SerializeToString(&bytes);
+    const bool wrote = writeSnapshot(*n, bytes);
+    const ReadResult read = n->keeper_store->read(kMoved, kPlaceSnapshotKey);
+    if (!wrote || !read.status.isOk() || !read.bytes || !received.ParseFromString(*read.bytes)) {
+      state.SkipWithError("the handoff did not go through Redis");
+      break;
+    }
+    if (!adopt(*n, received, state)) break;
+  }
+}
+BENCHMARK(BM_HandoffChain)->Unit(benchmark::kMillisecond);
+
+}  // namespace
