@@ -58,33 +58,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [ -n "${NPCD_BIN:-}" ] && [ -n "${NPCD_BOTS_BIN:-}" ]; then
-  npcd=$NPCD_BIN
-  bots=$NPCD_BOTS_BIN
-else
-  build=${NPCD_BUILD_DIR:-$root/build}
-  echo "cluster_bench.sh: building npcd and npcd-bots in $build"
-  if ! "$root/scripts/build.sh" npcd npcd-bots > "$work/build.log" 2>&1; then
-    tail -n 40 "$work/build.log"
-    echo "cluster_bench.sh: build failed" >&2
-    exit 2
-  fi
-  npcd=$build/server/npcd
-  bots=$build/tests/bots/npcd-bots
-fi
-
-# A loopback port nobody listens on (connect refused); as scripts/load.sh.
-free_port() {
-  local port
-  for _ in $(seq 1 100); do
-    port=$((20000 + RANDOM % 40000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
-  return 1
-}
+source "$root/scripts/daemon_binaries.sh"
+find_binaries cluster_bench.sh "$work"
 
 "$bots" --world-scale "$agents" --write-world "$work/world.json"
 

@@ -37,15 +37,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [ -n "${NPCD_BIN:-}" ] && [ -n "${NPCD_BOTS_BIN:-}" ]; then
-  npcd=$NPCD_BIN
-  bots=$NPCD_BOTS_BIN
-else
-  build=${NPCD_BUILD_DIR:-$root/build}
-  "$root/scripts/build.sh" npcd npcd-bots > "$out/build.log" 2>&1 || { tail -n 40 "$out/build.log"; exit 2; }
-  npcd=$build/server/npcd
-  bots=$build/tests/bots/npcd-bots
-fi
+source "$root/scripts/daemon_binaries.sh"
+find_binaries soak.sh "$out"
 
 # soak NAME CONFIG: one daemon, the bots for half_s seconds, samples to $out/NAME.csv.
 soak() {

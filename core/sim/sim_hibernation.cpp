@@ -110,11 +110,14 @@ void Simulation::updatePlaces() {
     }
   }
   if (places_.count(PlaceState::kAsleep) > 0) {
-    // Awake agents that walked into a sleeping place join its sleep once idle.
+    // Awake agents that walked into a sleeping place join its sleep once idle; not in a place
+    // held by another node, which they are leaving for (takeLeaving): they go there awake.
     scratch_ids_.clear();
     for (const Agent& agent : agents_.rows()) {
       const Entity* e = world_.entities().get(agent.entity);
-      if (e && !agent.busy() && places_.asleep(e->place)) scratch_ids_.push_back(agent.id);
+      if (e && !agent.busy() && places_.asleep(e->place) && custody_.held(e->place)) {
+        scratch_ids_.push_back(agent.id);
+      }
     }
     const size_t sorted = dormant_index_.size();
     for (EntityId id : scratch_ids_) hibernateAgent(id, world_.entities().get(id)->place);

@@ -155,6 +155,13 @@ void LeaseKeeper::claim(PlaceLeaseStore& store) {
       std::lock_guard lock(mutex_);
       if (!running_ || held_.size() >= wanted) return;
       if (held_.count(place)) continue;
+      // A place this node shed is left to the others for a while (else the node, below its
+      // share after shedding, takes it straight back).
+      auto shed = shed_until_.find(place);
+      if (shed != shed_until_.end()) {
+        if (Clock::now() < shed->second) continue;
+        shed_until_.erase(shed);
+      }
     }
     const Clock::time_point sent = Clock::now();
     const AcquireResult got = store.acquire(place, config_.node_id, address_, ttl(), known_epoch_[place]);
@@ -175,6 +182,7 @@ void LeaseKeeper::claim(PlaceLeaseStore& store) {
       return;
     }
     holders_[place].clear();  // if it is lost one day, its next holder is news
+    holder_nodes_.erase(place);
     std::lock_guard lock(mutex_);
     held_[place] = Held{got.token, sent + validity()};
     changes_.push_back({LeaseChange::Kind::kAcquired, place, got.token.epoch, {},
@@ -189,9 +197,28 @@ void LeaseKeeper::shed(PlaceLeaseStore& store) {
     std::lock_guard lock(mutex_);
     if (!shedding_.empty() || held_.size() <= 1) return;
   }
-  const size_t wanted = share(store);
+  const LiveNodesResult live = store.liveNodes();
+  if (!live.status.isOk() || live.nodes.size() < 2) return;
+  const size_t wanted = (candidates_.size() + live.nodes.size() - 1) / live.nodes.size();
+  // Above the fair share, or two places above the least loaded other node (4 places on 3
+  // nodes: 2, 1, 1 rather than 2, 2, 0). The holders as last read say whether to look; a
+  // fresh read decides, so a place does not move on news a ttl old.
+  auto excess = [&] {
+    size_t least = SIZE_MAX;
+    for (const LiveNode& n : live.nodes) {
+      if (n.node == config_.node_id) continue;
+      size_t count = 0;
+      for (const auto& [place, node] : holder_nodes_) count += node == n.node;
+      least = std::min(least, count);
+    }
+    std::lock_guard lock(mutex_);
+    return held_.size() > wanted || held_.size() >= least + 2;
+  };
+  if (!excess()) return;
+  refreshHolders(store);
+  if (!excess()) return;
   std::lock_guard lock(mutex_);
-  if (!running_ || held_.size() <= wanted) return;
+  if (!running_) return;
   // The last of this node's candidates it holds: the first ones are where it starts
   // claiming, so a place shed is not one it would take straight back.
   for (auto it = candidates_.rbegin(); it != candidates_.rend(); ++it) {
@@ -213,6 +240,7 @@ void LeaseKeeper::giveUp(const std::string& place, uint64_t epoch) {
   dropped_.push_back(it->second.token);
   held_.erase(it);
   ++stats_.shed;
+  shed_until_[place] = Clock::now() + 2 * ttl();
 }
 
 void LeaseKeeper::refreshHolders(PlaceLeaseStore& store) {
@@ -230,6 +258,9 @@ void LeaseKeeper::refreshHolders(PlaceLeaseStore& store) {
       holder = owner.holder->node + " at " + owner.holder->address;
       epoch = owner.holder->epoch;
       known_epoch_[place] = std::max(known_epoch_[place], epoch);
+      holder_nodes_[place] = owner.holder->node;
+    } else {
+      holder_nodes_.erase(place);
     }
     std::string& last = holders_[place];
     if (holder == last) continue;

@@ -117,7 +117,8 @@ class LeaseKeeper {
   void renewAll(PlaceLeaseStore& store);
   void claim(PlaceLeaseStore& store);
   // Balanced: asks the tick thread to give one place up when this node holds more than its
-  // fair share (a node joined), one place at a time.
+  // fair share, or two more than the least loaded other live node (a node joined), one
+  // place at a time.
   void shed(PlaceLeaseStore& store);
   void releaseDropped(PlaceLeaseStore& store);
   // Once a ttl: who holds the places this node does not, reported when it changed.
@@ -139,9 +140,11 @@ class LeaseKeeper {
   std::map<std::string, Held> held_;            // guarded by mutex_
   std::vector<LeaseToken> dropped_;             // lost or given up here, to release if still ours
   std::string shedding_;                        // guarded by mutex_: the place being shed
+  std::map<std::string, Clock::time_point> shed_until_;  // guarded by mutex_: not claimed till
   std::vector<LeaseChange> changes_;            // guarded by mutex_
   std::map<std::string, uint64_t> known_epoch_; // keeper thread only
   std::map<std::string, std::string> holders_;  // keeper thread only: as last reported
+  std::map<std::string, std::string> holder_nodes_;  // keeper thread only: place -> node id
   LeaseKeeperStats stats_;                      // guarded by mutex_
   std::thread thread_;
 };

@@ -10,7 +10,9 @@ stream; (c) SIGTERM drains: the other node takes every place, with the game's np
 few claim rounds, sooner than a lease expiry, and the drained node exits 0; (d) redis-server
 restarted empty: the holder's renew takes its leases back, at the same epoch, without
 dropping its agents; (e) SIGKILL in the middle of a drain: every place ends up held once, at
-epoch 2, adopted whole from a snapshot (the drain's or the last periodic one).
+epoch 2, adopted whole from a snapshot (the drain's or the last periodic one); (f) three
+balanced nodes started one after another share the places 2/1/1, every moved place
+adopted, and an npc the game walks across a border arrives on the other node.
 Usage: npcd_cluster_test.py NPCD_BINARY SOURCE_DIR"""
 import json
 import os
@@ -113,7 +115,7 @@ class Redis:
 class Node:
     """One npcd process in the cluster, with its own log and gRPC stub."""
 
-    def __init__(self, name, redis, prefix):
+    def __init__(self, name, redis, prefix, places=None):
         self.name = name
         self.log = os.path.join(work, f"{prefix}-{name}.log")
         logs[f"{prefix}/{name}"] = self.log
@@ -126,7 +128,7 @@ class Node:
                 cluster={"redis": f"127.0.0.1:{redis.port}", "node_id": name,
                          # Every node claims every place: one that joins waits for what
                          # the holder gives up (balanced nodes would share them out).
-                         "lease_ttl_s": TTL, "places": PLACES,
+                         "lease_ttl_s": TTL, "places": places or PLACES,
                          "key_prefix": prefix, "redis_timeout_ms": 200,
                          "snapshot_interval_s": SNAPSHOT_S}), f)
         self.proc = subprocess.Popen([NPCD, "--config", config], stdout=open(self.log, "w"),
@@ -407,10 +409,77 @@ def case_kill_mid_drain(redis):
     b.kill()
 
 
+def case_three_balanced(redis):
+    """(f) Three balanced nodes joining one after another share the places out, each place
+    adopted whole; then the game walks an npc from one node's place into another's."""
+    nodes = [Node("npcd-a", redis, "three", places="balanced")]
+    wait_for("A holds all 4 places", 15, lambda: nodes[0].holds_all(epoch=1))
+    nodes[0].spawn_game_npc()
+    nodes.append(Node("npcd-b", redis, "three", places="balanced"))
+    nodes.append(Node("npcd-c", redis, "three", places="balanced"))
+
+    def shared():
+        stats = [n.stats() for n in nodes]
+        if not all(stats):
+            return None
+        held = sorted(s.places_held for s in stats)
+        agents = sum(s.agents for s in stats)
+        return (held, agents) if held == [1, 1, 2] and agents == AGENTS_IN_PLACES + 1 else None
+
+    (held, agents), took = wait_for("3 balanced nodes hold 2, 1 and 1 places with all 15 npcs",
+                                    10, shared)
+    state = nodes[0].cluster()
+    owners = {p.place: p.node for p in state.places}
+    # Every grant after a place's first adopted the place's snapshot: as many adoptions as
+    # epochs above 1 (a place may have moved twice while the nodes came up).
+    moves = sum(p.epoch - 1 for p in state.places)
+    adopted = sum(len(n.adoptions()) for n in nodes)
+    check(moves >= 2 and adopted == moves,
+          f"{adopted} adoptions for {moves} moves: {describe(state)}; "
+          f"{[n.adoptions() for n in nodes]}")
+
+    # The game's npc stands in the square; walk it into a place another node holds.
+    square = owners["square"]
+    target = next(p for p, n in owners.items() if n != square)
+    bounds = next(p for p in DEMO["places"] if p["name"] == target)
+    centre = [(lo + hi) / 2 for lo, hi in zip(bounds["min"], bounds["max"])]
+    source = next(n for n in nodes if n.name == square)
+    dest = next(n for n in nodes if n.name == owners[target])
+    calls = queue.Queue()
+    calls.put(pb.WorldUpdate(seq=1, upserts=[pb.Entity(
+        id=GAME_NPC, kind=pb.ENTITY_KIND_NPC,
+        position=pb.Vec3(x=centre[0], y=centre[1], z=0.0))]))
+    stream = source.stub.Connect(iter(calls.get, None))
+    walked = time.monotonic()
+    view, arrived = wait_for(f"the game's npc arrives on {dest.name} in {target}", 5,
+                             lambda: dest.stub.GetAgent(pb.GetAgentRequest(id=GAME_NPC), timeout=2))
+    check(view.agent.place == target, f"the npc is in {view.agent.place!r} on {dest.name}")
+
+    def gone():
+        try:
+            source.stub.GetAgent(pb.GetAgentRequest(id=GAME_NPC), timeout=2)
+            return False
+        except grpc.RpcError as e:
+            return e.code() == grpc.StatusCode.NOT_FOUND
+
+    wait_for(f"the game's npc gone from {source.name}", 5, gone)
+    wait_for("all 15 npcs on the 3 nodes after the walk", 5,
+             lambda: sum(n.stats().agents for n in nodes) == AGENTS_IN_PLACES + 1)
+    calls.put(None)
+    stream.cancel()
+    summary.append(f"(f) 3 balanced nodes: places held {held} with all {agents} npcs {took:.2f} s "
+                   f"after B and C started, {moves} moves each adopted; the game's npc walked from "
+                   f"the square ({source.name}) into the {target} ({dest.name}), there after "
+                   f"{arrived:.2f} s")
+    for n in nodes:
+        n.kill()
+
+
 def main():
     started = time.monotonic()
     redis = Redis()
-    for case in (case_kill9, case_zombie, case_drain, case_redis_restart, case_kill_mid_drain):
+    for case in (case_kill9, case_zombie, case_drain, case_redis_restart, case_kill_mid_drain,
+                 case_three_balanced):
         case_started = time.monotonic()
         case(redis)
         print(f"{case.__doc__.split(')')[0].strip()}) passed in "

@@ -2,9 +2,9 @@
 // unchanged (compared through its encoding again), queries are not journaled, and a
 // record with an unknown enum value or no body is refused with the reason.
 #include <catch2/catch.hpp>
-#include <google/protobuf/util/message_differencer.h>
 
 #include "journal_codec.h"
+#include "message_diff.h"
 
 using namespace npc;
 
@@ -116,11 +116,7 @@ TEST_CASE("every command that changes state round-trips through the journal", "[
     CHECK(decoded.item == command.item);
     pb::JournalCommand again;
     REQUIRE(encodeCommand(decoded, again));
-    std::string report;
-    google::protobuf::util::MessageDifferencer differ;
-    differ.ReportDifferencesToString(&report);
-    CHECK(differ.Compare(encoded, again));
-    CHECK(report == "");
+    CHECK(test::diff(encoded, again) == "");
   }
 }
 

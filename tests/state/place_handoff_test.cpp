@@ -8,14 +8,15 @@
 #include <string>
 
 #include <catch2/catch.hpp>
-#include <google/protobuf/util/message_differencer.h>
 
 #include "demo_state_world.h"
+#include "message_diff.h"
 #include "place_handoff.h"
 #include "sim/sim_state_access.h"
 #include "sim_state_codec.h"
 
 using namespace npc;
+using test::diff;
 namespace pb = ::npc::state::v1;
 
 namespace {
@@ -63,14 +64,6 @@ const pb::DormantAgentState* sleeperIn(const pb::SimState& s, uint64_t wanted) {
 
 std::string groupOf(const pb::SimState& s, uint32_t group) {
   return group == 0 ? "" : s.group_names(static_cast<int>(group - 1));
-}
-
-std::string diff(const google::protobuf::Message& a, const google::protobuf::Message& b) {
-  std::string report;
-  google::protobuf::util::MessageDifferencer d;
-  d.ReportDifferencesToString(&report);
-  d.Compare(a, b);
-  return report;
 }
 
 // Node A after 90 s holding the square and the bakery, its capture, and the two places'

@@ -5,26 +5,18 @@
 #include <string>
 
 #include <catch2/catch.hpp>
-#include <google/protobuf/util/message_differencer.h>
 
 #include "demo_state_world.h"
+#include "message_diff.h"
 #include "sim_state_codec.h"
 
 using namespace npc;
+using test::diff;
 namespace pb = ::npc::state::v1;
 
 namespace {
 
 constexpr uint64_t kRaoul = 1601, kBaker = 1101, kPyromaniac = 1501, kSkirmisher = 1503;
-
-// Differences between two messages, as text ("" when equal).
-std::string diff(const google::protobuf::Message& a, const google::protobuf::Message& b) {
-  std::string report;
-  google::protobuf::util::MessageDifferencer d;
-  d.ReportDifferencesToString(&report);
-  d.Compare(a, b);
-  return report;
-}
 
 const pb::AgentState* agentIn(const pb::SimState& s, uint64_t id) {
   for (const pb::AgentState& a : s.agents()) {

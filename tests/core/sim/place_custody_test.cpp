@@ -154,6 +154,18 @@ TEST_CASE("A held place takes npcs; epochs only grow", "[sim][custody]") {
     n.tick();
     CHECK(n.eventsOf(EventKind::kError) == 1);  // no longer here
   }
+  SECTION("A sleeping npc walked into a place held elsewhere wakes and leaves too") {
+    for (int i = 0; i < 40; ++i) n.tick();
+    REQUIRE(n.sim.placeState(n.sim.world().findPlace("north")) == PlaceState::kAsleep);
+    REQUIRE(n.sim.stats().agents_asleep == 1);
+    CHECK(n.upsert(npcAt(1, {110, 10, 0})).empty());
+    std::vector<EntityId> leaving;
+    n.sim.takeLeaving(leaving);
+    CHECK(leaving == std::vector<EntityId>{EntityId{1}});
+    const Entity* body = n.sim.world().entities().get(n.sim.world().entities().find(EntityId{1}));
+    REQUIRE(body);  // awake again: sleepers are not in the entity table
+    CHECK(body->place == n.sim.world().findPlace("south"));
+  }
   SECTION("An npc cannot walk out of every place; it stays where it was") {
     CHECK(n.upsert(npcAt(1, {70, 10, 0})) ==
           "entity 1: is outside every place, and in a cluster an npc belongs to a place");
