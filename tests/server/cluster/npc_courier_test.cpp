@@ -1,0 +1,122 @@
+// NpcCourier against a private redis-server: a batch of npcs sent to a place lands in that
+// place's arrivals stream, is reported delivered, and is read by whoever watches the place,
+// from the entry it says on; a batch sent while Redis does not answer is sent once it does.
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cluster/npc_courier.h"
+#include "support/running_redis.h"
+
+using namespace npc;
+using namespace std::chrono_literals;
+
+namespace {
+
+ClusterConfig configFor(const RedisProcess& redis) {
+  ClusterConfig c;
+  c.enabled = true;
+  c.redis_port = redis.port();
+  c.node_id = "node-a";
+  c.redis_timeout_ms = 50;
+  return c;
+}
+
+template <class Probe>
+bool eventually(Probe probe, std::chrono::milliseconds limit = 3000ms) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (probe()) return true;
+    std::this_thread::sleep_for(5ms);
+  }
+  return probe();
+}
+
+using Redis = test::RunningRedis;
+
+}  // namespace
+
+TEST_CASE("Npcs sent to a place are delivered and read by its watcher, once", "[cluster]") {
+  Redis redis;
+  NpcCourier from(configFor(redis.process), 10ms);
+  NpcCourier to(configFor(redis.process), 10ms);
+  to.watch("bakery", "");
+  from.send({"bakery", std::string("np\0c", 4), {EntityId{7}, EntityId{8}}});
+  from.send({"square", "elsewhere", {EntityId{9}}});
+
+  std::vector<EntityId> delivered;
+  REQUIRE(eventually([&] {
+    from.takeDelivered(delivered);
+    return delivered.size() == 3;
+  }));
+  CHECK(delivered == std::vector<EntityId>{EntityId{7}, EntityId{8}, EntityId{9}});
+  CHECK(from.flush(1000ms));
+  CHECK(from.stats().sent == 2);
+
+  std::vector<IncomingNpcs> arrived;
+  REQUIRE(eventually([&] {
+    to.takeArrivals(arrived);
+    return !arrived.empty();
+  }));
+  std::this_thread::sleep_for(50ms);  // a few more polls: nothing else comes
+  to.takeArrivals(arrived);
+  REQUIRE(arrived.size() == 1);  // the square is not watched
+  CHECK(arrived[0].place == "bakery");
+  CHECK(arrived[0].bytes == std::string("np\0c", 4));
+  CHECK(to.stats().received == 1);
+
+  SECTION("watched again from that entry, nothing arrives twice") {
+    to.watch("bakery", arrived[0].entry_id);
+    from.send({"bakery", "second", {EntityId{10}}});
+    std::vector<IncomingNpcs> more;
+    REQUIRE(eventually([&] {
+      to.takeArrivals(more);
+      return !more.empty();
+    }));
+    std::this_thread::sleep_for(50ms);
+    to.takeArrivals(more);
+    REQUIRE(more.size() == 1);
+    CHECK(more[0].bytes == "second");
+  }
+  SECTION("another node watching from the start reads everything") {
+    NpcCourier next(configFor(redis.process), 10ms);
+    next.watch("bakery", "");
+    std::vector<IncomingNpcs> all;
+    REQUIRE(eventually([&] {
+      next.takeArrivals(all);
+      return !all.empty();
+    }));
+    CHECK(all[0].entry_id == arrived[0].entry_id);
+  }
+  SECTION("unwatched, nothing is read") {
+    to.unwatch("bakery");
+    from.send({"bakery", "third", {EntityId{11}}});
+    REQUIRE(from.flush(1000ms));
+    std::this_thread::sleep_for(60ms);
+    std::vector<IncomingNpcs> none;
+    to.takeArrivals(none);
+    CHECK(none.empty());
+  }
+}
+
+TEST_CASE("A batch sent while Redis does not answer goes once it does", "[cluster]") {
+  Redis redis;
+  NpcCourier from(configFor(redis.process), 10ms);
+  redis.process.pause();
+  from.send({"bakery", "npc", {EntityId{7}}});
+  std::vector<EntityId> delivered;
+  REQUIRE(eventually([&] { return from.stats().send_failures > 0; }));
+  from.takeDelivered(delivered);
+  CHECK(delivered.empty());  // not handed over: the npc stays where it is
+  CHECK_FALSE(from.flush(20ms));
+  redis.process.resume();
+  REQUIRE(eventually([&] {
+    from.takeDelivered(delivered);
+    return !delivered.empty();
+  }));
+  CHECK(delivered == std::vector<EntityId>{EntityId{7}});
+  CHECK(from.stats().sent == 1);
+}
