@@ -329,4 +329,19 @@ void copyAgents(Simulation& sim, std::span<const EntityId> ids, SimStateCopy& ou
   out.pending_sounds.clear();
 }
 
+void keepPlaces(SimStateCopy& copy, std::span<const PlaceIndex> places) {
+  auto kept = [&](PlaceIndex p) { return std::find(places.begin(), places.end(), p) != places.end(); };
+  std::erase_if(copy.agents, [&](const AgentCopy& a) { return !a.has_body || !kept(a.body.place); });
+  std::erase_if(copy.dormant, [&](const DormantAgent& d) { return !kept(d.body.place); });
+  std::vector<uint64_t> sleepers;
+  sleepers.reserve(copy.dormant.size());
+  for (const DormantAgent& d : copy.dormant) sleepers.push_back(raw(d.body.id));
+  std::sort(sleepers.begin(), sleepers.end());
+  std::erase_if(copy.sleeping_planners, [&](const std::pair<EntityId, PlannerMemory>& p) {
+    return !std::binary_search(sleepers.begin(), sleepers.end(), raw(p.first));
+  });
+  copy.entities.clear();
+  copy.obstacles.clear();
+}
+
 }  // namespace npc

@@ -195,5 +195,10 @@ void copySimState(Simulation& sim, SimStateCopy& out);
 // and counters, their rows, and nothing of the world, places, sleepers or perception's
 // daemon-wide state (npcs handed to another cluster node, state/place_handoff.h).
 void copyAgents(Simulation& sim, std::span<const EntityId> ids, SimStateCopy& out);
+// Drops from a copy every agent, sleeper and sleeping planner outside `places`, and the
+// world's entities and obstacles: what place handoffs (state/place_handoff.h) are cut from,
+// built in a fraction of the time when a node writes a few of many places. Rows keep their
+// ranges into the flat vectors, which stay as they are.
+void keepPlaces(SimStateCopy& copy, std::span<const PlaceIndex> places);
 
 }  // namespace npc

@@ -63,12 +63,16 @@ PlaceSnapshotStats PlaceSnapshotWriter::stats() const {
 void PlaceSnapshotWriter::run() {
   pb::SimState whole;
   std::vector<pb::PlaceHandoff> handoffs;
+  std::vector<PlaceIndex> indices;
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait(lock, [this] { return busy_ || !running_; });
     if (!busy_) return;  // stopping with nothing to write
     lock.unlock();
     const auto started = std::chrono::steady_clock::now();
+    indices.clear();
+    for (const PlaceToHand& p : places_) indices.push_back(p.index);
+    keepPlaces(copy_, indices);  // only what the handoffs are cut from is built
     buildSimState(copy_, whole);
     splitPlaces(whole, places_, sim_time_s_, source_, handoffs);
     write(handoffs, places_);

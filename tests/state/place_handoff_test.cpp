@@ -14,6 +14,7 @@
 #include "place_handoff.h"
 #include "sim/sim_state_access.h"
 #include "sim_state_codec.h"
+#include "sim_state_copy.h"
 
 using namespace npc;
 using test::diff;
@@ -143,6 +144,30 @@ TEST_CASE("a handoff holds only its place's agents, without the writer's exact p
   CHECK(std::count(sleepers.begin(), sleepers.end(), kBaker) == 1);
   const std::vector<uint64_t> all = sleeperIds(h.before);
   for (uint64_t id : sleepers) CHECK(std::count(all.begin(), all.end(), id) == 1);
+}
+
+TEST_CASE("a copy kept to the places handed gives the same handoffs, built from less",
+          "[state][handoff]") {
+  Handoff& h = Handoff::get();
+  const World& w = h.a->sim->world();
+  const std::vector<PlaceToHand> places = {{w.findPlace("bakery"), "bakery", 5, "1-0"}};
+  SimStateCopy copy;
+  copySimState(*h.a->sim, copy);
+  pb::SimState whole, kept;
+  buildSimState(copy, whole);
+  const std::vector<PlaceIndex> indices = {places[0].index};
+  keepPlaces(copy, indices);
+  CHECK(copy.entities.empty());
+  for (const AgentCopy& agent : copy.agents) CHECK(agent.body.place == places[0].index);
+  buildSimState(copy, kept);
+  CHECK(kept.agents_size() < whole.agents_size());
+  std::vector<pb::PlaceHandoff> from_whole, from_kept;
+  splitPlaces(whole, places, 12.5, {kHash, "node-a"}, from_whole);
+  splitPlaces(kept, places, 12.5, {kHash, "node-a"}, from_kept);
+  REQUIRE(from_kept.size() == 1);
+  CHECK(from_kept[0].arrivals_after() == "1-0");
+  CHECK_FALSE(sleeperIds(from_kept[0].state()).empty());
+  CHECK(diff(from_whole[0], from_kept[0]) == "");
 }
 
 TEST_CASE("an adopted place keeps memory, inventories, long actions and groups on the new clock",
