@@ -328,6 +328,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
       s.places_adopted = cluster_->adopted();
       s.npcs_handed_over = cluster_->handedOver();
       s.npcs_arrived = cluster_->arrived();
+      s.sounds_relayed = cluster_->soundsRelayed();
+      s.sounds_heard = cluster_->soundsHeard();
     }
   };
   // The board keeps its own window of tick durations so GetStats's percentiles are current

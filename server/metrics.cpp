@@ -111,6 +111,13 @@ Metrics::Metrics(const std::string& listen, std::string& error)
                               "and were handed to it");
   npcs_arrived_ = counter(r, "npcd_cluster_npcs_arrived_total",
                           "Npcs that walked in from places held by other nodes");
+  auto& sounds = prometheus::BuildCounter()
+                     .Name("npcd_cluster_sounds_total")
+                     .Help("Sounds crossing into places held by other nodes: relayed from here "
+                           "(way=out), or relayed here and heard (way=in)")
+                     .Register(r);
+  sounds_relayed_ = &sounds.Add({{"way", "out"}});
+  sounds_heard_ = &sounds.Add({{"way", "in"}});
   outbox_messages_ = gauge(r, "npcd_outbox_messages",
                            "Messages queued for Connect streams, all clients together");
   outbox_max_ = gauge(r, "npcd_outbox_messages_max",
@@ -193,6 +200,8 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(places_adopted_, s.places_adopted, last_.adopted);
   grow(npcs_handed_over_, s.npcs_handed_over, last_.handed_over);
   grow(npcs_arrived_, s.npcs_arrived, last_.arrived);
+  grow(sounds_relayed_, s.sounds_relayed, last_.sounds_relayed);
+  grow(sounds_heard_, s.sounds_heard, last_.sounds_heard);
 }
 
 void Metrics::observePlanLatency(const LatencyHistogram& plan_latency) {

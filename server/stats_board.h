@@ -41,6 +41,8 @@ struct DaemonStats {
   uint64_t places_adopted = 0;           // cluster: places taken up from a snapshot
   uint64_t npcs_handed_over = 0;         // cluster: npcs that walked into places held elsewhere
   uint64_t npcs_arrived = 0;             // cluster: npcs adopted from arrivals streams
+  uint64_t sounds_relayed = 0;           // cluster: sounds made here, sent to places held elsewhere
+  uint64_t sounds_heard = 0;             // cluster: sounds relayed here from other nodes' places
 };
 
 class StatsBoard {

@@ -65,6 +65,7 @@ struct Encoder {
     o.set_radius_m(c.radius_m);
     o.set_kind(c.kind);
     o.set_threat(c.threat);
+    o.set_relayed(c.relayed);
     return true;
   }
   bool operator()(const SignalEvent& c) {
@@ -310,7 +311,8 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
     case pb::JournalCommand::kRemoveObstacle: return RemoveObstacle{ObstacleId{in.remove_obstacle()}};
     case pb::JournalCommand::kSound: {
       const pb::JournalSound& o = in.sound();
-      return SoundEvent{EntityId{o.source()}, decodeVec3(o.position()), o.radius_m(), o.kind(), o.threat()};
+      return SoundEvent{EntityId{o.source()}, decodeVec3(o.position()), o.radius_m(), o.kind(),
+                        o.threat(), o.relayed()};
     }
     case pb::JournalCommand::kSignal: {
       const pb::JournalSignal& o = in.signal();

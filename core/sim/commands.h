@@ -58,6 +58,9 @@ struct SoundEvent {
   float radius_m = 0.f;
   std::string kind;    // generic, footstep, collision, gunshot, explosion, bullet_impact
   float threat = -1.f; // 0..1; negative: the kind's default
+  // Cluster: made in a place another node holds and relayed here (takeCrossingSounds); not
+  // relayed again.
+  bool relayed = false;
 };
 // A named signal. Receivers, by the first field set: one agent (target), every agent of a
 // place, of a species, of a signal group (by number, or by name), or within radius_m of

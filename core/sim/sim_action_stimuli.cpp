@@ -76,6 +76,7 @@ void Simulation::emitActionStimuli(const Agent& agent, const IntentionEvent& eve
     sound.kind = found->sound_kind;
     wakePlacesReachedBy(at, sound.radius_m, "a sound");
     perception_.addSound(sound);  // a full tick's queue drops it, as any other sound
+    noteCrossing(sound);
   }
   if (found->signal != SignalId::kNone) {
     SignalRequest request;

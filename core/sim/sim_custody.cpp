@@ -94,6 +94,21 @@ void Simulation::noteLeaving(const Entity& e) {
   if (std::find(leaving_.begin(), leaving_.end(), e.id) == leaving_.end()) leaving_.push_back(e.id);
 }
 
+void Simulation::noteCrossing(const Sound& sound) {
+  if (!custody_.leased()) return;
+  for (size_t i = 0; i < world_.places().size(); ++i) {
+    const auto p = static_cast<PlaceIndex>(i);
+    if (!custody_.held(p) && world_.places()[i].bounds.touchesSphere(sound.position, sound.radius_m)) {
+      crossing_sounds_.push_back({p, sound});
+    }
+  }
+}
+
+void Simulation::takeCrossingSounds(std::vector<std::pair<PlaceIndex, Sound>>& out) {
+  out.insert(out.end(), crossing_sounds_.begin(), crossing_sounds_.end());
+  crossing_sounds_.clear();
+}
+
 void Simulation::takeLeaving(std::vector<EntityId>& out) {
   out.insert(out.end(), leaving_.begin(), leaving_.end());
   leaving_.clear();

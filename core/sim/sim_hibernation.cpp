@@ -8,17 +8,6 @@
 
 namespace npc {
 
-namespace {
-
-// Does a sphere reach a box (a sound or a radius signal reaching a place)?
-bool sphereTouchesBox(Vec3 c, float r, const Aabb& box) {
-  const float dx = std::max({box.min.x - c.x, 0.f, c.x - box.max.x});
-  const float dy = std::max({box.min.y - c.y, 0.f, c.y - box.max.y});
-  const float dz = std::max({box.min.z - c.z, 0.f, c.z - box.max.z});
-  return dx * dx + dy * dy + dz * dz <= r * r;
-}
-
-}  // namespace
 
 std::vector<std::string> Simulation::setLongActions(LongActionLibrary library) {
   long_actions_ = std::move(library);
@@ -270,7 +259,7 @@ void Simulation::wakeAgentPlace(EntityId id, std::string_view cause) {
 void Simulation::wakePlacesReachedBy(Vec3 center, float radius_m, std::string_view cause) {
   for (size_t i = 0; i < places_.size(); ++i) {
     const auto p = static_cast<PlaceIndex>(i);
-    if (places_.asleep(p) && sphereTouchesBox(center, radius_m, world_.place(p)->bounds)) {
+    if (places_.asleep(p) && world_.place(p)->bounds.touchesSphere(center, radius_m)) {
       wakePlace(p, cause);
     }
   }

@@ -632,6 +632,7 @@ Status Simulation::addSound(const SoundEvent& c) {
   if (!perception_.addSound(sound)) {
     return {StatusCode::kResourceExhausted, "sound: too many sounds this tick"};
   }
+  if (!c.relayed) noteCrossing(sound);
   return {};
 }
 

@@ -149,6 +149,10 @@ class Simulation {
   // fenced off by the server, until a HandOver takes them away once the place's holder has
   // their state. Tick thread, between ticks.
   void takeLeaving(std::vector<EntityId>& out);
+  // Cluster: appends the sounds made here since the last call (by the game or by actions)
+  // that reach places held elsewhere, once per such place; the server relays them to those
+  // places' holders (SoundEvent::relayed). Tick thread, between ticks.
+  void takeCrossingSounds(std::vector<std::pair<PlaceIndex, Sound>>& out);
   // Heap bytes held for sleeping agents (records, index, spare capacity).
   size_t dormantBytes() const;
 
@@ -258,6 +262,7 @@ class Simulation {
   Status notePlaceHolder(const NotePlaceHolder& command);
   Status handOver(const HandOver& command);
   void noteLeaving(const Entity& e);
+  void noteCrossing(const Sound& sound);
   void unloadPlace(PlaceIndex place);
   // An npc update that would put it in a place held elsewhere (or outside every place, in a
   // cluster) is refused; `current`: the entity as it is now, if it exists.
@@ -457,6 +462,7 @@ class Simulation {
   size_t dormant_count_ = 0;
   std::vector<EntityId> scratch_ids_;
   std::vector<EntityId> leaving_;  // takeLeaving()
+  std::vector<std::pair<PlaceIndex, Sound>> crossing_sounds_;  // takeCrossingSounds()
   std::vector<uint32_t> busy_by_place_;
   std::vector<PlaceIndex> scratch_places_;
   std::unique_ptr<WorkerPool> pool_;  // null when config_.threads is 1

@@ -2,6 +2,8 @@
 // (as in CryEngine): x/y span the ground plane, z is height.
 #pragma once
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace npc {
@@ -36,6 +38,13 @@ struct Aabb {
   }
   bool isValid() const {
     return isFinite(min) && isFinite(max) && min.x <= max.x && min.y <= max.y && min.z <= max.z;
+  }
+  // Does a sphere reach the box (a sound or a radius signal reaching a place)?
+  bool touchesSphere(Vec3 c, float r) const {
+    const float dx = std::max({min.x - c.x, 0.f, c.x - max.x});
+    const float dy = std::max({min.y - c.y, 0.f, c.y - max.y});
+    const float dz = std::max({min.z - c.z, 0.f, c.z - max.z});
+    return dx * dx + dy * dy + dz * dz <= r * r;
   }
 };
 

@@ -1,10 +1,13 @@
 #include "cluster/cluster_node.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <variant>
 
 #include <spdlog/spdlog.h>
 
 #include "logging.h"
+#include "journal_codec.h"
 #include "place_handoff.h"
 #include "sim_state_codec.h"
 #include "sim_state_copy.h"
@@ -65,6 +68,7 @@ std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
   keeper_.takeChanges(now, changes_);
   for (LeaseChange& change : changes_) onChange(change, sim);
   sendLeaving(sim);
+  relaySounds(sim);
   shedPlaces(sim);
   // An npc on its way to another node's place runs on here until handed over: what it
   // does meanwhile is not this node's to send.
@@ -188,6 +192,10 @@ void ClusterNode::adoptArrivals(Simulation& sim) {
     const PlaceIndex place = sim.world().findPlace(in.place);
     if (place == PlaceIndex::kNone || !sim.custody().held(place)) continue;  // read on by its holder
     arrivals_after_[in.place] = in.entry_id;
+    if (in.field == kArrivalCommand) {
+      applyRelayed(in, sim);
+      continue;
+    }
     pb::PlaceHandoff arrivals;
     PlaceAdoption report;
     std::string error;
@@ -243,6 +251,45 @@ void ClusterNode::sendLeaving(Simulation& sim) {
   // The places they left no longer have them: written soon, so that a crash of this node
   // does not bring them back there from an older snapshot.
   next_write_ = {};
+}
+
+void ClusterNode::relaySounds(Simulation& sim) {
+  sounds_.clear();
+  sim.takeCrossingSounds(sounds_);
+  pb::JournalCommand encoded;
+  for (const auto& [place, sound] : sounds_) {
+    const Place* p = sim.world().place(place);
+    if (!p) continue;
+    const SoundEvent relayed{sound.source, sound.position, sound.radius_m,
+                             std::string(toString(sound.kind)), sound.threat, true};
+    if (!encodeCommand({ClientId::kDaemon, 0, relayed}, encoded)) continue;
+    courier_.send({p->name, encoded.SerializeAsString(), {}, std::string(kArrivalCommand)});
+    sounds_relayed_.fetch_add(1);
+  }
+}
+
+// A sound made in a place another node holds, reaching one held here. Heard now, or not at
+// all: one read late (a node taking the place over reads on from its snapshot's entry) is
+// news no more, and is dropped.
+void ClusterNode::applyRelayed(const IncomingNpcs& in, Simulation& sim) {
+  constexpr int64_t kStaleMs = 2000;
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  const int64_t made_ms = std::strtoll(in.entry_id.c_str(), nullptr, 10);  // "<ms>-<seq>"
+  if (now_ms - made_ms > kStaleMs) return;
+  pb::JournalCommand encoded;
+  Command command;
+  std::string error;
+  if (!encoded.ParseFromString(in.bytes) || !decodeCommand(encoded, command, error) ||
+      !std::holds_alternative<SoundEvent>(command.body) ||
+      !std::get<SoundEvent>(command.body).relayed) {
+    spdlog::error(logText("cluster: place \"" + in.place + "\" arrivals entry " + in.entry_id +
+                          " is not a relayed sound; skipped"));
+    return;
+  }
+  command.origin = ClientId::kDaemon;
+  if (sim.submit(std::move(command))) sounds_heard_.fetch_add(1);
 }
 
 void ClusterNode::handOverDelivered(Simulation& sim) {

@@ -20,7 +20,8 @@
 // NpcCourier; its actions are not sent meanwhile, and once the stream has it a HandOver
 // takes it from this node. The node reads the arrivals streams of the places it holds and
 // adopts who arrives; each place's snapshot says up to which entry, so a next holder reads
-// on from there.
+// on from there. Sounds made here that reach a place held elsewhere go the same way, as a
+// relayed SoundEvent its holder's agents hear.
 //
 // Tick thread, except view() and stats().
 #pragma once
@@ -73,6 +74,8 @@ class ClusterNode {
   uint64_t adopted() const { return adopted_.load(); }
   uint64_t handedOver() const { return handed_over_.load(); }  // npcs, HandOver submitted
   uint64_t arrived() const { return arrived_.load(); }          // npcs adopted from arrivals
+  uint64_t soundsRelayed() const { return sounds_relayed_.load(); }  // sent to other places
+  uint64_t soundsHeard() const { return sounds_heard_.load(); }      // relayed here
   NpcCourierStats courierStats() const { return courier_.stats(); }
   const ClusterConfig& config() const { return keeper_.config(); }
   const std::string& address() const { return keeper_.address(); }
@@ -94,6 +97,8 @@ class ClusterNode {
   void sendLeaving(Simulation& sim);
   void handOverDelivered(Simulation& sim);
   void shedPlaces(Simulation& sim);
+  void relaySounds(Simulation& sim);
+  void applyRelayed(const IncomingNpcs& in, Simulation& sim);
   // Hands the places held here to the writer; false when none or it is still busy.
   bool writeHeld(Simulation& sim);
   void queueWorldNpcs(const std::string& place, uint64_t epoch, Simulation& sim, const std::string& why);
@@ -116,11 +121,14 @@ class ClusterNode {
   std::map<EntityId, PlaceIndex> in_flight_;           // npcs leaving -> where to
   std::vector<EntityId> ids_;                          // scratch
   std::vector<IncomingNpcs> arrivals_;                 // scratch
+  std::vector<std::pair<PlaceIndex, Sound>> sounds_;   // scratch
   SimStateCopy leaving_copy_;
   std::function<void()> on_adopt_;
   std::atomic<uint64_t> adopted_{0};
   std::atomic<uint64_t> handed_over_{0};
   std::atomic<uint64_t> arrived_{0};
+  std::atomic<uint64_t> sounds_relayed_{0};
+  std::atomic<uint64_t> sounds_heard_{0};
   std::chrono::steady_clock::time_point next_write_{};
   std::vector<LeaseChange> changes_;  // scratch, capacity reused
   std::vector<PlaceIndex> fenced_;

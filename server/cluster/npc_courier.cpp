@@ -100,12 +100,11 @@ void NpcCourier::sendQueued(PlaceLeaseStore& store) {
       }
       batch = outgoing_.front();
     }
-    const AppendResult appended = store.appendArrival(batch.place, batch.bytes);
+    const AppendResult appended = store.appendArrival(batch.place, batch.field, batch.bytes);
     std::lock_guard lock(mutex_);
     if (!appended.status.isOk()) {
       ++stats_.send_failures;
-      spdlog::warn(logText("cluster: handing " + std::to_string(batch.ids.size()) +
-                           " npc(s) to place \"" + batch.place + "\": " +
+      spdlog::warn(logText("cluster: writing to place \"" + batch.place + "\"'s arrivals: " +
                            appended.status.message() + " (tried again)"));
       return;  // Redis is away: the batch stays first in line
     }
@@ -130,7 +129,7 @@ void NpcCourier::readWatched(PlaceLeaseStore& store) {
     if (it == watched_.end() || it->second.generation != watch.generation) continue;  // rewatched
     it->second.cursor = read.entries.back().id;
     stats_.received += read.entries.size();
-    for (const ArrivalEntry& e : read.entries) incoming_.push_back({place, e.id, e.bytes});
+    for (const ArrivalEntry& e : read.entries) incoming_.push_back({place, e.id, e.field, e.bytes});
   }
 }
 

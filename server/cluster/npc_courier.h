@@ -25,23 +25,26 @@
 #include <vector>
 
 #include "cluster/cluster_config.h"
+#include "cluster/place_lease_store.h"
 #include "world/ids.h"
 
 namespace npc {
 
-class PlaceLeaseStore;
-
-// Npcs leaving for `place`: `bytes` is their PlaceHandoff.
+// For `place`'s arrivals stream: npcs leaving for it (`field` kArrivalNpcs, `bytes` their
+// PlaceHandoff, `ids` reported delivered once Redis has them), or a sound made here that
+// reaches it (kArrivalCommand, an encoded JournalCommand).
 struct OutgoingNpcs {
   std::string place;
   std::string bytes;
   std::vector<EntityId> ids;
+  std::string field = std::string(kArrivalNpcs);
 };
 
 // An arrivals stream entry of a watched place.
 struct IncomingNpcs {
   std::string place;
   std::string entry_id;
+  std::string field;
   std::string bytes;
 };
 

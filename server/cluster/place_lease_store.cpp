@@ -322,13 +322,15 @@ LeaseCheck PlaceLeaseStore::writeFenced(const LeaseToken& token, std::string_vie
                        {std::string(bytes)});
 }
 
-AppendResult PlaceLeaseStore::appendArrival(std::string_view place, std::string_view bytes) {
+AppendResult PlaceLeaseStore::appendArrival(std::string_view place, std::string_view field,
+                                            std::string_view bytes) {
   AppendResult result;
   result.status = checkName("place", place);
   if (!result.status.isOk()) return result;
   RedisReply reply;
   result.status = redis_.command({"XADD", placeKey(place, kPlaceArrivalsKey), "MAXLEN", "~",
-                                  std::to_string(kArrivalsCap), "*", "h", std::string(bytes)},
+                                  std::to_string(kArrivalsCap), "*", std::string(field),
+                                  std::string(bytes)},
                                  reply);
   if (!result.status.isOk()) return result;
   if (!reply.isString()) {
@@ -364,6 +366,7 @@ ArrivalsResult PlaceLeaseStore::readArrivals(std::string_view place, std::string
       return result;
     }
     result.entries.push_back({std::move(entry.elements[0].str),
+                              std::move(entry.elements[1].elements[0].str),
                               std::move(entry.elements[1].elements[1].str)});
   }
   return result;

@@ -29,8 +29,11 @@ struct RedisReply;
 // The suffix under which a place's holder writes the place's snapshot (a PlaceHandoff,
 // server/cluster/place_snapshot_writer.h) for the next holder.
 inline constexpr std::string_view kPlaceSnapshotKey = "snap";
-// The suffix of a place's arrivals stream: npcs other nodes handed into the place.
+// The suffix of a place's arrivals stream: npcs other nodes handed into the place (entry
+// field kArrivalNpcs) and sounds made elsewhere that reach it (kArrivalCommand).
 inline constexpr std::string_view kPlaceArrivalsKey = "arrivals";
+inline constexpr std::string_view kArrivalNpcs = "h";     // an encoded PlaceHandoff
+inline constexpr std::string_view kArrivalCommand = "c";  // an encoded JournalCommand
 
 // Proof of ownership, handed out by acquire().
 struct LeaseToken {
@@ -78,7 +81,8 @@ struct ReadResult {
 // One entry of a place's arrivals stream.
 struct ArrivalEntry {
   std::string id;     // the stream entry id ("1700000000000-0"), ascending
-  std::string bytes;  // an encoded PlaceHandoff of the npcs that arrived
+  std::string field;  // kArrivalNpcs or kArrivalCommand
+  std::string bytes;
 };
 
 struct AppendResult {
@@ -139,7 +143,7 @@ class PlaceLeaseStore {
   // A place's arrivals: a stream anyone appends to (the node an npc walks away from) and
   // its holder reads, keeping about kArrivalsCap entries (older ones are trimmed).
   static constexpr size_t kArrivalsCap = 10000;
-  AppendResult appendArrival(std::string_view place, std::string_view bytes);
+  AppendResult appendArrival(std::string_view place, std::string_view field, std::string_view bytes);
   // Up to `count` entries after the entry id `after` ("" = from the start).
   ArrivalsResult readArrivals(std::string_view place, std::string_view after, size_t count);
 

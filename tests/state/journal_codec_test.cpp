@@ -59,7 +59,7 @@ std::vector<Command> everyCommand() {
       RemoveEntity{EntityId{9}},
       UpsertObstacle{{ObstacleId{3}, {{0.f, 0.f, 0.f}, {1.f, 2.f, 3.f}}, Cover::kSoft}},
       RemoveObstacle{ObstacleId{3}},
-      SoundEvent{EntityId{5}, {1.f, 1.f, 0.f}, 12.f, "gunshot", 0.8f},
+      SoundEvent{EntityId{5}, {1.f, 1.f, 0.f}, 12.f, "gunshot", 0.8f, true},
       signal,
       ActionResult{EntityId{42}, IntentionId{11}, ActionOutcome::kFailed, 0.25f, "blocked"},
       SpawnAgent{state, {}},

@@ -175,6 +175,40 @@ TEST_CASE("A held place takes npcs; epochs only grow", "[sim][custody]") {
   }
 }
 
+TEST_CASE("Sounds reaching places held elsewhere are reported once per place, not relayed ones",
+          "[sim][custody]") {
+  Node n;
+  REQUIRE(n.hold("north", true, 1).isOk());
+  auto sound = [](Vec3 at, float radius, bool relayed) {
+    SoundEvent s;
+    s.position = at;
+    s.radius_m = radius;
+    s.kind = "gunshot";
+    s.relayed = relayed;
+    return s;
+  };
+  std::vector<std::pair<PlaceIndex, Sound>> crossing;
+  n.sim.submit({ClientId{7}, 0, sound({25, 25, 0}, 10.f, false)});  // inside the north only
+  n.sim.submit({ClientId{7}, 0, sound({48, 25, 0}, 60.f, false)});  // reaches the south too
+  n.sim.submit({ClientId{7}, 0, sound({48, 25, 0}, 60.f, true)});   // came from there
+  n.tick();
+  n.sim.takeCrossingSounds(crossing);
+  REQUIRE(crossing.size() == 1);
+  CHECK(crossing[0].first == n.sim.world().findPlace("south"));
+  CHECK(crossing[0].second.radius_m == 60.f);
+  CHECK(crossing[0].second.kind == SoundKind::kGunshot);
+  crossing.clear();
+  n.sim.takeCrossingSounds(crossing);
+  CHECK(crossing.empty());
+  SECTION("alone every place is held: nothing crosses") {
+    Node alone(SimConfig{});
+    alone.sim.submit({ClientId{7}, 0, sound({48, 25, 0}, 60.f, false)});
+    alone.tick();
+    alone.sim.takeCrossingSounds(crossing);
+    CHECK(crossing.empty());
+  }
+}
+
 TEST_CASE("Releasing a place unloads its agents, awake and asleep, without events", "[sim][custody]") {
   Node n;
   REQUIRE(n.hold("north", true, 1).isOk());

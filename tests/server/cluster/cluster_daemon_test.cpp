@@ -267,6 +267,17 @@ TEST_CASE("An npc the game walks into another node's place goes there with its m
   CHECK(a.daemon.stats().load().npcs_handed_over == 1);
   CHECK(b.daemon.stats().load().npcs_arrived == 1);
 
+  SECTION("A gunshot in the square that reaches the bakery is heard there") {
+    v1::WorldUpdate shot;
+    shot.set_seq(2);
+    v1::Sound& sound = *shot.add_sounds();
+    sound.mutable_position()->set_x(20);
+    sound.set_radius(15);
+    sound.set_kind("gunshot");
+    REQUIRE(stream->Write(shot));
+    CHECK(waitFor([&] { return b.daemon.stats().load().sounds_heard == 1; }, 3000ms));
+    CHECK(a.daemon.stats().load().sounds_relayed == 1);  // the bakery only: a holds the rest
+  }
   SECTION("A node that takes the bakery over later finds it there") {
     b.daemon.shutdown();  // drains: the bakery's snapshot has it
     DaemonConfig config_c = nodeConfig(redis.process, "node-c");

@@ -244,18 +244,20 @@ TEST_CASE("a place's arrivals are read in order after the last entry seen, by an
   REQUIRE(none.status.isOk());
   CHECK(none.entries.empty());
   const std::string binary("np\0c\xff", 5);
-  const AppendResult first = nodes.a.appendArrival("tavern", binary);  // no lease needed
+  const AppendResult first = nodes.a.appendArrival("tavern", kArrivalNpcs, binary);  // no lease needed
   REQUIRE(first.status.isOk());
-  const AppendResult second = nodes.a.appendArrival("tavern", "two");
+  const AppendResult second = nodes.a.appendArrival("tavern", kArrivalCommand, "two");
   REQUIRE(second.status.isOk());
-  REQUIRE(nodes.a.appendArrival("harbour", "elsewhere").status.isOk());
+  REQUIRE(nodes.a.appendArrival("harbour", kArrivalNpcs, "elsewhere").status.isOk());
 
   ArrivalsResult all = nodes.b.readArrivals("tavern", "", 10);
   REQUIRE(all.status.isOk());
   REQUIRE(all.entries.size() == 2);
   CHECK(all.entries[0].id == first.id);
   CHECK(all.entries[0].bytes == binary);
+  CHECK(all.entries[0].field == kArrivalNpcs);
   CHECK(all.entries[1].bytes == "two");
+  CHECK(all.entries[1].field == kArrivalCommand);
   ArrivalsResult after_first = nodes.b.readArrivals("tavern", first.id, 10);
   REQUIRE(after_first.entries.size() == 1);
   CHECK(after_first.entries[0].id == second.id);
