@@ -17,6 +17,8 @@ namespace npc {
 
 namespace {
 
+constexpr std::chrono::seconds kLeftPlaceWrite{1};
+
 std::vector<std::string> placeNames(const WorldFile& world) {
   std::vector<std::string> names;
   for (const Place& p : world.places) names.push_back(p.name);
@@ -248,9 +250,11 @@ void ClusterNode::sendLeaving(Simulation& sim) {
                               ": handing them over",
                           {{"place", p->name}, {"npcs", ids.size()}}));
   }
-  // The places they left no longer have them: written soon, so that a crash of this node
-  // does not bring them back there from an older snapshot.
-  next_write_ = {};
+  // The places they left no longer have them: written within a second, so that a crash of
+  // this node does not bring them back there from an older snapshot. Not at once: where
+  // npcs cross borders all the time, a capture every tick would cost the tick its copy.
+  const auto soon = LeaseKeeper::Clock::now() + kLeftPlaceWrite;
+  if (soon < next_write_) next_write_ = soon;
 }
 
 void ClusterNode::relaySounds(Simulation& sim) {
