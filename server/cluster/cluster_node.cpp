@@ -62,7 +62,7 @@ void ClusterNode::start(Simulation& sim) {
 
 std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
   adoptPending(sim);  // the tick just run applied their holds
-  adoptArrivals(sim);
+  receiveArrivals(sim);
   handOverDelivered(sim);
   changes_.clear();
   fenced_.clear();
@@ -187,7 +187,7 @@ bool ClusterNode::adoptSnapshot(const PendingAdoption& p, Simulation& sim) {
   return true;
 }
 
-void ClusterNode::adoptArrivals(Simulation& sim) {
+void ClusterNode::receiveArrivals(Simulation& sim) {
   arrivals_.clear();
   courier_.takeArrivals(arrivals_);
   for (const IncomingNpcs& in : arrivals_) {
@@ -206,7 +206,7 @@ void ClusterNode::adoptArrivals(Simulation& sim) {
                             " does not parse; skipped"));
       continue;
     }
-    if (!npc::adoptArrivals(arrivals, definitions_hash_, sim, report, error)) {
+    if (!adoptArrivals(arrivals, definitions_hash_, sim, report, error)) {
       spdlog::error(logText("cluster: " + error + " (entry " + in.entry_id + ", skipped)"));
       continue;
     }

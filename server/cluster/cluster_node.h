@@ -93,7 +93,7 @@ class ClusterNode {
   void onChange(LeaseChange& change, Simulation& sim);
   void adoptPending(Simulation& sim);
   bool adoptSnapshot(const PendingAdoption& p, Simulation& sim);
-  void adoptArrivals(Simulation& sim);
+  void receiveArrivals(Simulation& sim);
   void sendLeaving(Simulation& sim);
   void handOverDelivered(Simulation& sim);
   void shedPlaces(Simulation& sim);

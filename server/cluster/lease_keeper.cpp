@@ -144,7 +144,11 @@ void LeaseKeeper::releaseDropped(PlaceLeaseStore& store) {
 size_t LeaseKeeper::share(PlaceLeaseStore& store) const {
   if (!config_.balanced) return candidates_.size();
   const LiveNodesResult live = store.liveNodes();
-  const size_t nodes = live.status.isOk() ? std::max<size_t>(1, live.nodes.size()) : 1;
+  return fairShare(live.status.isOk() ? live.nodes.size() : 1);
+}
+
+size_t LeaseKeeper::fairShare(size_t live_nodes) const {
+  const size_t nodes = std::max<size_t>(1, live_nodes);
   return (candidates_.size() + nodes - 1) / nodes;
 }
 
@@ -199,7 +203,7 @@ void LeaseKeeper::shed(PlaceLeaseStore& store) {
   }
   const LiveNodesResult live = store.liveNodes();
   if (!live.status.isOk() || live.nodes.size() < 2) return;
-  const size_t wanted = (candidates_.size() + live.nodes.size() - 1) / live.nodes.size();
+  const size_t wanted = fairShare(live.nodes.size());
   // Above the fair share, or two places above the least loaded other node (4 places on 3
   // nodes: 2, 1, 1 rather than 2, 2, 0). The holders as last read say whether to look; a
   // fresh read decides, so a place does not move on news a ttl old.

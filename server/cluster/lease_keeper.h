@@ -125,6 +125,7 @@ class LeaseKeeper {
   void refreshHolders(PlaceLeaseStore& store);
   // The places this node should hold now (balanced: up to its fair share).
   size_t share(PlaceLeaseStore& store) const;
+  size_t fairShare(size_t live_nodes) const;  // ⌈places / live nodes⌉
   std::chrono::milliseconds ttl() const;
   Clock::duration validity() const;
 
