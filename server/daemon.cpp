@@ -330,6 +330,10 @@ bool Daemon::start(std::vector<std::string>& errors) {
       s.npcs_arrived = cluster_->arrived();
       s.sounds_relayed = cluster_->soundsRelayed();
       s.sounds_heard = cluster_->soundsHeard();
+      const NpcCourierStats courier = cluster_->courierStats();
+      s.inputs_recorded = courier.inputs;
+      s.inputs_dropped = courier.inputs_dropped;
+      s.inputs_replayed = cluster_->inputsReplayed();
     }
   };
   // The board keeps its own window of tick durations so GetStats's percentiles are current
@@ -412,7 +416,7 @@ void Daemon::shutdown() {
     snapshots_.reset();
   }
   if (journal_) {
-    sim_->setCommandRecorder({});
+    sim_->clearCommandRecorders();
     journal_.reset();
   }
   // No tick runs any more: the places are written for, and given to, others.

@@ -42,7 +42,7 @@ InputJournal::~InputJournal() {
 bool InputJournal::attach(Simulation& sim, uint64_t after_tick, uint64_t valid_bytes,
                           std::string& error) {
   if (!open(after_tick, valid_bytes, error)) return false;
-  sim.setCommandRecorder([this](uint64_t, const Command& command) {
+  sim.addCommandRecorder([this](uint64_t, const Command& command) {
     pb::JournalCommand encoded;
     if (encodeCommand(command, encoded)) *tick_.add_commands() = std::move(encoded);
   });

@@ -118,6 +118,15 @@ Metrics::Metrics(const std::string& listen, std::string& error)
                      .Register(r);
   sounds_relayed_ = &sounds.Add({{"way", "out"}});
   sounds_heard_ = &sounds.Add({{"way", "in"}});
+  auto& inputs = prometheus::BuildCounter()
+                     .Name("npcd_cluster_place_inputs_total")
+                     .Help("Place inputs: ticks' commands appended to their places' input streams "
+                           "(way=recorded), not appended as the lease was lost or too many waited "
+                           "(way=dropped), commands applied again after an adoption (way=replayed)")
+                     .Register(r);
+  inputs_recorded_ = &inputs.Add({{"way", "recorded"}});
+  inputs_dropped_ = &inputs.Add({{"way", "dropped"}});
+  inputs_replayed_ = &inputs.Add({{"way", "replayed"}});
   outbox_messages_ = gauge(r, "npcd_outbox_messages",
                            "Messages queued for Connect streams, all clients together");
   outbox_max_ = gauge(r, "npcd_outbox_messages_max",
@@ -202,6 +211,9 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(npcs_arrived_, s.npcs_arrived, last_.arrived);
   grow(sounds_relayed_, s.sounds_relayed, last_.sounds_relayed);
   grow(sounds_heard_, s.sounds_heard, last_.sounds_heard);
+  grow(inputs_recorded_, s.inputs_recorded, last_.inputs_recorded);
+  grow(inputs_dropped_, s.inputs_dropped, last_.inputs_dropped);
+  grow(inputs_replayed_, s.inputs_replayed, last_.inputs_replayed);
 }
 
 void Metrics::observePlanLatency(const LatencyHistogram& plan_latency) {

@@ -345,6 +345,9 @@ struct Command {
   uint64_t seq = 0;  // the client's sequence number of the update this came from
   CommandBody body;
   uint32_t item = 0;  // index within its list of that update (upserts[item], results[item])
+  // Cluster: applied again from a place's input stream after the place was adopted from its
+  // snapshot (server/cluster/README.md "Inputs after a crash"); not recorded there again.
+  bool replayed = false;
 };
 
 }  // namespace npc

@@ -109,6 +109,15 @@ void Simulation::takeCrossingSounds(std::vector<std::pair<PlaceIndex, Sound>>& o
   crossing_sounds_.clear();
 }
 
+PlaceIndex Simulation::agentPlace(EntityId id) const {
+  if (agents_.get(id) != nullptr) {
+    const Entity* body = world_.entities().get(id);
+    return body ? body->place : PlaceIndex::kNone;
+  }
+  const auto dormant = findDormant(id);
+  return dormant ? dormant->first : PlaceIndex::kNone;
+}
+
 void Simulation::takeLeaving(std::vector<EntityId>& out) {
   out.insert(out.end(), leaving_.begin(), leaving_.end());
   leaving_.clear();

@@ -164,10 +164,10 @@ void Simulation::ingest() {
     std::lock_guard lock(queue_mutex_);
     applying_.swap(queue_);
   }
-  if (recorder_) {
-    for (const Command& command : applying_) recorder_(tick_, command);  // before apply moves
-  }
   for (Command& command : applying_) {
+    // Recorded one by one, each just before it applies (apply moves from it): a recorder
+    // that looks the command's agent up sees the world the command meets.
+    for (const CommandRecorder& record : recorders_) record(tick_, command);
     clients_.noteUsed(command.origin);
     apply(command);
   }

@@ -153,6 +153,8 @@ class Simulation {
   // that reach places held elsewhere, once per such place; the server relays them to those
   // places' holders (SoundEvent::relayed). Tick thread, between ticks.
   void takeCrossingSounds(std::vector<std::pair<PlaceIndex, Sound>>& out);
+  // The place an agent is in, awake or asleep; kNone for an id that is not an agent here.
+  PlaceIndex agentPlace(EntityId id) const;
   // Heap bytes held for sleeping agents (records, index, spare capacity).
   size_t dormantBytes() const;
 
@@ -187,10 +189,12 @@ class Simulation {
   // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
   bool submit(Command command);
   bool submit(std::vector<Command>& commands);  // moves from and clears `commands`
-  // Tick thread, before the first tick: called with each command as a tick applies it, in
-  // order, before it applies (the input journal). An empty function: none.
+  // Tick thread, between ticks: `recorder` is called with each command as a tick applies
+  // it, in order, just before it applies (the input journal; a cluster node's place
+  // inputs). Recorders are called in the order they were added.
   using CommandRecorder = std::function<void(uint64_t tick, const Command& command)>;
-  void setCommandRecorder(CommandRecorder recorder) { recorder_ = std::move(recorder); }
+  void addCommandRecorder(CommandRecorder recorder) { recorders_.push_back(std::move(recorder)); }
+  void clearCommandRecorders() { recorders_.clear(); }
   size_t queuedCommands() const;
 
   // Tick thread. Applies queued commands, then runs every phase once.
@@ -471,7 +475,7 @@ class Simulation {
   DetailTiers detail_;
   SignalQueue signals_;
 
-  CommandRecorder recorder_;
+  std::vector<CommandRecorder> recorders_;
   mutable std::mutex queue_mutex_;
   std::vector<Command> queue_;     // guarded by queue_mutex_
   std::vector<Command> applying_;  // tick thread: swapped with queue_ at ingest

@@ -32,8 +32,9 @@ struct ClusterConfig {
   std::vector<std::string> places;
   std::string key_prefix = "npcd";
   double redis_timeout_ms = 500.0;    // connect and command timeout [Limit: 10..60000]
-  // How often the places held here are written to Redis for their next holder: what a
-  // crash of this node loses at most [Limit: 0.1..3600]. A drain writes them once more.
+  // How often the places held here are written to Redis for their next holder; what they
+  // apply in between is in their input streams, kept ten intervals (at least a minute)
+  // [Limit: 0.1..3600]. A drain writes them once more.
   double snapshot_interval_s = 5.0;
 };
 

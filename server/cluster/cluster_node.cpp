@@ -11,6 +11,7 @@
 #include "place_handoff.h"
 #include "sim_state_codec.h"
 #include "sim_state_copy.h"
+#include "sim/command_places.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -18,6 +19,22 @@ namespace npc {
 namespace {
 
 constexpr std::chrono::seconds kLeftPlaceWrite{1};
+// A sound, a signal or an action on an agent read this much later than it was made (a
+// relayed sound, a place's input applied again) is news no more.
+constexpr int64_t kStaleMs = 2000;
+
+int64_t unixMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Whether a place's input entry came after its snapshot: a later holder's, or the same
+// holder's from a later tick.
+bool afterSnapshot(const pb::PlaceInput& input, const pb::PlaceHandoff& snapshot) {
+  return input.epoch() > snapshot.epoch() ||
+         (input.epoch() == snapshot.epoch() && input.tick() > snapshot.tick());
+}
 
 std::vector<std::string> placeNames(const WorldFile& world) {
   std::vector<std::string> names;
@@ -57,10 +74,14 @@ void ClusterNode::start(Simulation& sim) {
                        std::to_string(keeper_.config().redis_port) + ", lease ttl " +
                        fmt::format("{:g}", keeper_.config().lease_ttl_s) + " s, places " +
                        (keeper_.config().balanced ? "balanced" : "static")));
+  tick_inputs_.resize(w.places().size());
+  sim.addCommandRecorder(
+      [this, &sim](uint64_t tick, const Command& command) { recordInput(tick, command, sim); });
   keeper_.start();
 }
 
 std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
+  sendInputs(sim);
   adoptPending(sim);  // the tick just run applied their holds
   receiveArrivals(sim);
   handOverDelivered(sim);
@@ -109,7 +130,8 @@ void ClusterNode::onChange(LeaseChange& change, Simulation& sim) {
   };
   sim.submit({ClientId::kDaemon, 0, HoldPlace{change.place, acquired, change.epoch, reply}});
   if (acquired) {
-    PendingAdoption adoption{change.place, change.epoch, {}, !change.snapshot.empty()};
+    PendingAdoption adoption{change.place, change.epoch, {}, !change.snapshot.empty(),
+                             std::move(change.inputs)};
     if (adoption.has_snapshot && !adoption.handoff.ParseFromString(change.snapshot)) {
       spdlog::warn(logText("cluster: place \"" + change.place + "\"'s snapshot in Redis does not parse"));
       adoption.has_snapshot = false;
@@ -157,6 +179,7 @@ void ClusterNode::adoptPending(Simulation& sim) {
         queueWorldNpcs(p.place, p.epoch, sim, "its snapshot cannot be adopted");
       }
     }
+    replayInputs(p, sim);
     arrivals_after_[p.place] = after;
     courier_.watch(p.place, after);
   }
@@ -185,6 +208,96 @@ bool ClusterNode::adoptSnapshot(const PendingAdoption& p, Simulation& sim) {
       {{"place", p.place}, {"epoch", p.epoch}, {"adopted", true}, {"from", p.handoff.node()},
        {"awake", report.awake}, {"asleep", report.asleep}}));
   return true;
+}
+
+void ClusterNode::recordInput(uint64_t tick, const Command& command, const Simulation& sim) {
+  if (command.replayed) return;  // in the stream already, from before the place came here
+  const CommandPlaces at = commandPlaces(command, sim);
+  if (at.first == PlaceIndex::kNone) return;
+  if (!encodeCommand(command, encoded_)) return;
+  for (PlaceIndex place : {at.first, at.second}) {
+    if (place == PlaceIndex::kNone || raw(place) >= tick_inputs_.size() || !sim.custody().held(place)) {
+      continue;
+    }
+    pb::PlaceInput& input = tick_inputs_[raw(place)];
+    if (input.commands_size() == 0) {
+      input.set_epoch(sim.custody().epoch(place));
+      input.set_tick(tick);
+      input_places_.push_back(place);
+    }
+    *input.add_commands() = encoded_;
+  }
+}
+
+void ClusterNode::sendInputs(const Simulation& sim) {
+  if (input_places_.empty()) return;
+  const int64_t now_ms = unixMs();
+  const std::span<const ClientBinding> bindings = sim.clients().bindings();
+  for (PlaceIndex place : input_places_) {
+    pb::PlaceInput& input = tick_inputs_[raw(place)];
+    input.set_unix_ms(now_ms);
+    input.set_node(keeper_.config().node_id);
+    for (const pb::JournalCommand& c : input.commands()) {
+      const bool named = std::any_of(input.clients().begin(), input.clients().end(),
+                                     [&](const pb::ClientBindingState& b) { return b.id() == c.origin(); });
+      if (named) continue;
+      for (const ClientBinding& b : bindings) {
+        if (raw(b.id) != c.origin()) continue;
+        pb::ClientBindingState* added = input.add_clients();
+        added->set_name(b.name);
+        added->set_id(c.origin());
+      }
+    }
+    const LeaseToken token{sim.world().place(place)->name, keeper_.config().node_id, input.epoch(),
+                           keeper_.address()};
+    courier_.record({token, input.tick(), input.SerializeAsString()});
+    input.Clear();
+  }
+  input_places_.clear();
+}
+
+void ClusterNode::replayInputs(const PendingAdoption& p, Simulation& sim) {
+  const int64_t now_ms = unixMs();
+  size_t applied = 0, stale = 0, refused = 0;
+  for (const std::string& bytes : p.inputs) {
+    pb::PlaceInput input;
+    if (!input.ParseFromString(bytes)) {
+      ++refused;
+      continue;
+    }
+    if (p.has_snapshot && !afterSnapshot(input, p.handoff)) continue;
+    const bool fresh = now_ms - input.unix_ms() <= kStaleMs;
+    for (const pb::JournalCommand& encoded : input.commands()) {
+      Command command;
+      std::string error;
+      if (!decodeCommand(encoded, command, error)) {
+        ++refused;
+        continue;
+      }
+      if (!fresh && isStimulus(command)) {
+        ++stale;
+        continue;
+      }
+      // The writer's client ids are its own: a configured identity maps to its id here,
+      // any other origin acts as the daemon.
+      ClientId origin = ClientId::kDaemon;
+      for (const pb::ClientBindingState& b : input.clients()) {
+        if (b.id() != raw(command.origin)) continue;
+        if (std::optional<ClientId> here = sim.clients().find(b.name())) origin = *here;
+      }
+      command.origin = origin;
+      command.replayed = true;
+      if (sim.submit(std::move(command))) ++applied;
+    }
+  }
+  if (applied + stale + refused == 0) return;
+  inputs_replayed_.fetch_add(applied);
+  spdlog::info(logEvent("place inputs replayed",
+                        "cluster: place \"" + p.place + "\": " + std::to_string(applied) +
+                            " input(s) recorded after its snapshot applied again" +
+                            (stale ? ", " + std::to_string(stale) + " stale stimuli left out" : std::string()) +
+                            (refused ? ", " + std::to_string(refused) + " unreadable" : std::string()),
+                        {{"place", p.place}, {"epoch", p.epoch}, {"inputs", applied}, {"stale", stale}}));
 }
 
 void ClusterNode::receiveArrivals(Simulation& sim) {
@@ -276,10 +389,7 @@ void ClusterNode::relaySounds(Simulation& sim) {
 // all: one read late (a node taking the place over reads on from its snapshot's entry) is
 // news no more, and is dropped.
 void ClusterNode::applyRelayed(const IncomingNpcs& in, Simulation& sim) {
-  constexpr int64_t kStaleMs = 2000;
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
+  const int64_t now_ms = unixMs();
   const int64_t made_ms = std::strtoll(in.entry_id.c_str(), nullptr, 10);  // "<ms>-<seq>"
   if (now_ms - made_ms > kStaleMs) return;
   pb::JournalCommand encoded;

@@ -23,6 +23,12 @@
 // on from there. Sounds made here that reach a place held elsewhere go the same way, as a
 // relayed SoundEvent its holder's agents hear.
 //
+// Inputs after a crash: every command a tick applies for a place held here (sim/
+// command_places.h) goes to the place's input stream, one entry per tick, under the lease.
+// A node that takes a place over applies again, after adopting its snapshot, the entries
+// written after the snapshot, so that a node killed between two snapshots loses at most
+// what had not reached Redis yet (what its last tick or two applied).
+//
 // Tick thread, except view() and stats().
 #pragma once
 
@@ -76,6 +82,7 @@ class ClusterNode {
   uint64_t arrived() const { return arrived_.load(); }          // npcs adopted from arrivals
   uint64_t soundsRelayed() const { return sounds_relayed_.load(); }  // sent to other places
   uint64_t soundsHeard() const { return sounds_heard_.load(); }      // relayed here
+  uint64_t inputsReplayed() const { return inputs_replayed_.load(); }  // commands applied again
   NpcCourierStats courierStats() const { return courier_.stats(); }
   const ClusterConfig& config() const { return keeper_.config(); }
   const std::string& address() const { return keeper_.address(); }
@@ -89,6 +96,7 @@ class ClusterNode {
     uint64_t epoch = 0;
     pb::PlaceHandoff handoff;
     bool has_snapshot = false;
+    std::vector<std::string> inputs;  // LeaseChange::inputs
   };
   void onChange(LeaseChange& change, Simulation& sim);
   void adoptPending(Simulation& sim);
@@ -99,6 +107,13 @@ class ClusterNode {
   void shedPlaces(Simulation& sim);
   void relaySounds(Simulation& sim);
   void applyRelayed(const IncomingNpcs& in, Simulation& sim);
+  // The command recorder: `command`, about to apply, joins its places' inputs of this tick.
+  void recordInput(uint64_t tick, const Command& command, const Simulation& sim);
+  // After the tick: its inputs go to their places' streams.
+  void sendInputs(const Simulation& sim);
+  // After an adoption (or a start from the world file): the place's inputs written after
+  // its snapshot are queued for the next tick.
+  void replayInputs(const PendingAdoption& p, Simulation& sim);
   // Hands the places held here to the writer; false when none or it is still busy.
   bool writeHeld(Simulation& sim);
   void queueWorldNpcs(const std::string& place, uint64_t epoch, Simulation& sim, const std::string& why);
@@ -123,12 +138,16 @@ class ClusterNode {
   std::vector<IncomingNpcs> arrivals_;                 // scratch
   std::vector<std::pair<PlaceIndex, Sound>> sounds_;   // scratch
   SimStateCopy leaving_copy_;
+  std::vector<pb::PlaceInput> tick_inputs_;  // by place: this tick's commands for it
+  std::vector<PlaceIndex> input_places_;     // the places with some, in order of the first
+  pb::JournalCommand encoded_;               // scratch
   std::function<void()> on_adopt_;
   std::atomic<uint64_t> adopted_{0};
   std::atomic<uint64_t> handed_over_{0};
   std::atomic<uint64_t> arrived_{0};
   std::atomic<uint64_t> sounds_relayed_{0};
   std::atomic<uint64_t> sounds_heard_{0};
+  std::atomic<uint64_t> inputs_replayed_{0};
   std::chrono::steady_clock::time_point next_write_{};
   std::vector<LeaseChange> changes_;  // scratch, capacity reused
   std::vector<PlaceIndex> fenced_;

@@ -185,13 +185,33 @@ void LeaseKeeper::claim(PlaceLeaseStore& store) {
       store.release(got.token);  // if Redis is away, the lease runs out on its own
       return;
     }
+    std::vector<std::string> inputs;
+    if (Status read = readInputs(store, place, inputs); !read.isOk()) {
+      spdlog::warn(logText("cluster: place \"" + place + "\" given back: its inputs could not be read: " +
+                           read.message()));
+      store.release(got.token);
+      return;
+    }
     holders_[place].clear();  // if it is lost one day, its next holder is news
     holder_nodes_.erase(place);
     std::lock_guard lock(mutex_);
     held_[place] = Held{got.token, sent + validity()};
     changes_.push_back({LeaseChange::Kind::kAcquired, place, got.token.epoch, {},
-                        snapshot.bytes.value_or(std::string())});
+                        snapshot.bytes.value_or(std::string()), std::move(inputs)});
     ++stats_.acquired;
+  }
+}
+
+Status LeaseKeeper::readInputs(PlaceLeaseStore& store, const std::string& place,
+                              std::vector<std::string>& out) {
+  constexpr size_t kBatch = 1000;
+  std::string after;
+  while (true) {
+    StreamResult read = store.readInputs(place, after, kBatch);
+    if (!read.status.isOk()) return read.status;
+    for (StreamEntry& e : read.entries) out.push_back(std::move(e.bytes));
+    if (read.entries.size() < kBatch) return Status::ok();
+    after = read.entries.back().id;
   }
 }
 

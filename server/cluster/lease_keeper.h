@@ -11,9 +11,10 @@
 // Once a ttl it also reads who holds the other places, so that the daemon can tell a game
 // where a refused update belongs.
 //
-// A place is granted together with its last snapshot (kPlaceSnapshotKey): a grant whose
-// snapshot cannot be read is given back and claimed again later, so that a place with a
-// snapshot never starts afresh.
+// A place is granted together with its last snapshot (kPlaceSnapshotKey) and its input
+// stream (kPlaceInputKey): a grant whose snapshot or inputs cannot be read is given back and
+// claimed again later, so that a place with a snapshot never starts afresh, nor without
+// what was applied after it.
 //
 // The tick thread takes the changes (places acquired, places lost) between ticks and turns
 // them into HoldPlace commands; a lease whose validity ran out on the node's own clock is
@@ -50,6 +51,9 @@ struct LeaseChange {
   // kAcquired: the place's last snapshot as its previous holder wrote it (an encoded
   // PlaceHandoff), read right after the grant; "" when none was ever written.
   std::string snapshot;
+  // kAcquired: the entries of the place's input stream (encoded PlaceInputs, oldest first),
+  // read with the snapshot: the new holder applies again those written after it.
+  std::vector<std::string> inputs;
 };
 
 // One place as Redis sees it (GetClusterState).
@@ -120,6 +124,9 @@ class LeaseKeeper {
   // fair share, or two more than the least loaded other live node (a node joined), one
   // place at a time.
   void shed(PlaceLeaseStore& store);
+  // Every entry of the place's input stream, in batches.
+  static Status readInputs(PlaceLeaseStore& store, const std::string& place,
+                           std::vector<std::string>& out);
   void releaseDropped(PlaceLeaseStore& store);
   // Once a ttl: who holds the places this node does not, reported when it changed.
   void refreshHolders(PlaceLeaseStore& store);

@@ -15,10 +15,19 @@ namespace {
 
 constexpr size_t kReadBatch = 64;  // entries per read of one stream
 
+// How long a place's inputs stay in its stream: the ones after the place's last snapshot
+// are what a next holder needs, and snapshots come every snapshot_interval_s (a place npcs
+// left, or just adopted, within a second). Ten intervals, and never under a minute, leave
+// room for snapshot writes that fail for a while.
+std::chrono::milliseconds inputKeep(const ClusterConfig& config) {
+  return std::chrono::milliseconds(
+      std::llround(std::max(60.0, 10.0 * config.snapshot_interval_s) * 1000.0));
+}
+
 }  // namespace
 
 NpcCourier::NpcCourier(const ClusterConfig& config, std::chrono::milliseconds poll)
-    : config_(config), poll_(poll) {
+    : config_(config), poll_(poll), input_keep_(inputKeep(config)) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -37,6 +46,18 @@ void NpcCourier::send(OutgoingNpcs batch) {
     outgoing_.push_back(std::move(batch));
   }
   wake_.notify_all();  // an npc in flight is fenced off until sent: do not wait for the poll
+}
+
+void NpcCourier::record(PlaceInputEntry entry) {
+  {
+    std::lock_guard lock(mutex_);
+    if (inputs_.size() >= kMaxQueuedInputs) {
+      inputs_.pop_front();
+      ++stats_.inputs_dropped;
+    }
+    inputs_.push_back(std::move(entry));
+  }
+  wake_.notify_all();  // what is not in the stream is lost with this node: do not wait
 }
 
 void NpcCourier::takeDelivered(std::vector<EntityId>& out) {
@@ -67,7 +88,7 @@ void NpcCourier::takeArrivals(std::vector<IncomingNpcs>& out) {
 bool NpcCourier::flush(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   wake_.notify_all();
-  return sent_all_.wait_for(lock, timeout, [this] { return outgoing_.empty(); });
+  return sent_all_.wait_for(lock, timeout, [this] { return outgoing_.empty() && inputs_.empty(); });
 }
 
 NpcCourierStats NpcCourier::stats() const {
@@ -79,25 +100,31 @@ void NpcCourier::run() {
   RedisConnection redis(config_.redis_host, config_.redis_port,
                         std::chrono::milliseconds(std::llround(config_.redis_timeout_ms)));
   PlaceLeaseStore store(redis, config_.key_prefix);
+  auto next_read = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
   while (running_) {
     lock.unlock();
-    sendQueued(store);
-    readWatched(store);
+    const bool answered = sendQueued(store) && appendInputs(store);
+    if (std::chrono::steady_clock::now() >= next_read) {
+      readWatched(store);
+      next_read = std::chrono::steady_clock::now() + poll_;
+    }
     lock.lock();
-    wake_.wait_for(lock, poll_, [this] { return !running_ || !outgoing_.empty(); });
+    if (answered && outgoing_.empty() && inputs_.empty()) sent_all_.notify_all();
+    // After a failure the queues wait for the poll: a Redis that refuses at once would
+    // otherwise be asked again and again.
+    wake_.wait_until(lock, answered ? next_read : std::chrono::steady_clock::now() + poll_, [&] {
+      return !running_ || (answered && (!outgoing_.empty() || !inputs_.empty()));
+    });
   }
 }
 
-void NpcCourier::sendQueued(PlaceLeaseStore& store) {
+bool NpcCourier::sendQueued(PlaceLeaseStore& store) {
   while (true) {
     OutgoingNpcs batch;
     {
       std::lock_guard lock(mutex_);
-      if (outgoing_.empty()) {
-        sent_all_.notify_all();
-        return;
-      }
+      if (outgoing_.empty()) return true;
       batch = outgoing_.front();
     }
     const AppendResult appended = store.appendArrival(batch.place, batch.field, batch.bytes);
@@ -106,11 +133,37 @@ void NpcCourier::sendQueued(PlaceLeaseStore& store) {
       ++stats_.send_failures;
       spdlog::warn(logText("cluster: writing to place \"" + batch.place + "\"'s arrivals: " +
                            appended.status.message() + " (tried again)"));
-      return;  // Redis is away: the batch stays first in line
+      return false;  // Redis is away: the batch stays first in line
     }
     ++stats_.sent;
     delivered_.insert(delivered_.end(), batch.ids.begin(), batch.ids.end());
     outgoing_.pop_front();
+  }
+}
+
+bool NpcCourier::appendInputs(PlaceLeaseStore& store) {
+  while (true) {
+    PlaceInputEntry entry;
+    {
+      std::lock_guard lock(mutex_);
+      if (inputs_.empty()) return true;
+      entry = inputs_.front();
+    }
+    const LeaseCheck appended = store.appendInput(entry.token, entry.tick, entry.bytes, input_keep_);
+    std::lock_guard lock(mutex_);
+    if (!appended.status.isOk()) {
+      ++stats_.send_failures;
+      spdlog::warn(logText("cluster: writing to place \"" + entry.token.place + "\"'s inputs: " +
+                           appended.status.message() + " (tried again)"));
+      return false;
+    }
+    // Not held any more: the place is someone else's, and so are its inputs from now on.
+    if (appended.held) {
+      ++stats_.inputs;
+    } else {
+      ++stats_.inputs_dropped;
+    }
+    if (!inputs_.empty()) inputs_.pop_front();
   }
 }
 
@@ -121,7 +174,7 @@ void NpcCourier::readWatched(PlaceLeaseStore& store) {
     watched.assign(watched_.begin(), watched_.end());
   }
   for (auto& [place, watch] : watched) {
-    const ArrivalsResult read = store.readArrivals(place, watch.cursor, kReadBatch);
+    const StreamResult read = store.readArrivals(place, watch.cursor, kReadBatch);
     if (!read.status.isOk()) return;  // Redis is away: next poll
     if (read.entries.empty()) continue;
     std::lock_guard lock(mutex_);
@@ -129,7 +182,7 @@ void NpcCourier::readWatched(PlaceLeaseStore& store) {
     if (it == watched_.end() || it->second.generation != watch.generation) continue;  // rewatched
     it->second.cursor = read.entries.back().id;
     stats_.received += read.entries.size();
-    for (const ArrivalEntry& e : read.entries) incoming_.push_back({place, e.id, e.field, e.bytes});
+    for (const StreamEntry& e : read.entries) incoming_.push_back({place, e.id, e.field, e.bytes});
   }
 }
 

@@ -6,12 +6,18 @@
 // nobody holds, or whose holder dies before adopting, loses nothing: its next holder reads
 // the stream after the last entry the place's snapshot had adopted.
 //
-// A thread of its own, with its own connection, every `poll` interval: sends what is
-// queued (a batch that could not be appended stays queued and is tried again), then reads
-// the watched places' streams after their cursors. The tick thread queues and collects.
+// It also carries the held places' inputs to their input streams (PlaceLeaseStore::
+// appendInput, fenced by the place's lease): what a tick applied for a place, so that the
+// place's next holder after a crash can apply it again (server/cluster/README.md "Inputs
+// after a crash").
 //
-// Thread: send/takeDelivered/watch/unwatch/takeArrivals on the tick thread; flush and
-// stats from any thread.
+// A thread of its own, with its own connection: woken by what is queued, it sends npcs
+// and inputs at once (what Redis did not take stays queued and is tried again a poll
+// later), and every `poll` interval it reads the watched places' streams after their
+// cursors. The tick thread queues and collects.
+//
+// Thread: send/record/takeDelivered/watch/unwatch/takeArrivals on the tick thread; flush
+// and stats from any thread.
 #pragma once
 
 #include <chrono>
@@ -40,6 +46,14 @@ struct OutgoingNpcs {
   std::string field = std::string(kArrivalNpcs);
 };
 
+// One tick's inputs for a place held here (an encoded PlaceInput), appended to the place's
+// input stream only while `token` holds it.
+struct PlaceInputEntry {
+  LeaseToken token;
+  uint64_t tick = 0;  // the holder's tick that applied them
+  std::string bytes;
+};
+
 // An arrivals stream entry of a watched place.
 struct IncomingNpcs {
   std::string place;
@@ -52,6 +66,8 @@ struct NpcCourierStats {
   uint64_t sent = 0;         // batches appended to a destination's stream
   uint64_t send_failures = 0;  // appends Redis did not take (tried again)
   uint64_t received = 0;     // entries read from watched streams
+  uint64_t inputs = 0;       // place inputs appended to their streams
+  uint64_t inputs_dropped = 0;  // not appended: the lease was lost, or too many queued
 };
 
 class NpcCourier {
@@ -63,6 +79,9 @@ class NpcCourier {
   NpcCourier& operator=(const NpcCourier&) = delete;
 
   void send(OutgoingNpcs batch);
+  // Queued in order; at most kMaxQueuedInputs wait (Redis away), the oldest dropped beyond.
+  static constexpr size_t kMaxQueuedInputs = 10000;
+  void record(PlaceInputEntry entry);
   // The ids of every batch appended since the last call: they may leave this node now.
   void takeDelivered(std::vector<EntityId>& out);
   // Reads `place`'s arrivals after the entry `after` ("" = from the start); a place watched
@@ -71,7 +90,7 @@ class NpcCourier {
   void unwatch(const std::string& place);
   // Entries read since the last call, each place's in stream order.
   void takeArrivals(std::vector<IncomingNpcs>& out);
-  // Waits until nothing is queued to send (or `timeout` passes); true when so.
+  // Waits until no npc or input is queued (or `timeout` passes); true when so.
   bool flush(std::chrono::milliseconds timeout);
   NpcCourierStats stats() const;
 
@@ -81,7 +100,9 @@ class NpcCourier {
     uint64_t generation = 0;  // bumped by watch(): reads of an older watch are dropped
   };
   void run();
-  void sendQueued(PlaceLeaseStore& store);
+  // False when Redis did not answer: what is left is tried a poll later.
+  bool sendQueued(PlaceLeaseStore& store);
+  bool appendInputs(PlaceLeaseStore& store);
   void readWatched(PlaceLeaseStore& store);
 
   ClusterConfig config_;
@@ -91,6 +112,8 @@ class NpcCourier {
   std::condition_variable wake_, sent_all_;
   bool running_ = true;
   std::deque<OutgoingNpcs> outgoing_;
+  std::deque<PlaceInputEntry> inputs_;
+  std::chrono::milliseconds input_keep_;
   std::vector<EntityId> delivered_;
   std::map<std::string, Watch> watched_;
   std::vector<IncomingNpcs> incoming_;

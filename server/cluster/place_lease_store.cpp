@@ -73,6 +73,31 @@ end
 return 0
 )lua";
 
+// KEYS: owner, stream, last. ARGV: owner value, field, bytes, keep_ms, epoch, tick. 1 when
+// appended, or appended before. `last` holds the "<epoch> <tick>" of the last entry: an
+// attempt the caller timed out on may still run later (Redis reads what a closed
+// connection sent), and its retry must not append the entry twice. Entries older than
+// keep_ms by the server's clock (a stream id starts with its ms) are trimmed.
+constexpr const char* kAppendInputScript = R"lua(
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+local epoch, tick = tonumber(ARGV[5]), tonumber(ARGV[6])
+local last = redis.call('GET', KEYS[3])
+if last then
+  local last_epoch, last_tick = string.match(last, '^(%d+) (%d+)$')
+  last_epoch, last_tick = tonumber(last_epoch), tonumber(last_tick)
+  if epoch < last_epoch or (epoch == last_epoch and tick <= last_tick) then
+    return 1
+  end
+end
+redis.call('SET', KEYS[3], ARGV[5] .. ' ' .. ARGV[6])
+local now = redis.call('TIME')
+local oldest = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) - tonumber(ARGV[4])
+redis.call('XADD', KEYS[2], 'MINID', string.format('%d', math.max(oldest, 0)), '*', ARGV[2], ARGV[3])
+return 1
+)lua";
+
 // KEYS: owner. The value and its remaining ttl read together (no expiry in between).
 constexpr const char* kOwnerScript = R"lua(
 local current = redis.call('GET', KEYS[1])
@@ -148,8 +173,8 @@ Status checkSuffix(std::string_view suffix) {
   if (suffix == "owner" || suffix == "epoch") {
     return invalid("key suffix \"" + std::string(suffix) + "\" is reserved for the lease");
   }
-  if (suffix == kPlaceArrivalsKey) {
-    return invalid("key suffix \"" + std::string(suffix) + "\" is the place's arrivals stream");
+  if (suffix == kPlaceArrivalsKey || suffix == kPlaceInputKey || suffix == kPlaceInputLastKey) {
+    return invalid("key suffix \"" + std::string(suffix) + "\" is reserved for the place's streams");
   }
   if (suffix.find_first_of("{}") != std::string_view::npos) {
     return invalid("key suffix \"" + std::string(suffix) + "\" contains a brace");
@@ -206,6 +231,7 @@ PlaceLeaseStore::PlaceLeaseStore(RedisConnection& redis, std::string key_prefix)
       renew_{kRenewScript, {}},
       release_{kReleaseScript, {}},
       write_fenced_{kWriteFencedScript, {}},
+      append_input_{kAppendInputScript, {}},
       owner_{kOwnerScript, {}},
       announce_{kAnnounceScript, {}},
       live_nodes_{kLiveNodesScript, {}},
@@ -341,14 +367,32 @@ AppendResult PlaceLeaseStore::appendArrival(std::string_view place, std::string_
   return result;
 }
 
-ArrivalsResult PlaceLeaseStore::readArrivals(std::string_view place, std::string_view after,
-                                             size_t count) {
-  ArrivalsResult result;
+LeaseCheck PlaceLeaseStore::appendInput(const LeaseToken& token, uint64_t tick,
+                                        std::string_view bytes, std::chrono::milliseconds keep) {
+  return checkedAction(append_input_, token,
+                       {placeKey(token.place, kPlaceInputKey), placeKey(token.place, kPlaceInputLastKey)},
+                       {std::string(kInputTick), std::string(bytes), std::to_string(keep.count()),
+                        std::to_string(token.epoch), std::to_string(tick)});
+}
+
+StreamResult PlaceLeaseStore::readArrivals(std::string_view place, std::string_view after,
+                                           size_t count) {
+  return readStream(place, kPlaceArrivalsKey, after, count);
+}
+
+StreamResult PlaceLeaseStore::readInputs(std::string_view place, std::string_view after,
+                                         size_t count) {
+  return readStream(place, kPlaceInputKey, after, count);
+}
+
+StreamResult PlaceLeaseStore::readStream(std::string_view place, std::string_view suffix,
+                                         std::string_view after, size_t count) {
+  StreamResult result;
   result.status = checkName("place", place);
   if (!result.status.isOk()) return result;
   RedisReply reply;
   result.status = redis_.command({"XREAD", "COUNT", std::to_string(count), "STREAMS",
-                                  placeKey(place, kPlaceArrivalsKey),
+                                  placeKey(place, suffix),
                                   after.empty() ? std::string("0") : std::string(after)},
                                  reply);
   if (!result.status.isOk() || reply.isNil()) return result;  // nil: nothing new

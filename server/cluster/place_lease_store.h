@@ -34,6 +34,14 @@ inline constexpr std::string_view kPlaceSnapshotKey = "snap";
 inline constexpr std::string_view kPlaceArrivalsKey = "arrivals";
 inline constexpr std::string_view kArrivalNpcs = "h";     // an encoded PlaceHandoff
 inline constexpr std::string_view kArrivalCommand = "c";  // an encoded JournalCommand
+// The suffix of a place's input stream: what its holders applied, one entry per tick that
+// applied something for the place (field kInputTick, an encoded PlaceInput), appended under
+// the lease; a node taking the place over after a crash applies the entries after the
+// place's snapshot again.
+inline constexpr std::string_view kPlaceInputKey = "input";
+inline constexpr std::string_view kInputTick = "i";
+// The "<epoch> <tick>" of the last entry appended to the input stream.
+inline constexpr std::string_view kPlaceInputLastKey = "input_last";
 
 // Proof of ownership, handed out by acquire().
 struct LeaseToken {
@@ -78,10 +86,10 @@ struct ReadResult {
   std::optional<std::string> bytes;  // status ok: empty when the key does not exist
 };
 
-// One entry of a place's arrivals stream.
-struct ArrivalEntry {
+// One entry of a place's arrivals or input stream.
+struct StreamEntry {
   std::string id;     // the stream entry id ("1700000000000-0"), ascending
-  std::string field;  // kArrivalNpcs or kArrivalCommand
+  std::string field;  // kArrivalNpcs, kArrivalCommand or kInputTick
   std::string bytes;
 };
 
@@ -90,9 +98,9 @@ struct AppendResult {
   std::string id;  // status ok: the new entry's id
 };
 
-struct ArrivalsResult {
+struct StreamResult {
   Status status;
-  std::vector<ArrivalEntry> entries;  // status ok: oldest first
+  std::vector<StreamEntry> entries;  // status ok: oldest first
 };
 
 struct LiveNode {
@@ -131,8 +139,8 @@ class PlaceLeaseStore {
   LeaseCheck release(const LeaseToken& token);
 
   // Writes `bytes` (binary-safe) under `<prefix>:{place:<name>}:<suffix>` only if `token`
-  // still holds the place. `suffix`: non-empty, no '{' or '}', not "owner", "epoch" or
-  // "arrivals".
+  // still holds the place. `suffix`: non-empty, no '{' or '}', not "owner", "epoch",
+  // "arrivals", "input" or "input_last".
   LeaseCheck writeFenced(const LeaseToken& token, std::string_view suffix,
                          std::string_view bytes);
   // What was last written under `suffix` for `place`.
@@ -145,7 +153,17 @@ class PlaceLeaseStore {
   static constexpr size_t kArrivalsCap = 10000;
   AppendResult appendArrival(std::string_view place, std::string_view field, std::string_view bytes);
   // Up to `count` entries after the entry id `after` ("" = from the start).
-  ArrivalsResult readArrivals(std::string_view place, std::string_view after, size_t count);
+  StreamResult readArrivals(std::string_view place, std::string_view after, size_t count);
+
+  // A place's input stream: appends `bytes` (field kInputTick), what the holder's `tick`
+  // applied, only if `token` still holds the place, and drops the entries older than `keep`
+  // by Redis's clock in the same script. Idempotent: an entry of a tick at or before the
+  // last appended one (same epoch), or of an earlier epoch, is not appended again (held
+  // true), so a call that timed out can be retried.
+  LeaseCheck appendInput(const LeaseToken& token, uint64_t tick, std::string_view bytes,
+                         std::chrono::milliseconds keep);
+  // Up to `count` entries after the entry id `after` ("" = from the start).
+  StreamResult readInputs(std::string_view place, std::string_view after, size_t count);
 
   // Says that `node` is alive at `address` for `ttl`; announce again well within it.
   Status announceNode(std::string_view node, std::string_view address,
@@ -170,6 +188,8 @@ class PlaceLeaseStore {
              const std::vector<std::string>& args, RedisReply& out);
   LeaseCheck checkedAction(Script& script, const LeaseToken& token,
                            std::vector<std::string> keys, std::vector<std::string> args);
+  StreamResult readStream(std::string_view place, std::string_view suffix, std::string_view after,
+                          size_t count);
   std::string nodeKey(std::string_view node) const;
   std::string nodeSetKey() const;
 
@@ -179,6 +199,7 @@ class PlaceLeaseStore {
   Script renew_;
   Script release_;
   Script write_fenced_;
+  Script append_input_;
   Script owner_;
   Script announce_;
   Script live_nodes_;

@@ -1,7 +1,7 @@
 // PlaceSnapshotWriter: writes the places a node holds to Redis, each under its lease
 // (server/cluster/README.md "Handoff"), so that the next holder adopts them: every few
-// seconds while the node runs (what a crash loses is at most one interval) and once more
-// when it drains, before its leases are given up.
+// seconds while the node runs (what a place applies in between goes to its input stream,
+// cluster_node.h) and once more when it drains, before its leases are given up.
 //
 // The tick thread only copies the simulation (copySimState, the same split as the local
 // snapshot writer's); this writer's own thread builds the messages, cuts out each place

@@ -84,7 +84,7 @@ TEST_CASE("a journal of the live run replays tick for tick from its snapshot", "
   // Record what the live run applies from here, as the daemon's journal does.
   std::vector<pb::JournalTick> journal;
   pb::JournalTick current;
-  live.sim->setCommandRecorder([&](uint64_t, const Command& command) {
+  live.sim->addCommandRecorder([&](uint64_t, const Command& command) {
     pb::JournalCommand encoded;
     if (encodeCommand(command, encoded)) *current.add_commands() = std::move(encoded);
   });

@@ -24,15 +24,6 @@ SimConfig leased() {
   return c;
 }
 
-EntityState npcAt(uint64_t id, Vec3 at) {
-  EntityState s;
-  s.id = EntityId{id};
-  s.kind = EntityKind::kNpc;
-  s.position = at;
-  s.archetype = "villager";
-  return s;
-}
-
 struct Node {
   Simulation sim;
   std::vector<EventOut> events;

@@ -33,6 +33,16 @@ inline ArchetypeSet testArchetypes() {
   return set;
 }
 
+// A new npc's state: what a spawn or an upsert of it carries.
+inline EntityState npcAt(uint64_t id, Vec3 at, std::string archetype = "villager") {
+  EntityState s;
+  s.id = EntityId{id};
+  s.kind = EntityKind::kNpc;
+  s.position = at;
+  s.archetype = std::move(archetype);
+  return s;
+}
+
 inline Command upsert(uint64_t id, EntityKind kind, Vec3 pos, std::string archetype = {},
                       ClientId origin = ClientId{7}, uint64_t seq = 0) {
   EntityState s;

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/cluster_node.h"
+#include "cluster/place_lease_store.h"
+#include "cluster/redis_connection.h"
 #include "daemon.h"
 #include "server/daemon_test_support.h"
 #include "npc/v1/npc.grpc.pb.h"
@@ -81,6 +83,20 @@ struct Node {
 };
 
 using Redis = test::RunningRedis;
+
+// Spawns a villager over gRPC on `node` at x (the square), as the game would.
+grpc::Status spawnVillager(Node& node, uint64_t id, float x = 5.f, const std::string& group = {}) {
+  v1::SpawnAgentRequest spawn;
+  spawn.mutable_agent()->set_id(id);
+  spawn.mutable_agent()->set_kind(v1::ENTITY_KIND_NPC);
+  spawn.mutable_agent()->set_archetype("villager");
+  if (!group.empty()) spawn.mutable_agent()->set_group(group);
+  spawn.mutable_agent()->mutable_position()->set_x(x);
+  grpc::ClientContext ctx;
+  ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+  v1::SpawnAgentResponse out;
+  return node.stub->SpawnAgent(&ctx, spawn, &out);
+}
 
 }  // namespace
 
@@ -173,19 +189,9 @@ TEST_CASE("A draining node's places come back on the next node from their snapsh
   Node a(everyPlace(nodeConfig(redis.process, "node-a")));
   REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }));
   // An npc the game spawned on node-a: no world file knows it, only the square's snapshot.
-  v1::SpawnAgentRequest spawn;
-  spawn.mutable_agent()->set_id(77);
-  spawn.mutable_agent()->set_kind(v1::ENTITY_KIND_NPC);
-  spawn.mutable_agent()->set_archetype("villager");
-  spawn.mutable_agent()->mutable_position()->set_x(5);
-  {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + 5s);
-    v1::SpawnAgentResponse out;
-    const grpc::Status spawned = a.stub->SpawnAgent(&ctx, spawn, &out);
-    INFO(spawned.error_message());
-    REQUIRE(spawned.ok());
-  }
+  const grpc::Status spawned = spawnVillager(a, 77);
+  INFO(spawned.error_message());
+  REQUIRE(spawned.ok());
   REQUIRE(waitFor([&] { return a.sim().agents == demoNpcs() + 1; }));
 
   Node b(everyPlace(nodeConfig(redis.process, "node-b")));
@@ -228,18 +234,7 @@ TEST_CASE("An npc the game walks into another node's place goes there with its m
   const uint64_t b_agents = b.sim().agents;
 
   // A squad of one, spawned on a in the square: its group name is its own.
-  v1::SpawnAgentRequest spawn;
-  spawn.mutable_agent()->set_id(77);
-  spawn.mutable_agent()->set_kind(v1::ENTITY_KIND_NPC);
-  spawn.mutable_agent()->set_archetype("villager");
-  spawn.mutable_agent()->set_group("squad-77");
-  spawn.mutable_agent()->mutable_position()->set_x(5);
-  {
-    grpc::ClientContext ctx;
-    ctx.set_deadline(std::chrono::system_clock::now() + 5s);
-    v1::SpawnAgentResponse out;
-    REQUIRE(a.stub->SpawnAgent(&ctx, spawn, &out).ok());
-  }
+  REQUIRE(spawnVillager(a, 77, 5.f, "squad-77").ok());
   REQUIRE(waitFor([&] { return a.sim().agents == a_agents + 1; }));
 
   // The game walks it into the bakery, through node a.
@@ -330,6 +325,47 @@ TEST_CASE("A node that cannot renew stops running its places, and takes them up 
   REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs(); }, 3000ms));
   const v1::GetClusterStateResponse after = a.clusterState();
   for (const v1::ClusterPlace& p : after.places()) CHECK(p.epoch() == 2);
+}
+
+TEST_CASE("A place taken up again after a loss has what was applied after its snapshot",
+          "[cluster][daemon]") {
+  Redis redis;
+  DaemonConfig config = nodeConfig(redis.process, "node-a");
+  config.cluster.snapshot_interval_s = 3600;  // one snapshot, when the places are first held
+  Node a(config);
+  REQUIRE(waitFor([&] {
+    const DaemonStats s = a.daemon.stats().load();
+    return s.sim.places_held == 4 && s.sim.agents == demoNpcs() && s.place_snapshots_written >= 4;
+  }));
+
+  // Acknowledged after the snapshot: only the square's input stream has it.
+  REQUIRE(spawnVillager(a, 7100).ok());
+  REQUIRE(waitFor([&] { return a.daemon.stats().load().inputs_recorded >= 1; }));
+  CHECK(a.daemon.stats().load().place_snapshots_written == 4);
+
+  // The node loses every lease (Redis stops answering), then takes the places up again at
+  // the next epoch, from their snapshots, as a node taking over after a crash would.
+  redis.process.pause();
+  REQUIRE(waitFor([&] { return a.sim().places_held == 0; }, 1500ms));
+  CHECK(a.sim().agents == 0);
+  redis.process.resume();
+  REQUIRE(waitFor([&] { return a.sim().places_held == 4 && a.sim().agents == demoNpcs() + 1; }, 3000ms));
+  v1::GetAgentResponse back;
+  REQUIRE(getAgent(a, 7100, back).ok());
+  CHECK(back.agent().place() == "square");
+  CHECK(a.daemon.stats().load().places_adopted == 4);
+  CHECK(a.daemon.stats().load().inputs_replayed >= 1);
+
+  // What it applied again is not recorded again: a second loss brings the npc back once.
+  RedisConnection connection("127.0.0.1", redis.process.port(), 1000ms);
+  PlaceLeaseStore store(connection);
+  size_t spawns = 0;
+  for (const StreamEntry& e : store.readInputs("square", "", 100000).entries) {
+    pb::PlaceInput input;
+    REQUIRE(input.ParseFromString(e.bytes));
+    for (const pb::JournalCommand& c : input.commands()) spawns += c.spawn_agent().id() == 7100;
+  }
+  CHECK(spawns == 1);
 }
 
 TEST_CASE("A static place list must name the world's places", "[cluster][daemon]") {

@@ -233,14 +233,18 @@ TEST_CASE("bad arguments are refused before Redis is asked, naming the field", "
   CHECK(into_owner.status.message() == "key suffix \"owner\" is reserved for the lease");
   CHECK(nodes.a.writeFenced(token, "sn{ap", "x").status.code() == StatusCode::kInvalidArgument);
   CHECK(nodes.a.writeFenced(token, kPlaceArrivalsKey, "x").status.message() ==
-        "key suffix \"arrivals\" is the place's arrivals stream");
+        "key suffix \"arrivals\" is reserved for the place's streams");
+  CHECK(nodes.a.writeFenced(token, kPlaceInputKey, "x").status.message() ==
+        "key suffix \"input\" is reserved for the place's streams");
+  CHECK(nodes.a.writeFenced(token, kPlaceInputLastKey, "x").status.code() ==
+        StatusCode::kInvalidArgument);
   CHECK(nodes.a.owner("tavern").holder->address == "node-a.local:50051");  // untouched
 }
 
 TEST_CASE("a place's arrivals are read in order after the last entry seen, by anyone",
           "[lease]") {
   TwoNodes nodes;
-  ArrivalsResult none = nodes.b.readArrivals("tavern", "", 10);
+  StreamResult none = nodes.b.readArrivals("tavern", "", 10);
   REQUIRE(none.status.isOk());
   CHECK(none.entries.empty());
   const std::string binary("np\0c\xff", 5);
@@ -250,7 +254,7 @@ TEST_CASE("a place's arrivals are read in order after the last entry seen, by an
   REQUIRE(second.status.isOk());
   REQUIRE(nodes.a.appendArrival("harbour", kArrivalNpcs, "elsewhere").status.isOk());
 
-  ArrivalsResult all = nodes.b.readArrivals("tavern", "", 10);
+  StreamResult all = nodes.b.readArrivals("tavern", "", 10);
   REQUIRE(all.status.isOk());
   REQUIRE(all.entries.size() == 2);
   CHECK(all.entries[0].id == first.id);
@@ -258,12 +262,52 @@ TEST_CASE("a place's arrivals are read in order after the last entry seen, by an
   CHECK(all.entries[0].field == kArrivalNpcs);
   CHECK(all.entries[1].bytes == "two");
   CHECK(all.entries[1].field == kArrivalCommand);
-  ArrivalsResult after_first = nodes.b.readArrivals("tavern", first.id, 10);
+  StreamResult after_first = nodes.b.readArrivals("tavern", first.id, 10);
   REQUIRE(after_first.entries.size() == 1);
   CHECK(after_first.entries[0].id == second.id);
   CHECK(nodes.b.readArrivals("tavern", second.id, 10).entries.empty());
   CHECK(nodes.b.readArrivals("tavern", "", 1).entries.size() == 1);  // count caps a read
   CHECK(nodes.b.readArrivals("", "", 1).status.message() == "place is empty");
+}
+
+TEST_CASE("a place's inputs are appended only under its lease, and old ones trimmed", "[lease]") {
+  TwoNodes nodes;
+  const LeaseToken token = acquireOrFail(nodes.a, "tavern", "node-a", 60000ms);
+  const std::string binary("in\0put\xfe", 7);
+  LeaseCheck first = nodes.a.appendInput(token, 1, binary, 60000ms);
+  REQUIRE(first.status.isOk());
+  CHECK(first.held);
+  REQUIRE(nodes.a.appendInput(token, 2, "second", 60000ms).held);
+  // A retry of a call that timed out but ran: appended once.
+  CHECK(nodes.a.appendInput(token, 2, "second", 60000ms).held);
+  CHECK(nodes.a.appendInput(token, 1, "first again", 60000ms).held);
+
+  StreamResult all = nodes.b.readInputs("tavern", "", 10);
+  REQUIRE(all.status.isOk());
+  REQUIRE(all.entries.size() == 2);
+  CHECK(all.entries[0].bytes == binary);
+  CHECK(all.entries[0].field == kInputTick);
+  CHECK(all.entries[1].bytes == "second");
+  CHECK(nodes.b.readInputs("tavern", all.entries[0].id, 10).entries.size() == 1);
+  CHECK(nodes.b.readArrivals("tavern", "", 10).entries.empty());  // a stream of its own
+
+  // A token that no longer holds the place (given up, or an older epoch) appends nothing.
+  LeaseToken stale = token;
+  stale.epoch += 1;
+  const LeaseCheck refused = nodes.a.appendInput(stale, 3, "zombie", 60000ms);
+  REQUIRE(refused.status.isOk());
+  CHECK_FALSE(refused.held);
+  REQUIRE(nodes.a.release(token).held);
+  CHECK_FALSE(nodes.a.appendInput(token, 3, "after release", 60000ms).held);
+  CHECK(nodes.b.readInputs("tavern", "", 10).entries.size() == 2);
+
+  // Entries older than `keep` by Redis's clock go when the next one is appended.
+  const LeaseToken again = acquireOrFail(nodes.b, "tavern", "node-b", 60000ms);
+  std::this_thread::sleep_for(20ms);
+  REQUIRE(nodes.b.appendInput(again, 1, "third", 10ms).held);  // a later epoch: tick 1 is news
+  StreamResult kept = nodes.b.readInputs("tavern", "", 10);
+  REQUIRE(kept.entries.size() == 1);
+  CHECK(kept.entries[0].bytes == "third");
 }
 
 TEST_CASE("live nodes are the announced ones whose announcement has not expired", "[lease]") {
