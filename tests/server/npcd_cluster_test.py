@@ -14,7 +14,9 @@ epoch 2, adopted whole from a snapshot (the drain's or the last periodic one); (
 balanced nodes started one after another share the places 2/1/1, every moved place
 adopted, and an npc the game walks across a border arrives on the other node; (g) a
 SIGKILL between two snapshots (3600 s apart): an npc the game spawned after the last one
-comes back on the next holder from the square's input stream.
+comes back on the next holder from the square's input stream; (h) an npc spawned and
+walked into another node's place, its old holder killed at once: it runs once, in its new
+place.
 Usage: npcd_cluster_test.py NPCD_BINARY SOURCE_DIR"""
 import json
 import os
@@ -300,6 +302,65 @@ def case_kill9_between_snapshots(redis):
     b.kill()
 
 
+def case_walk_then_kill9(redis):
+    """(h) An npc spawned and walked into another node's place, its old holder killed at
+    once, before a snapshot has either: the square's next holder applies both again, and the
+    npc still runs once, in its new place."""
+    own = ["forest", "guard_post", "square"]
+    a = Node("npcd-a", redis, "walk", places=own, snapshot_s=30)
+    b = Node("npcd-b", redis, "walk", places=["bakery"], snapshot_s=30)
+    wait_for("A holds 3 places and B the bakery", 15, lambda: a.stats() and b.stats() and
+             a.stats().places_held == 3 and b.stats().places_held == 1)
+    wait_for("A's first snapshot of the square is in Redis", 5,
+             lambda: redis.command("EXISTS", "walk:{place:square}:snap") == ":1")
+    c = Node("npcd-c", redis, "walk", places=own, snapshot_s=30)
+    wait_for("C is up", 10, c.stats)
+    a.stub.SpawnAgent(pb.SpawnAgentRequest(agent=pb.Entity(
+        id=GAME_NPC, kind=pb.ENTITY_KIND_NPC, archetype="villager",
+        position=pb.Vec3(x=5.0, y=0.0, z=0.0))), timeout=5)
+    bakery = next(p for p in DEMO["places"] if p["name"] == "bakery")
+    centre = [(lo + hi) / 2 for lo, hi in zip(bakery["min"], bakery["max"])]
+    calls = queue.Queue()
+    calls.put(pb.WorldUpdate(seq=1, upserts=[pb.Entity(
+        id=GAME_NPC, kind=pb.ENTITY_KIND_NPC, position=pb.Vec3(x=centre[0], y=centre[1], z=0.0))]))
+    stream = a.stub.Connect(iter(calls.get, None))
+    wait_for("the game's npc arrives on B", 5,
+             lambda: b.stub.GetAgent(pb.GetAgentRequest(id=GAME_NPC), timeout=2))
+
+    def gone_from(node):
+        try:
+            node.stub.GetAgent(pb.GetAgentRequest(id=GAME_NPC), timeout=2)
+            return False
+        except grpc.RpcError as e:
+            return e.code() == grpc.StatusCode.NOT_FOUND
+
+    wait_for("the game's npc gone from A", 5, lambda: gone_from(a))
+    a.proc.send_signal(signal.SIGKILL)  # within a second of the walk: the square not rewritten
+    a.proc.wait()
+    calls.put(None)
+    stream.cancel()
+
+    def settled():
+        sc, sb = c.stats(), b.stats()
+        if not sc or sc.places_held != 3 or not gone_from(c):
+            return None
+        return (sc, sb) if sc.agents + sb.agents == AGENTS_IN_PLACES + 1 else None
+
+    _, took = wait_for("C holds A's 3 places, the npc runs once, on B", 5, settled)
+    time.sleep(0.5)  # and stays so
+    check(gone_from(c) and c.stats().agents + b.stats().agents == AGENTS_IN_PLACES + 1,
+          f"the npc came back: C {c.stats().agents} agents, B {b.stats().agents}")
+    check(b.stub.GetAgent(pb.GetAgentRequest(id=GAME_NPC), timeout=2).agent.place == "bakery",
+          "the npc left the bakery")
+    replayed = re.findall(r'place "square": (\d+) input\(s\) recorded after its snapshot',
+                          open(c.log).read())
+    summary.append(f"(h) npc spawned on A, walked into B's bakery, A killed at once: C held A's "
+                   f"places {took:.2f} s later, the npc once, on B (the square's inputs "
+                   f"{'applied again: ' + replayed[0] if replayed else 'not needed, its snapshot was newer'})")
+    for n in (b, c):
+        n.kill()
+
+
 def case_zombie(redis):
     """(b) A paused holder wakes after its leases expired: it must stop at once."""
     a, b = holder_and_waiter(redis, "zombie")
@@ -529,7 +590,7 @@ def main():
     started = time.monotonic()
     redis = Redis()
     for case in (case_kill9, case_zombie, case_drain, case_redis_restart, case_kill_mid_drain,
-                 case_three_balanced, case_kill9_between_snapshots):
+                 case_three_balanced, case_kill9_between_snapshots, case_walk_then_kill9):
         case_started = time.monotonic()
         case(redis)
         print(f"{case.__doc__.split(')')[0].strip()}) passed in "
