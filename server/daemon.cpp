@@ -330,6 +330,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
       s.npcs_arrived = cluster_->arrived();
       s.sounds_relayed = cluster_->soundsRelayed();
       s.sounds_heard = cluster_->soundsHeard();
+      s.signals_relayed = cluster_->signalsRelayed();
+      s.signals_heard = cluster_->signalsHeard();
       const NpcCourierStats courier = cluster_->courierStats();
       s.inputs_recorded = courier.inputs;
       s.inputs_dropped = courier.inputs_dropped;

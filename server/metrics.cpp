@@ -118,6 +118,13 @@ Metrics::Metrics(const std::string& listen, std::string& error)
                      .Register(r);
   sounds_relayed_ = &sounds.Add({{"way", "out"}});
   sounds_heard_ = &sounds.Add({{"way", "in"}});
+  auto& signals = prometheus::BuildCounter()
+                      .Name("npcd_cluster_signals_total")
+                      .Help("The game's signals to places held by other nodes, or within a radius "
+                            "reaching them: relayed from here (way=out), or relayed here (way=in)")
+                      .Register(r);
+  signals_relayed_ = &signals.Add({{"way", "out"}});
+  signals_heard_ = &signals.Add({{"way", "in"}});
   auto& inputs = prometheus::BuildCounter()
                      .Name("npcd_cluster_place_inputs_total")
                      .Help("Place inputs: ticks' commands appended to their places' input streams "
@@ -211,6 +218,8 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(npcs_arrived_, s.npcs_arrived, last_.arrived);
   grow(sounds_relayed_, s.sounds_relayed, last_.sounds_relayed);
   grow(sounds_heard_, s.sounds_heard, last_.sounds_heard);
+  grow(signals_relayed_, s.signals_relayed, last_.signals_relayed);
+  grow(signals_heard_, s.signals_heard, last_.signals_heard);
   grow(inputs_recorded_, s.inputs_recorded, last_.inputs_recorded);
   grow(inputs_dropped_, s.inputs_dropped, last_.inputs_dropped);
   grow(inputs_replayed_, s.inputs_replayed, last_.inputs_replayed);

@@ -59,7 +59,8 @@ class Metrics {
              plans_failed = 0, plans_partial = 0, stalls = 0, leases_lost = 0,
              renew_failures = 0, snapshots_written = 0, snapshots_failed = 0, adopted = 0,
              handed_over = 0, arrived = 0, sounds_relayed = 0, sounds_heard = 0,
-             inputs_recorded = 0, inputs_dropped = 0, inputs_replayed = 0;
+             signals_relayed = 0, signals_heard = 0, inputs_recorded = 0, inputs_dropped = 0,
+             inputs_replayed = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<prometheus::Collectable> process_;  // the exposer keeps only a weak_ptr
@@ -89,6 +90,8 @@ class Metrics {
   prometheus::Counter* npcs_arrived_ = nullptr;
   prometheus::Counter* sounds_relayed_ = nullptr;  // npcd_cluster_sounds_total{way}
   prometheus::Counter* sounds_heard_ = nullptr;
+  prometheus::Counter* signals_relayed_ = nullptr;  // npcd_cluster_signals_total{way}
+  prometheus::Counter* signals_heard_ = nullptr;
   prometheus::Counter* inputs_recorded_ = nullptr;  // npcd_cluster_place_inputs_total{way}
   prometheus::Counter* inputs_dropped_ = nullptr;
   prometheus::Counter* inputs_replayed_ = nullptr;

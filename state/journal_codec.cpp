@@ -80,6 +80,7 @@ struct Encoder {
     o.set_name(c.name);
     o.set_sender(raw(c.sender));
     o.set_value(c.value);
+    o.set_relayed(c.relayed);
     return true;
   }
   bool operator()(const ActionResult& c) {
@@ -327,6 +328,7 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
       c.name = o.name();
       c.sender = EntityId{o.sender()};
       c.value = o.value();
+      c.relayed = o.relayed();
       return c;
     }
     case pb::JournalCommand::kActionResult: {

@@ -26,6 +26,7 @@ CommandPlaces movedOrNew(const EntityState& state, const Simulation& sim) {
 }
 
 CommandPlaces signalPlaces(const SignalEvent& s, const Simulation& sim) {
+  if (s.relayed) return {};  // its arrivals stream keeps it
   if (s.target != EntityId::kNone) return {entityPlace(s.target, sim)};
   if (!s.place.empty()) return {sim.world().findPlace(s.place)};
   // By species or group: receivers anywhere in the world, no one place's.

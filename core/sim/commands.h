@@ -77,6 +77,9 @@ struct SignalEvent {
   EntityId sender = EntityId::kNone;
   float value = 0.f;     // carried to receivers
   std::function<void(const Status&)> reply;  // admin calls only
+  // Cluster: sent to a place another node holds, or within a radius reaching one, and
+  // relayed here (takeCrossingSignals); not relayed again.
+  bool relayed = false;
 };
 
 enum class ActionOutcome : uint8_t { kCompleted, kFailed, kProgress };

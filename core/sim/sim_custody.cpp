@@ -104,6 +104,29 @@ void Simulation::noteCrossing(const Sound& sound) {
   }
 }
 
+// A signal to one place goes there; one within a radius to every place its sphere reaches.
+void Simulation::noteCrossing(const SignalEvent& signal) {
+  if (!custody_.leased() || signal.relayed) return;
+  SignalEvent relayed = signal;
+  relayed.reply = nullptr;  // answered here
+  if (!signal.place.empty()) {
+    const PlaceIndex p = world_.findPlace(signal.place);
+    if (p != PlaceIndex::kNone && !custody_.held(p)) crossing_signals_.push_back({p, relayed});
+    return;
+  }
+  for (size_t i = 0; i < world_.places().size(); ++i) {
+    const auto p = static_cast<PlaceIndex>(i);
+    if (!custody_.held(p) && world_.places()[i].bounds.touchesSphere(signal.position, signal.radius_m)) {
+      crossing_signals_.push_back({p, relayed});
+    }
+  }
+}
+
+void Simulation::takeCrossingSignals(std::vector<std::pair<PlaceIndex, SignalEvent>>& out) {
+  out.insert(out.end(), crossing_signals_.begin(), crossing_signals_.end());
+  crossing_signals_.clear();
+}
+
 void Simulation::takeCrossingSounds(std::vector<std::pair<PlaceIndex, Sound>>& out) {
   out.insert(out.end(), crossing_sounds_.begin(), crossing_sounds_.end());
   crossing_sounds_.clear();

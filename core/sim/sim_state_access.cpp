@@ -284,6 +284,7 @@ void SimStateAccess::clear() {
   sim_.lifetimes_.clear();
   sim_.leaving_.clear();
   sim_.crossing_sounds_.clear();
+  sim_.crossing_signals_.clear();
   sim_.perception_.clearPending();
   sim_.starts_.clear();
   sim_.intention_events_.clear();

@@ -660,6 +660,7 @@ Status Simulation::postSignal(const SignalEvent& c) {
       return {StatusCode::kNotFound, "signal " + c.name + ": place \"" + c.place + "\" is unknown"};
     }
     if (places_.asleep(request.place)) wakePlace(request.place, "a signal");
+    noteCrossing(c);
   } else if (!c.species.empty()) {
     request.scope = SignalScope::kSpecies;
     request.species = world_.species().find(c.species);
@@ -682,6 +683,7 @@ Status Simulation::postSignal(const SignalEvent& c) {
     request.scope = SignalScope::kRadius;
     request.radius_m = c.radius_m;
     wakePlacesReachedBy(c.position, c.radius_m, "a signal");
+    noteCrossing(c);
   } else {
     return {StatusCode::kInvalidArgument,
             "signal " + c.name + ": needs a target, place, species, group or radius"};

@@ -153,6 +153,9 @@ class Simulation {
   // that reach places held elsewhere, once per such place; the server relays them to those
   // places' holders (SoundEvent::relayed). Tick thread, between ticks.
   void takeCrossingSounds(std::vector<std::pair<PlaceIndex, Sound>>& out);
+  // Cluster: the same for the game's signals: one to a place held elsewhere (its agents are
+  // there), or within a radius that reaches places held elsewhere, once per such place.
+  void takeCrossingSignals(std::vector<std::pair<PlaceIndex, SignalEvent>>& out);
   // The place an agent is in, awake or asleep; kNone for an id that is not an agent here.
   PlaceIndex agentPlace(EntityId id) const;
   // Heap bytes held for sleeping agents (records, index, spare capacity).
@@ -267,6 +270,7 @@ class Simulation {
   Status handOver(const HandOver& command);
   void noteLeaving(const Entity& e);
   void noteCrossing(const Sound& sound);
+  void noteCrossing(const SignalEvent& signal);
   void unloadPlace(PlaceIndex place);
   // An npc update that would put it in a place held elsewhere (or outside every place, in a
   // cluster) is refused; `current`: the entity as it is now, if it exists.
@@ -467,6 +471,7 @@ class Simulation {
   std::vector<EntityId> scratch_ids_;
   std::vector<EntityId> leaving_;  // takeLeaving()
   std::vector<std::pair<PlaceIndex, Sound>> crossing_sounds_;  // takeCrossingSounds()
+  std::vector<std::pair<PlaceIndex, SignalEvent>> crossing_signals_;  // takeCrossingSignals()
   std::vector<uint32_t> busy_by_place_;
   std::vector<PlaceIndex> scratch_places_;
   std::unique_ptr<WorkerPool> pool_;  // null when config_.threads is 1

@@ -91,7 +91,7 @@ std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
   keeper_.takeChanges(now, changes_);
   for (LeaseChange& change : changes_) onChange(change, sim);
   sendLeaving(sim);
-  relaySounds(sim);
+  relayStimuli(sim);
   shedPlaces(sim);
   // An npc on its way to another node's place runs on here until handed over: what it
   // does meanwhile is not this node's to send.
@@ -370,24 +370,33 @@ void ClusterNode::sendLeaving(Simulation& sim) {
   if (soon < next_write_) next_write_ = soon;
 }
 
-void ClusterNode::relaySounds(Simulation& sim) {
+void ClusterNode::relayStimuli(Simulation& sim) {
   sounds_.clear();
+  signals_.clear();
   sim.takeCrossingSounds(sounds_);
+  sim.takeCrossingSignals(signals_);
   pb::JournalCommand encoded;
-  for (const auto& [place, sound] : sounds_) {
+  auto relay = [&](PlaceIndex place, CommandBody body, std::atomic<uint64_t>& count) {
     const Place* p = sim.world().place(place);
-    if (!p) continue;
-    const SoundEvent relayed{sound.source, sound.position, sound.radius_m,
-                             std::string(toString(sound.kind)), sound.threat, true};
-    if (!encodeCommand({ClientId::kDaemon, 0, relayed}, encoded)) continue;
+    if (!p || !encodeCommand({ClientId::kDaemon, 0, std::move(body)}, encoded)) return;
     courier_.send({p->name, encoded.SerializeAsString(), {}, std::string(kArrivalCommand)});
-    sounds_relayed_.fetch_add(1);
+    count.fetch_add(1);
+  };
+  for (const auto& [place, sound] : sounds_) {
+    relay(place,
+          SoundEvent{sound.source, sound.position, sound.radius_m,
+                     std::string(toString(sound.kind)), sound.threat, true},
+          sounds_relayed_);
+  }
+  for (auto& [place, signal] : signals_) {
+    signal.relayed = true;
+    relay(place, std::move(signal), signals_relayed_);
   }
 }
 
-// A sound made in a place another node holds, reaching one held here. Heard now, or not at
-// all: one read late (a node taking the place over reads on from its snapshot's entry) is
-// news no more, and is dropped.
+// A sound or signal made in a place another node holds, reaching one held here. Heard now,
+// or not at all: one read late (a node taking the place over reads on from its snapshot's
+// entry) is news no more, and is dropped.
 void ClusterNode::applyRelayed(const IncomingNpcs& in, Simulation& sim) {
   const int64_t now_ms = unixMs();
   const int64_t made_ms = std::strtoll(in.entry_id.c_str(), nullptr, 10);  // "<ms>-<seq>"
@@ -395,15 +404,16 @@ void ClusterNode::applyRelayed(const IncomingNpcs& in, Simulation& sim) {
   pb::JournalCommand encoded;
   Command command;
   std::string error;
-  if (!encoded.ParseFromString(in.bytes) || !decodeCommand(encoded, command, error) ||
-      !std::holds_alternative<SoundEvent>(command.body) ||
-      !std::get<SoundEvent>(command.body).relayed) {
+  const bool parsed = encoded.ParseFromString(in.bytes) && decodeCommand(encoded, command, error);
+  const auto* sound = parsed ? std::get_if<SoundEvent>(&command.body) : nullptr;
+  const auto* signal = parsed ? std::get_if<SignalEvent>(&command.body) : nullptr;
+  if (!(sound && sound->relayed) && !(signal && signal->relayed)) {
     spdlog::error(logText("cluster: place \"" + in.place + "\" arrivals entry " + in.entry_id +
-                          " is not a relayed sound; skipped"));
+                          " is not a relayed sound or signal; skipped"));
     return;
   }
   command.origin = ClientId::kDaemon;
-  if (sim.submit(std::move(command))) sounds_heard_.fetch_add(1);
+  if (sim.submit(std::move(command))) (sound ? sounds_heard_ : signals_heard_).fetch_add(1);
 }
 
 void ClusterNode::handOverDelivered(Simulation& sim) {

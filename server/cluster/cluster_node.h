@@ -21,7 +21,8 @@
 // takes it from this node. The node reads the arrivals streams of the places it holds and
 // adopts who arrives; each place's snapshot says up to which entry, so a next holder reads
 // on from there. Sounds made here that reach a place held elsewhere go the same way, as a
-// relayed SoundEvent its holder's agents hear.
+// relayed SoundEvent its holder's agents hear, and so do the game's signals sent to such a
+// place or within a radius reaching one (a relayed SignalEvent).
 //
 // Inputs after a crash: every command a tick applies for a place held here (sim/
 // command_places.h) goes to the place's input stream, one entry per tick, under the lease.
@@ -82,6 +83,8 @@ class ClusterNode {
   uint64_t arrived() const { return arrived_.load(); }          // npcs adopted from arrivals
   uint64_t soundsRelayed() const { return sounds_relayed_.load(); }  // sent to other places
   uint64_t soundsHeard() const { return sounds_heard_.load(); }      // relayed here
+  uint64_t signalsRelayed() const { return signals_relayed_.load(); }  // sent to other places
+  uint64_t signalsHeard() const { return signals_heard_.load(); }      // relayed here
   uint64_t inputsReplayed() const { return inputs_replayed_.load(); }  // commands applied again
   NpcCourierStats courierStats() const { return courier_.stats(); }
   const ClusterConfig& config() const { return keeper_.config(); }
@@ -105,7 +108,8 @@ class ClusterNode {
   void sendLeaving(Simulation& sim);
   void handOverDelivered(Simulation& sim);
   void shedPlaces(Simulation& sim);
-  void relaySounds(Simulation& sim);
+  // Sounds and the game's signals that reach places held elsewhere, to their streams.
+  void relayStimuli(Simulation& sim);
   void applyRelayed(const IncomingNpcs& in, Simulation& sim);
   // The command recorder: `command`, about to apply, joins its places' inputs of this tick.
   void recordInput(uint64_t tick, const Command& command, const Simulation& sim);
@@ -137,6 +141,7 @@ class ClusterNode {
   std::vector<EntityId> ids_;                          // scratch
   std::vector<IncomingNpcs> arrivals_;                 // scratch
   std::vector<std::pair<PlaceIndex, Sound>> sounds_;   // scratch
+  std::vector<std::pair<PlaceIndex, SignalEvent>> signals_;  // scratch
   SimStateCopy leaving_copy_;
   std::vector<pb::PlaceInput> tick_inputs_;  // by place: this tick's commands for it
   std::vector<PlaceIndex> input_places_;     // the places with some, in order of the first
@@ -147,6 +152,8 @@ class ClusterNode {
   std::atomic<uint64_t> arrived_{0};
   std::atomic<uint64_t> sounds_relayed_{0};
   std::atomic<uint64_t> sounds_heard_{0};
+  std::atomic<uint64_t> signals_relayed_{0};
+  std::atomic<uint64_t> signals_heard_{0};
   std::atomic<uint64_t> inputs_replayed_{0};
   std::chrono::steady_clock::time_point next_write_{};
   std::vector<LeaseChange> changes_;  // scratch, capacity reused

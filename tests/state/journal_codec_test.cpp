@@ -54,6 +54,7 @@ std::vector<Command> everyCommand() {
   signal.name = "OnAlarm";
   signal.group = 3;
   signal.value = 0.5f;
+  signal.relayed = true;
   std::vector<CommandBody> bodies = {
       UpsertEntity{state},
       RemoveEntity{EntityId{9}},

@@ -200,6 +200,37 @@ TEST_CASE("Sounds reaching places held elsewhere are reported once per place, no
   }
 }
 
+TEST_CASE("The game's signals to places held elsewhere are reported once per place, not relayed ones",
+          "[sim][custody]") {
+  Node n;
+  REQUIRE(n.hold("north", true, 1).isOk());
+  auto signal = [](std::string place, Vec3 at, float radius, bool relayed) {
+    SignalEvent s;
+    s.name = "OnAlarm";
+    s.place = std::move(place);
+    s.position = at;
+    s.radius_m = radius;
+    s.relayed = relayed;
+    return s;
+  };
+  n.sim.submit({ClientId{7}, 0, signal("", {25, 25, 0}, 10.f, false)});      // the north only
+  n.sim.submit({ClientId{7}, 0, signal("", {48, 25, 0}, 60.f, false)});      // reaches the south
+  n.sim.submit({ClientId{7}, 0, signal("south", {0, 0, 0}, 0.f, false)});    // to the south
+  n.sim.submit({ClientId{7}, 0, signal("north", {0, 0, 0}, 0.f, false)});    // held here
+  n.sim.submit({ClientId{7}, 0, signal("south", {0, 0, 0}, 0.f, true)});     // came from there
+  n.tick();
+  std::vector<std::pair<PlaceIndex, SignalEvent>> crossing;
+  n.sim.takeCrossingSignals(crossing);
+  REQUIRE(crossing.size() == 2);
+  CHECK(crossing[0].first == n.sim.world().findPlace("south"));
+  CHECK(crossing[0].second.radius_m == 60.f);
+  CHECK(crossing[1].first == n.sim.world().findPlace("south"));
+  CHECK(crossing[1].second.place == "south");
+  crossing.clear();
+  n.sim.takeCrossingSignals(crossing);
+  CHECK(crossing.empty());
+}
+
 TEST_CASE("Releasing a place unloads its agents, awake and asleep, without events", "[sim][custody]") {
   Node n;
   REQUIRE(n.hold("north", true, 1).isOk());

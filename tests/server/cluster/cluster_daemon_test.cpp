@@ -273,6 +273,24 @@ TEST_CASE("An npc the game walks into another node's place goes there with its m
     CHECK(waitFor([&] { return b.daemon.stats().load().sounds_heard == 1; }, 3000ms));
     CHECK(a.daemon.stats().load().sounds_relayed == 1);  // the bakery only: a holds the rest
   }
+  SECTION("The game's signals to the bakery, or within a radius reaching it, are received there") {
+    v1::WorldUpdate signals;
+    signals.set_seq(2);
+    v1::Signal& around = *signals.add_signals();
+    around.set_name("OnAlarm");
+    around.mutable_position()->set_x(20);
+    around.set_radius(15);
+    v1::Signal& to_place = *signals.add_signals();
+    to_place.set_name("OnBreadReady");
+    to_place.set_place("bakery");
+    v1::Signal& near_only = *signals.add_signals();  // inside the square only
+    near_only.set_name("OnAlarm");
+    near_only.mutable_position()->set_x(5);
+    near_only.set_radius(2);
+    REQUIRE(stream->Write(signals));
+    CHECK(waitFor([&] { return b.daemon.stats().load().signals_heard == 2; }, 3000ms));
+    CHECK(a.daemon.stats().load().signals_relayed == 2);
+  }
   SECTION("A node that takes the bakery over later finds it there") {
     b.daemon.shutdown();  // drains: the bakery's snapshot has it
     DaemonConfig config_c = nodeConfig(redis.process, "node-c");
