@@ -115,15 +115,45 @@ struct ActionDef {
   FactSet writes;
 };
 
+// One way to satisfy a goal's `any` conditions: the goal's other conditions plus one
+// alternative of each `any`. A goal with `any` holds when one of its variants does; to the
+// heuristic each variant is a way into the goal (planner_heuristic.cpp), so the goal stays
+// one goal for plans, traces and explain(). [Limit: ≤ kMaxGoalVariants]
+struct GoalVariant {
+  MaskTest eq;                          // every equality, the goal's and the alternatives'
+  std::vector<Condition> conditions;    // all of them, `declared` is the desired index
+  std::vector<uint16_t> rest;           // indices into `conditions`: the others
+};
+inline constexpr int kMaxGoalVariants = 16;
+
 struct GoalDef {
   std::string name;
   float priority = 0.f;
-  std::vector<Condition> desired;       // fact conditions only
+  std::vector<Condition> desired;       // fact conditions, or an `any` of them
   std::vector<Condition> relevant;      // fact or blackboard conditions; empty = always
   ActionId end_with = ActionId::kNone;  // appended to plans when applicable (pacing)
+  // Compiled at load. Without `any`: the goal holds when eq passes and `rest` (indices
+  // into `desired`) hold. With `any`: when one of `variants` holds (eq and rest unused).
   MaskTest eq;
   std::vector<uint16_t> rest;
-  FactSet reads;
+  std::vector<GoalVariant> variants;
+  FactSet reads;                        // every fact of every condition and alternative
+
+  bool holdsIn(const GoapState& s, int words) const {
+    if (variants.empty()) {
+      if (!eq.passes(s, words)) return false;
+      for (uint16_t i : rest)
+        if (!holdsPlain(desired[i], s, nullptr)) return false;
+      return true;
+    }
+    for (const GoalVariant& v : variants) {
+      if (!v.eq.passes(s, words)) continue;
+      bool all = true;
+      for (uint16_t i : v.rest) all = all && holdsPlain(v.conditions[i], s, nullptr);
+      if (all) return true;
+    }
+    return false;
+  }
 };
 
 struct BucketDef {

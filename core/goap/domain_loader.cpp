@@ -416,7 +416,8 @@ void DomainLoader::parseAction(const json& j, const std::string& path) {
     }
   }
   if (auto p = j.find("pre"); p != j.end())
-    parseConditions(*p, joinPath(path, "pre"), true, true, a.needs_object, a.conditions);
+    parseConditions(*p, joinPath(path, "pre"), ConditionSite::kPrecondition, a.needs_object,
+                    a.conditions);
   if (a.conditions.size() > kMaxConditionsPerAction)
     err(joinPath(path, "pre"), "an action has at most 32 conditions");
   if (auto e = j.find("effects"); e != j.end())
@@ -556,13 +557,13 @@ void DomainLoader::parseGoals(const json& root) {
       err(joinPath(path, "name"), "goal \"" + g.name + "\" is defined twice");
     if (auto p = reader_.number(j, path, "priority", false)) g.priority = static_cast<float>(*p);
     if (auto d = j.find("desired"); d != j.end())
-      parseConditions(*d, joinPath(path, "desired"), false, false, false, g.desired);
+      parseConditions(*d, joinPath(path, "desired"), ConditionSite::kDesired, false, g.desired);
     else
       err(joinPath(path, "desired"), "missing required key");
     if (g.desired.empty() && j.contains("desired"))
       err(joinPath(path, "desired"), "a goal desires at least one fact");
     if (auto r = j.find("relevant"); r != j.end())
-      parseConditions(*r, joinPath(path, "relevant"), false, true, false, g.relevant);
+      parseConditions(*r, joinPath(path, "relevant"), ConditionSite::kRelevant, false, g.relevant);
     if (auto e = reader_.string(j, path, "end_with", false)) {
       g.end_with = d_->findAction(*e);
       if (g.end_with == ActionId::kNone) err(joinPath(path, "end_with"), "unknown action \"" + *e + "\"");
@@ -570,6 +571,7 @@ void DomainLoader::parseGoals(const json& root) {
         err(joinPath(path, "end_with"), "an end_with action cannot need an object");
     }
     d_->goals_.push_back(std::move(g));
+    goal_paths_.push_back(path);
   }
 }
 

@@ -48,13 +48,8 @@ const PlanResult& GoapPlanner::plan(const PlanRequest& request) {
 }
 
 int GoapPlanner::goalIndex(const GoapState& s) const {
-  for (int g = 0; g < goal_count_; ++g) {
-    const GoalDef& gd = *goals_[g];
-    if (!gd.eq.passes(s, words_)) continue;
-    bool ok = true;
-    for (uint16_t i : gd.rest) ok = ok && holdsPlain(gd.desired[i], s, nullptr);
-    if (ok) return g;
-  }
+  for (int g = 0; g < goal_count_; ++g)
+    if (goals_[g]->holdsIn(s, words_)) return g;
   return -1;
 }
 

@@ -123,15 +123,21 @@ float GoapPlanner::buildHeuristic() {
     relaxed_.setInitial(loc_atom_[0]);
   }
   for (Instance& in : instances_) buildInstanceOps(in);
-  for (int g = 0; g < goal_count_; ++g) {
+  // One zero-cost operator into the goal atom per goal, or per variant of a goal with `any`:
+  // the relaxation reaches the goal by whichever is cheapest, as it does for several goals.
+  auto goalOp = [&](std::span<const Condition> conditions) {
     // Goal atoms first: they may add or-atoms (operators of their own).
     const size_t first = key_op_.size();
-    for (const Condition& c : goals_[g]->desired) key_op_.push_back(conditionAtom(c));
+    for (const Condition& c : conditions) key_op_.push_back(conditionAtom(c));
     relaxed_.beginOp(0.f);
     for (size_t k = first; k < key_op_.size(); ++k) relaxed_.pre(key_op_[k]);
     relaxed_.eff(RelaxedProblem::kGoalAtom);
     relaxed_.endOp();
     key_op_.resize(first);
+  };
+  for (int g = 0; g < goal_count_; ++g) {
+    if (goals_[g]->variants.empty()) goalOp(goals_[g]->desired);
+    for (const GoalVariant& v : goals_[g]->variants) goalOp(v.conditions);
   }
   const float h = relaxed_.landmarkCut();
   if (h == kInfiniteCost) return h;

@@ -385,16 +385,11 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
     if (trace_) trace_->result = result_;
     return result_.status;
   }
-  for (int g = 0; g < goal_count_; ++g) {
-    // Already satisfied: an empty plan (the caller may still run end_with pacing itself).
-    GoapState s = start_;
-    if (goals_[g]->eq.passes(s, words_) &&
-        std::all_of(goals_[g]->rest.begin(), goals_[g]->rest.end(),
-                    [&](uint16_t i) { return holds(goals_[g]->desired[i], s, nullptr); })) {
-      result_.goal = goal_ids_[g];
-      finishEarly(PlanStatus::kFound, kPlanAlreadySatisfied);
-      return result_.status;
-    }
+  // Already satisfied: an empty plan (the caller may still run end_with pacing itself).
+  if (const int g = goalIndex(start_); g >= 0) {
+    result_.goal = goal_ids_[g];
+    finishEarly(PlanStatus::kFound, kPlanAlreadySatisfied);
+    return result_.status;
   }
 
   for (Instance& in : instances_) {
@@ -554,6 +549,15 @@ void GoapPlanner::explainNoPlan(bool relaxed) {
       if (holds(c, nodes_[n].state, v)) return true;
     return node_count_ == 0 && holds(c, start_, v);
   };
+  // An achiever of an `any` achieves one of its alternatives' conditions.
+  auto achievesPart = [](const Effect& e, const Condition& c, auto& self) -> bool {
+    if (c.kind == ConditionKind::kAny)
+      return std::any_of(c.any.begin(), c.any.end(), [&](const std::vector<Condition>& alt) {
+        return std::any_of(alt.begin(), alt.end(),
+                           [&](const Condition& part) { return self(e, part, self); });
+      });
+    return !e.moves() && e.fact == c.fact && (e.kind == EffectKind::kAdd || c.accepts(e.value));
+  };
   const BucketDef& bucket = d_->bucket(bucket_);
   for (int g = 0; g < goal_count_ && why.count < why.unmet.size(); ++g) {
     const GoalDef& goal = *goals_[g];
@@ -566,9 +570,7 @@ void GoapPlanner::explainNoPlan(bool relaxed) {
       for (ActionId a : bucket.actions) {
         const ActionDef& def = d_->action(a);
         bool achieves = false;
-        for (const Effect& e : def.effects)
-          achieves = achieves || (!e.moves() && e.fact == c.fact &&
-                                  (e.kind == EffectKind::kAdd || c.accepts(e.value)));
+        for (const Effect& e : def.effects) achieves = achieves || achievesPart(e, c, achievesPart);
         if (!achieves) continue;
         if (u.achievers < 255) ++u.achievers;
         if (u.blocker_count >= u.blockers.size()) continue;
