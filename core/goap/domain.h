@@ -168,6 +168,8 @@ struct SmartObjectTypeDef {
   std::vector<ActionId> actions;
 };
 
+inline constexpr uint32_t kNeverLmcutPerNode = 0xffffffffu;
+
 // kAuto: an exact table on problems whose relevant facts fit ExactHeuristic::kMaxBits and
 // that do not plan positions, LM-cut otherwise (planner_table.cpp).
 enum class HeuristicKind : uint8_t { kAuto, kLandmarkCut, kBlind };
@@ -184,6 +186,14 @@ struct SearchSettings {
   float at_tolerance_m = 0.5f;          // At(ref) means within this distance
   bool prune_irrelevant = true;         // relevance pruning (never changes the optimum)
   bool accept_partial = false;          // a limit-cut prefix may be adopted as a plan
+  // LM-cut from the start weakens along a path: a node only knows which of the start's
+  // landmarks its path hit, not what its own state still needs (the walk back home, say).
+  // A search still running after this many expansions evaluates each node it pops with
+  // LM-cut from the node's own state (max with the path's h, deferred: a node whose h grew
+  // goes back into the queue). Fewer expansions, but each evaluation costs a whole LM-cut
+  // (≈ 80 µs on the villager's day): opt-in, for long plans planned off the tick (e.g.
+  // `npcd plan`). Never by default.
+  uint32_t node_lmcut_after = kNeverLmcutPerNode;
 };
 
 struct GoalSelectionSettings {

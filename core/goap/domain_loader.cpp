@@ -101,7 +101,7 @@ void DomainLoader::parseSearch(const json& root) {
     reader_.onlyKeys(s, "/search",
                      {"weight", "heuristic", "max_nodes", "max_expansions", "max_depth",
                       "max_work", "max_candidates", "object_radius_m", "at_tolerance_m",
-                      "prune", "accept_partial"});
+                      "prune", "accept_partial", "node_lmcut_after"});
     SearchSettings& o = d_->search_;
     if (auto v = reader_.number(s, "/search", "weight", false)) {
       if (*v < 1.0) err("/search/weight", "must be ≥ 1 (1 = optimal)");
@@ -127,6 +127,7 @@ void DomainLoader::parseSearch(const json& root) {
     positive("max_depth", 1, kMaxPlanSteps, o.max_depth);
     positive("max_work", 0, 1ll << 40, o.max_work);
     positive("max_candidates", 1, 16, o.max_candidates);
+    positive("node_lmcut_after", 0, 1ll << 30, o.node_lmcut_after);
     if (auto v = reader_.number(s, "/search", "object_radius_m", false)) {
       if (!(*v > 0)) err("/search/object_radius_m", "must be > 0");
       o.object_radius_m = static_cast<float>(*v);

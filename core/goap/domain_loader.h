@@ -10,7 +10,8 @@
 //   "search": { "weight": 1, "heuristic": "auto" | "lmcut" | "blind", "max_nodes": 4096,
 //               "max_expansions": 20000, "max_depth": 32, "max_work": 0,
 //               "max_candidates": 3, "object_radius_m": 30, "at_tolerance_m": 0.5,
-//               "prune": true, "accept_partial": false },
+//               "prune": true, "accept_partial": false,
+//               "node_lmcut_after": n },      expansions; absent: never (domain.h)
 //   "goal_selection": { "hysteresis": 0, "retry_s": 2, "replan_cooldown_s": 0.5 },
 //   "facts": [                                                required
 //     { "name": "has_torch", "type": "bool", "initial": false },

@@ -63,6 +63,7 @@ bool GoapPlanner::validate(const PlanRequest& r) {
   const SearchSettings& s = d_->search();
   max_nodes_ = std::max<uint32_t>(16, r.limits.max_nodes ? r.limits.max_nodes : s.max_nodes);
   max_expansions_ = r.limits.max_expansions ? r.limits.max_expansions : s.max_expansions;
+  node_lmcut_after_ = s.node_lmcut_after;
   max_depth_ = std::min<uint8_t>(kMaxPlanSteps, r.limits.max_depth ? r.limits.max_depth : s.max_depth);
   max_work_ = r.limits.max_work ? r.limits.max_work : s.max_work;
   clock_ = r.limits.max_wall_ns ? r.limits.clock : nullptr;
@@ -351,6 +352,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
   flags_ = 0;
   h0_ = 0.f;
   lm_count_ = 0;
+  relaxed_current_ = lmcut_search_ = node_eval_ = false;
   expansions_ = generated_ = 0;
   work_ = 0;
   trace_ = r.trace;
@@ -407,6 +409,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
     h0_ = table_->h(tableIndex(start_));
     flags_ |= kPlanExactHeuristic;
   } else if (heuristic != HeuristicKind::kBlind) {
+    lmcut_search_ = true;
     h0_ = cachedHeuristic();
     if (h0_ == kInfiniteCost) {
       h0_ = 0.f;
@@ -436,6 +439,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
   root.instance = 0;
   root.depth = 0;
   root.closed = 0;
+  root.evaluated = 0;
   root.hash = static_cast<uint32_t>(hashState(start_, words_));
   root.next = hash_heads_[root.hash & hash_mask_];
   hash_heads_[root.hash & hash_mask_] = 0;

@@ -258,6 +258,7 @@ struct Setting {
   const char* heuristic;
   float weight;
   int searches = 1;  // "auto": the first search of a problem is LM-cut's, the next the table's
+  int node_lmcut_after = -1;  // "node_lmcut_after" (-1: absent)
 };
 constexpr Setting kSettings[] = {
     {"auto", true, "auto", 1.f, 2},         {"auto, no pruning", false, "auto", 1.f, 2},
@@ -265,6 +266,9 @@ constexpr Setting kSettings[] = {
     {"lmcut", true, "lmcut", 1.f},          {"lmcut, no pruning", false, "lmcut", 1.f},
     {"blind", true, "blind", 1.f},          {"blind, no pruning", false, "blind", 1.f},
     {"weighted 1.5", true, "lmcut", 1.5f},  {"weighted 1.5, no pruning", false, "lmcut", 1.5f},
+    {"lmcut per node", true, "lmcut", 1.f, 1, 0},
+    {"lmcut per node after 2, no pruning", false, "lmcut", 1.f, 1, 2},
+    {"weighted 1.5, lmcut per node", true, "lmcut", 1.5f, 1, 0},
 };
 
 }  // namespace
@@ -325,6 +329,8 @@ TEST_CASE("Planner cost equals a brute-force Dijkstra on thousands of random dom
       j["search"]["prune"] = setting.prune;
       j["search"]["heuristic"] = setting.heuristic;
       j["search"]["weight"] = setting.weight;
+      if (setting.node_lmcut_after >= 0) j["search"]["node_lmcut_after"] = setting.node_lmcut_after;
+      else j["search"].erase("node_lmcut_after");
       GoapLibrary lib;
       const GoapDomain& d = loadDomain(lib, j.dump(), "random.json");
       for (int g = 0; g < 3; ++g) {
