@@ -192,7 +192,8 @@ struct SearchSettings {
   // LM-cut from the node's own state (max with the path's h, deferred: a node whose h grew
   // goes back into the queue). Fewer expansions, but each evaluation costs a whole LM-cut
   // (≈ 80 µs on the villager's day): opt-in, for long plans planned off the tick (e.g.
-  // `npcd plan`). Never by default.
+  // `npcd plan`). Never by default. An evaluation spends a time-sliced step budget like an
+  // expansion (not max_expansions) and one work unit per relaxed operator (max_work).
   uint32_t node_lmcut_after = kNeverLmcutPerNode;
 };
 

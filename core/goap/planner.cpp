@@ -219,8 +219,11 @@ PlanStatus GoapPlanner::step(uint32_t max_expansions) {
     }
     if (!node_eval_ && lmcut_search_ && expansions_ >= node_lmcut_after_) startNodeEvaluation();
     if (node_eval_ && !n.evaluated) {
+      // An evaluation costs about what expanding does, or more: it spends the time-sliced
+      // budget (step(n)) like an expansion, and a work unit per relaxed operator.
       n.evaluated = 1;
-      work_ += instances_.size();
+      ++done;
+      work_ += relaxed_.opCount();
       const float h = stateHeuristic(n.state);
       if (h > n.h) {
         n.h = h;

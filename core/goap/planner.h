@@ -23,7 +23,8 @@
 // per planner; a new begin() abandons the running one.
 //
 // Limits (per request, 0 = the domain's "search" setting): node pool size, expansions,
-// depth, deterministic work budget (1 unit per expansion + 1 per action instance checked),
+// depth, deterministic work budget (1 unit per expansion + 1 per action instance checked,
+// + 1 per relaxed operator of an LM-cut per node, SearchSettings::node_lmcut_after),
 // and an optional wall-clock budget through an injected PlanClock. Reaching one returns
 // kPartial with the best node found (least h, then least g) and a flag; an exhausted space
 // returns kNoPlan with PlanResult::why.

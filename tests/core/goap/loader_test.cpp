@@ -15,7 +15,8 @@ namespace {
 
 const char* kFull = R"({
   "domain": "full",
-  "search": { "weight": 1.5, "max_nodes": 512, "max_candidates": 2, "at_tolerance_m": 1 },
+  "search": { "weight": 1.5, "max_nodes": 512, "max_candidates": 2, "at_tolerance_m": 1,
+              "node_lmcut_after": 300 },
   "goal_selection": { "hysteresis": 2, "retry_s": 4, "replan_cooldown_s": 1 },
   "facts": [
     { "name": "armed", "type": "bool", "initial": true },
@@ -121,6 +122,7 @@ TEST_CASE("A domain loads, resolves names to ids and compiles its actions", "[go
     CHECK(d.goal(d.findGoal("stock")).end_with == d.findAction("Wait"));
     CHECK(d.search().weight == 1.5f);
     CHECK(d.search().max_candidates == 2);
+    CHECK(d.search().node_lmcut_after == 300);
     CHECK(d.goalSelection().hysteresis == 2);
     CHECK(lib.blackboard().type(lib.blackboard().find("threat")) == BlackboardType::kFloat);
   }
@@ -131,6 +133,12 @@ TEST_CASE("A domain loads, resolves names to ids and compiles its actions", "[go
     CHECK(b0.bucket(BucketId{0}).name == "default");
     CHECK(b0.bucket(BucketId{0}).actions.size() == 7);
     CHECK(b0.bucket(BucketId{0}).goals.size() == 2);
+    CHECK(b0.search().node_lmcut_after == kNeverLmcutPerNode);  // LM-cut per node: opt-in
+  }
+  SECTION("Should locate a negative node_lmcut_after") {
+    CHECK(errorsOf(R"({ "domain": "d", "search": { "node_lmcut_after": -1 }, "facts": [],
+                        "actions": [] })") ==
+          "bad.json: /search/node_lmcut_after: must be in [0, 1073741824]");
   }
 }
 
