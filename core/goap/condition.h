@@ -7,7 +7,8 @@
 //              At(ref)                  DistanceTo(ref) ≤ at_tolerance_m
 //              Blackboard(key) op v     agent or group blackboard; fixed during one search
 //              Any(alt, alt, ...)       one alternative holds; an alternative is a conjunction
-//                                       of the kinds above (action preconditions only)
+//                                       of the kinds above (action preconditions), of facts
+//                                       (goals' desired conditions)
 //   Effect     f := v, f += n, f −= n   (a bounded int leaving [min, max] makes the action
 //                                        inapplicable, unless the effect clamps: then it
 //                                        saturates at max / min)

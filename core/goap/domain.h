@@ -115,15 +115,45 @@ struct ActionDef {
   FactSet writes;
 };
 
+// One way to satisfy a goal's `any` conditions: the goal's other conditions plus one
+// alternative of each `any`. A goal with `any` holds when one of its variants does; to the
+// heuristic each variant is a way into the goal (planner_heuristic.cpp), so the goal stays
+// one goal for plans, traces and explain(). [Limit: ≤ kMaxGoalVariants]
+struct GoalVariant {
+  MaskTest eq;                          // every equality, the goal's and the alternatives'
+  std::vector<Condition> conditions;    // all of them, `declared` is the desired index
+  std::vector<uint16_t> rest;           // indices into `conditions`: the others
+};
+inline constexpr int kMaxGoalVariants = 16;
+
 struct GoalDef {
   std::string name;
   float priority = 0.f;
-  std::vector<Condition> desired;       // fact conditions only
+  std::vector<Condition> desired;       // fact conditions, or an `any` of them
   std::vector<Condition> relevant;      // fact or blackboard conditions; empty = always
   ActionId end_with = ActionId::kNone;  // appended to plans when applicable (pacing)
+  // Compiled at load. Without `any`: the goal holds when eq passes and `rest` (indices
+  // into `desired`) hold. With `any`: when one of `variants` holds (eq and rest unused).
   MaskTest eq;
   std::vector<uint16_t> rest;
-  FactSet reads;
+  std::vector<GoalVariant> variants;
+  FactSet reads;                        // every fact of every condition and alternative
+
+  bool holdsIn(const GoapState& s, int words) const {
+    if (variants.empty()) {
+      if (!eq.passes(s, words)) return false;
+      for (uint16_t i : rest)
+        if (!holdsPlain(desired[i], s, nullptr)) return false;
+      return true;
+    }
+    for (const GoalVariant& v : variants) {
+      if (!v.eq.passes(s, words)) continue;
+      bool all = true;
+      for (uint16_t i : v.rest) all = all && holdsPlain(v.conditions[i], s, nullptr);
+      if (all) return true;
+    }
+    return false;
+  }
 };
 
 struct BucketDef {
@@ -137,6 +167,8 @@ struct SmartObjectTypeDef {
   std::string species;                  // world entities of kind object with this species
   std::vector<ActionId> actions;
 };
+
+inline constexpr uint32_t kNeverLmcutPerNode = 0xffffffffu;
 
 // kAuto: an exact table on problems whose relevant facts fit ExactHeuristic::kMaxBits and
 // that do not plan positions, LM-cut otherwise (planner_table.cpp).
@@ -154,6 +186,15 @@ struct SearchSettings {
   float at_tolerance_m = 0.5f;          // At(ref) means within this distance
   bool prune_irrelevant = true;         // relevance pruning (never changes the optimum)
   bool accept_partial = false;          // a limit-cut prefix may be adopted as a plan
+  // LM-cut from the start weakens along a path: a node only knows which of the start's
+  // landmarks its path hit, not what its own state still needs (the walk back home, say).
+  // A search still running after this many expansions evaluates each node it pops with
+  // LM-cut from the node's own state (max with the path's h, deferred: a node whose h grew
+  // goes back into the queue). Fewer expansions, but each evaluation costs a whole LM-cut
+  // (≈ 80 µs on the villager's day): opt-in, for long plans planned off the tick (e.g.
+  // `npcd plan`). Never by default. An evaluation spends a time-sliced step budget like an
+  // expansion (not max_expansions) and one work unit per relaxed operator (max_work).
+  uint32_t node_lmcut_after = kNeverLmcutPerNode;
 };
 
 struct GoalSelectionSettings {

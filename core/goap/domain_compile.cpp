@@ -1,5 +1,6 @@
 // DomainLoader, part 3: after parsing — the hidden location fact, the bit layout of the
 // state, and compiling actions and goals (resolved fields, equality masks, read/write sets).
+#include <algorithm>
 #include <cstdio>
 
 #include "goap/domain_loader.h"
@@ -210,25 +211,75 @@ void DomainLoader::finish() {
     }
     if (a.reads_location) a.reads.add(d_->location_fact_);
   }
-  for (GoalDef& g : d_->goals_) {
-    for (auto* list : {&g.desired, &g.relevant})
-      for (size_t i = 0; i < list->size(); ++i) {
-        (*list)[i].declared = static_cast<uint16_t>(i);
-        resolveCondition((*list)[i]);
-      }
-    for (size_t i = 0; i < g.desired.size(); ++i) {
-      const Condition& c = g.desired[i];
-      g.reads.add(c.fact);
-      if (c.op == CompareOp::kEq && g.eq.add(c.field, static_cast<uint32_t>(c.value - c.min)))
-        continue;
-      if (c.op == CompareOp::kEq) {
-        err("/goals", "goal \"" + g.name + "\": contradictory desired values for \"" +
-                          d_->fact(c.fact).name + "\"");
-        continue;
-      }
-      g.rest.push_back(static_cast<uint16_t>(i));
+  for (size_t gi = 0; gi < d_->goals_.size(); ++gi) compileGoal(d_->goals_[gi], goal_paths_[gi]);
+}
+
+// A goal's plain conditions compile as an action's do (eq, rest). Its `any` conditions
+// expand into variants (domain.h), one per combination of alternatives, each carrying the
+// plain conditions too, so that one variant alone decides the goal and gives the heuristic
+// one complete way into it. A combination whose equalities contradict never holds: dropped.
+void DomainLoader::compileGoal(GoalDef& g, const std::string& path) {
+  for (auto* list : {&g.desired, &g.relevant})
+    for (size_t i = 0; i < list->size(); ++i) {
+      (*list)[i].declared = static_cast<uint16_t>(i);
+      resolveCondition((*list)[i]);
     }
+  size_t combinations = 1;
+  for (size_t i = 0; i < g.desired.size(); ++i) {
+    const Condition& c = g.desired[i];
+    if (c.kind == ConditionKind::kAny) {
+      for (const std::vector<Condition>& alternative : c.any)
+        for (const Condition& part : alternative) g.reads.add(part.fact);
+      combinations *= c.any.size();
+      continue;
+    }
+    g.reads.add(c.fact);
+    if (c.op == CompareOp::kEq && g.eq.add(c.field, static_cast<uint32_t>(c.value - c.min)))
+      continue;
+    if (c.op == CompareOp::kEq) {
+      err(path, "goal \"" + g.name + "\": contradictory desired values for \"" +
+                    d_->fact(c.fact).name + "\"");
+      continue;
+    }
+    g.rest.push_back(static_cast<uint16_t>(i));
   }
+  const bool has_any =
+      std::any_of(g.desired.begin(), g.desired.end(),
+                  [](const Condition& c) { return c.kind == ConditionKind::kAny; });
+  if (!has_any) return;
+  if (combinations > kMaxGoalVariants) {
+    err(path, "goal \"" + g.name + "\": its \"any\" conditions combine into " +
+                  std::to_string(combinations) + " variants (at most " +
+                  std::to_string(kMaxGoalVariants) + ")");
+    return;
+  }
+  for (size_t n = 0; n < combinations; ++n) {
+    GoalVariant v;
+    bool possible = true;
+    size_t choice = n;
+    auto add = [&](Condition part) {
+      if (part.op == CompareOp::kEq)
+        possible = possible && v.eq.add(part.field, static_cast<uint32_t>(part.value - part.min));
+      else
+        v.rest.push_back(static_cast<uint16_t>(v.conditions.size()));
+      v.conditions.push_back(std::move(part));
+    };
+    for (const Condition& c : g.desired) {
+      if (c.kind != ConditionKind::kAny) {
+        add(c);
+        continue;
+      }
+      for (Condition part : c.any[choice % c.any.size()]) {
+        part.declared = c.declared;
+        add(std::move(part));
+      }
+      choice /= c.any.size();
+    }
+    if (possible) g.variants.push_back(std::move(v));
+  }
+  if (g.variants.empty())
+    err(path, "goal \"" + g.name + "\": every alternative of its \"any\" conditions "
+                  "contradicts its other desired conditions");
 }
 
 }  // namespace npc::goap

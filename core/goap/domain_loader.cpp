@@ -101,7 +101,7 @@ void DomainLoader::parseSearch(const json& root) {
     reader_.onlyKeys(s, "/search",
                      {"weight", "heuristic", "max_nodes", "max_expansions", "max_depth",
                       "max_work", "max_candidates", "object_radius_m", "at_tolerance_m",
-                      "prune", "accept_partial"});
+                      "prune", "accept_partial", "node_lmcut_after"});
     SearchSettings& o = d_->search_;
     if (auto v = reader_.number(s, "/search", "weight", false)) {
       if (*v < 1.0) err("/search/weight", "must be ≥ 1 (1 = optimal)");
@@ -127,6 +127,7 @@ void DomainLoader::parseSearch(const json& root) {
     positive("max_depth", 1, kMaxPlanSteps, o.max_depth);
     positive("max_work", 0, 1ll << 40, o.max_work);
     positive("max_candidates", 1, 16, o.max_candidates);
+    positive("node_lmcut_after", 0, 1ll << 30, o.node_lmcut_after);
     if (auto v = reader_.number(s, "/search", "object_radius_m", false)) {
       if (!(*v > 0)) err("/search/object_radius_m", "must be > 0");
       o.object_radius_m = static_cast<float>(*v);
@@ -416,7 +417,8 @@ void DomainLoader::parseAction(const json& j, const std::string& path) {
     }
   }
   if (auto p = j.find("pre"); p != j.end())
-    parseConditions(*p, joinPath(path, "pre"), true, true, a.needs_object, a.conditions);
+    parseConditions(*p, joinPath(path, "pre"), ConditionSite::kPrecondition, a.needs_object,
+                    a.conditions);
   if (a.conditions.size() > kMaxConditionsPerAction)
     err(joinPath(path, "pre"), "an action has at most 32 conditions");
   if (auto e = j.find("effects"); e != j.end())
@@ -556,13 +558,13 @@ void DomainLoader::parseGoals(const json& root) {
       err(joinPath(path, "name"), "goal \"" + g.name + "\" is defined twice");
     if (auto p = reader_.number(j, path, "priority", false)) g.priority = static_cast<float>(*p);
     if (auto d = j.find("desired"); d != j.end())
-      parseConditions(*d, joinPath(path, "desired"), false, false, false, g.desired);
+      parseConditions(*d, joinPath(path, "desired"), ConditionSite::kDesired, false, g.desired);
     else
       err(joinPath(path, "desired"), "missing required key");
     if (g.desired.empty() && j.contains("desired"))
       err(joinPath(path, "desired"), "a goal desires at least one fact");
     if (auto r = j.find("relevant"); r != j.end())
-      parseConditions(*r, joinPath(path, "relevant"), false, true, false, g.relevant);
+      parseConditions(*r, joinPath(path, "relevant"), ConditionSite::kRelevant, false, g.relevant);
     if (auto e = reader_.string(j, path, "end_with", false)) {
       g.end_with = d_->findAction(*e);
       if (g.end_with == ActionId::kNone) err(joinPath(path, "end_with"), "unknown action \"" + *e + "\"");
@@ -570,6 +572,7 @@ void DomainLoader::parseGoals(const json& root) {
         err(joinPath(path, "end_with"), "an end_with action cannot need an object");
     }
     d_->goals_.push_back(std::move(g));
+    goal_paths_.push_back(path);
   }
 }
 

@@ -10,7 +10,8 @@
 //   "search": { "weight": 1, "heuristic": "auto" | "lmcut" | "blind", "max_nodes": 4096,
 //               "max_expansions": 20000, "max_depth": 32, "max_work": 0,
 //               "max_candidates": 3, "object_radius_m": 30, "at_tolerance_m": 0.5,
-//               "prune": true, "accept_partial": false },
+//               "prune": true, "accept_partial": false,
+//               "node_lmcut_after": n },      expansions; absent: never (domain.h)
 //   "goal_selection": { "hysteresis": 0, "retry_s": 2, "replan_cooldown_s": 0.5 },
 //   "facts": [                                                required
 //     { "name": "has_torch", "type": "bool", "initial": false },
@@ -28,7 +29,7 @@
 //              | { "template": "goto", "args": { "to": "hall", "c": 4 } }
 //              | { "template": "goto", "for_each": [ { "to": "hall", "c": 4 }, ... ] } ],
 //   "smart_objects": [ { "species": "torch", "actions": ["PickUpTorch"] } ],
-//   "goals": [ { "name": "burn", "priority": 5, "desired": [fact cond...],     required: name, desired
+//   "goals": [ { "name": "burn", "priority": 5, "desired": [fact or any cond...], required: name, desired
 //                "relevant": [fact or blackboard cond...], "end_with": "Gloat" } ],
 //   "buckets": [ { "name": "Fight", "actions": ["Shoot", "goto_*"], "goals": ["kill"],
 //                  "fallback": "Taunt" } ]              none given: one bucket "default"
@@ -44,11 +45,12 @@
 //         { "distance_to": ref, "op": "<", "value": metres }     { "at": ref }
 //         { "blackboard": key, "scope": "agent" | "group", "op": "=", "value": v }
 //         { "use": "<named condition>", "args": {...} }       any cond: "eval_cost": n
-//         { "any": [cond, cond, ...] }   action "pre" only: one of ≥ 2 alternatives holds;
-//             an alternative is one cond (a "use" may expand to several: all of them),
-//             never another "any". The planner searches one variant per combination of
-//             alternatives [Limit: ≤ 16 per action]; plans, traces and statistics still
-//             name the action, and count the "any" as one condition.
+//         { "any": [cond, cond, ...] }   action "pre" and goal "desired" (not "relevant"):
+//             one of ≥ 2 alternatives holds; an alternative is one cond (a "use" may
+//             expand to several: all of them), never another "any" (in a goal, fact conds
+//             only). The planner searches one variant per combination of alternatives
+//             [Limit: ≤ 16 per action or goal]; plans, traces and statistics still name
+//             the action or goal, and count the "any" as one condition.
 // effect: { "fact": f, "set": v } | { "fact": f, "add": n } | { "fact": f, "sub": n }
 //         add/sub: int facts; leaving [min, max] makes the action inapplicable, unless
 //         "clamp": true (then the fact saturates at max / min)
@@ -80,6 +82,12 @@
 
 namespace npc::goap {
 
+// Where a condition list stands: what its conditions may test.
+//   kPrecondition  facts, locations, blackboard, any     (action "pre")
+//   kDesired       facts, any of facts                   (goal "desired")
+//   kRelevant      facts, blackboard                     (goal "relevant")
+enum class ConditionSite : uint8_t { kPrecondition, kDesired, kRelevant };
+
 class DomainLoader {
  public:
   DomainLoader(GoapLibrary& library, std::string file);
@@ -103,11 +111,11 @@ class DomainLoader {
                         std::vector<std::pair<std::string, Fragment>>& out);
   void parseActions(const nlohmann::json& root);
   void parseAction(const nlohmann::json& j, const std::string& path);
-  void parseConditions(const nlohmann::json& list, const std::string& path, bool allow_location,
-                       bool allow_blackboard, bool has_object, std::vector<Condition>& out);
-  void parseCondition(const nlohmann::json& j, const std::string& path, bool allow_location,
-                      bool allow_blackboard, bool has_object, std::vector<Condition>& out);
-  bool parseAny(const nlohmann::json& list, const std::string& path, bool allow_blackboard,
+  void parseConditions(const nlohmann::json& list, const std::string& path, ConditionSite site,
+                       bool has_object, std::vector<Condition>& out);
+  void parseCondition(const nlohmann::json& j, const std::string& path, ConditionSite site,
+                      bool has_object, std::vector<Condition>& out);
+  bool parseAny(const nlohmann::json& list, const std::string& path, ConditionSite site,
                 bool has_object, Condition& out);
   bool parseIn(const nlohmann::json& list, const std::string& path, Condition& out);
   void parseEffects(const nlohmann::json& list, const std::string& path, bool has_object,
@@ -135,6 +143,7 @@ class DomainLoader {
   void finish();
   void resolveCondition(Condition& c);
   void compileVariants(ActionDef& a, const std::string& path);
+  void compileGoal(GoalDef& g, const std::string& path);
   std::string conditionText(const Condition& c) const;
 
   GoapLibrary& library_;
@@ -148,6 +157,7 @@ class DomainLoader {
   std::vector<std::pair<std::string, Fragment>> cond_fragments_, effect_fragments_,
       cost_fragments_, templates_;
   std::vector<std::string> action_paths_;  // where each action was defined
+  std::vector<std::string> goal_paths_;    // where each goal was defined
   bool uses_location_ = false;
 };
 

@@ -13,18 +13,18 @@ namespace npc::goap {
 
 using nlohmann::json;
 
-void DomainLoader::parseConditions(const json& list, const std::string& path, bool allow_location,
-                                   bool allow_blackboard, bool has_object,
-                                   std::vector<Condition>& out) {
+void DomainLoader::parseConditions(const json& list, const std::string& path, ConditionSite site,
+                                   bool has_object, std::vector<Condition>& out) {
   if (!reader_.isArray(list, path)) return;
   for (size_t i = 0; i < list.size(); ++i)
-    parseCondition(list[i], joinPath(path, i), allow_location, allow_blackboard, has_object, out);
+    parseCondition(list[i], joinPath(path, i), site, has_object, out);
 }
 
-void DomainLoader::parseCondition(const json& j, const std::string& path, bool allow_location,
-                                  bool allow_blackboard, bool has_object,
-                                  std::vector<Condition>& out) {
+void DomainLoader::parseCondition(const json& j, const std::string& path, ConditionSite site,
+                                  bool has_object, std::vector<Condition>& out) {
   if (!reader_.isObject(j, path)) return;
+  const bool allow_location = site == ConditionSite::kPrecondition;
+  const bool allow_blackboard = site != ConditionSite::kDesired;
   if (j.contains("use")) {
     reader_.onlyKeys(j, path, {"use", "args"});
     json expanded;
@@ -32,7 +32,7 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, bool a
     if (!f) return;
     const std::string saved = note_;
     note_ += " (in condition \"" + j["use"].get<std::string>() + "\" used at " + path + ")";
-    parseConditions(expanded, f->path, allow_location, allow_blackboard, has_object, out);
+    parseConditions(expanded, f->path, site, has_object, out);
     note_ = saved;
     return;
   }
@@ -40,12 +40,13 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, bool a
   c.declared = static_cast<uint16_t>(out.size());
   if (j.contains("any")) {
     reader_.onlyKeys(j, path, {"any", "eval_cost"});
-    // Only action preconditions allow locations; they are also the only place for `any`.
-    if (!allow_location) {
-      err(path, "\"any\" is only available in action preconditions");
+    // A goal's relevance is checked by the goal selector, condition by condition, outside
+    // the planner's variants; `any` is for what the planner searches.
+    if (site == ConditionSite::kRelevant) {
+      err(path, "\"any\" is only available in action preconditions and goal \"desired\"");
       return;
     }
-    if (!parseAny(j["any"], joinPath(path, "any"), allow_blackboard, has_object, c)) return;
+    if (!parseAny(j["any"], joinPath(path, "any"), site, has_object, c)) return;
   } else if (j.contains("fact") && j.contains("in")) {
     reader_.onlyKeys(j, path, {"fact", "in", "eval_cost"});
     c.kind = ConditionKind::kFact;
@@ -138,7 +139,7 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, bool a
 
 // {"any": [cond, ...]}: at least 2 alternatives; each is one condition, or the conjunction a
 // "use" fragment expands to; alternatives do not nest.
-bool DomainLoader::parseAny(const json& list, const std::string& path, bool allow_blackboard,
+bool DomainLoader::parseAny(const json& list, const std::string& path, ConditionSite site,
                             bool has_object, Condition& out) {
   if (!list.is_array() || list.size() < 2) {
     err(path, "expected an array of at least 2 alternative conditions");
@@ -151,7 +152,7 @@ bool DomainLoader::parseAny(const json& list, const std::string& path, bool allo
     const std::string at = joinPath(path, k);
     std::vector<Condition> alternative;
     const size_t errors = reader_.errors().size();
-    parseCondition(list[k], at, true, allow_blackboard, has_object, alternative);
+    parseCondition(list[k], at, site, has_object, alternative);
     if (reader_.errors().size() != errors) {
       ok = false;
       continue;

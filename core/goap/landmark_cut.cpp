@@ -32,6 +32,7 @@ void RelaxedProblem::clear() {
   pre_.clear();
   eff_.clear();
   lm_count_ = 0;
+  indexed_ = false;
 }
 
 uint32_t RelaxedProblem::addAtom() { return static_cast<uint32_t>(atom_count_++); }
@@ -171,7 +172,13 @@ void RelaxedProblem::markGoalPlateau(uint32_t atom) {
 }
 
 float RelaxedProblem::landmarkCut() {
-  buildIndex();
+  if (!indexed_) {
+    buildIndex();
+    indexed_ = true;
+  } else {  // a repeat: only the cuts' changes to undo
+    op_left_.assign(op_cost_.begin(), op_cost_.end());
+    std::fill(op_mask_.begin(), op_mask_.end(), 0);
+  }
   lm_count_ = 0;
   std::fill(zone_.begin(), zone_.end(), 0);
   hmax();

@@ -55,6 +55,11 @@ class RelaxedProblem {
   // unreachable. Fills landmarkMask(op) (bit i: op ∈ L_i) and landmarkCost(i). At most
   // kMaxLandmarks landmarks are kept; later ones are dropped (the value stays admissible).
   float landmarkCut();
+
+  // LM-cut again from another state of the same problem: clearInitial(), setInitial() for
+  // each atom true there, landmarkCut(). Atoms and operators are kept (no operator may be
+  // added after the first landmarkCut() until clear()), so a repeat costs the cuts only.
+  void clearInitial() { initial_.resize(1); }
   uint64_t landmarkMask(uint32_t op) const { return op_mask_[op]; }
   float landmarkCost(int i) const { return lm_cost_[i]; }
   int landmarkCount() const { return lm_count_; }
@@ -69,6 +74,7 @@ class RelaxedProblem {
   void markGoalPlateau(uint32_t atom);
 
   int atom_count_ = 0;
+  bool indexed_ = false;  // buildIndex() ran since clear()
   std::vector<uint32_t> initial_;
   // Operators (CSR over pre_ / eff_).
   std::vector<float> op_cost_, op_left_;

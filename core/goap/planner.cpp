@@ -48,13 +48,8 @@ const PlanResult& GoapPlanner::plan(const PlanRequest& request) {
 }
 
 int GoapPlanner::goalIndex(const GoapState& s) const {
-  for (int g = 0; g < goal_count_; ++g) {
-    const GoalDef& gd = *goals_[g];
-    if (!gd.eq.passes(s, words_)) continue;
-    bool ok = true;
-    for (uint16_t i : gd.rest) ok = ok && holdsPlain(gd.desired[i], s, nullptr);
-    if (ok) return g;
-  }
+  for (int g = 0; g < goal_count_; ++g)
+    if (goals_[g]->holdsIn(s, words_)) return g;
   return -1;
 }
 
@@ -174,13 +169,12 @@ float GoapPlanner::cost(const Instance& in, const GoapState& s, const GoapState&
   return v;
 }
 
-uint32_t GoapPlanner::keyOf(const Instance& in, const GoapState& s) const {
-  switch (in.split) {
-    case kSplitNone: return 0;
-    case kSplitLocation: return loc_info_[readField(s, loc_field_)].key;
-    case kSplitFact: return readField(s, in.split_field);
-  }
-  return 0;
+// The key part of a split's second and third facts (planner.h, SplitMore).
+uint32_t GoapPlanner::moreKey(uint8_t more, const GoapState& s) const {
+  const SplitMore& m = split_more_[more];
+  uint32_t key = 0;
+  for (int i = 0; i < m.count; ++i) key += m.stride[i] * readField(s, m.fields[i]);
+  return key;
 }
 
 float GoapPlanner::hOf(uint64_t accepted) const {
@@ -222,6 +216,24 @@ PlanStatus GoapPlanner::step(uint32_t max_expansions) {
     if (goalIndex(n.state) >= 0) {
       finish(PlanStatus::kFound, e.node);
       return result_.status;
+    }
+    if (!node_eval_ && lmcut_search_ && expansions_ >= node_lmcut_after_) startNodeEvaluation();
+    if (node_eval_ && !n.evaluated) {
+      // An evaluation costs about what expanding does, or more: it spends the time-sliced
+      // budget (step(n)) like an expansion, and a work unit per relaxed operator.
+      n.evaluated = 1;
+      ++done;
+      work_ += relaxed_.opCount();
+      const float h = stateHeuristic(n.state);
+      if (h > n.h) {
+        n.h = h;
+        if (!(h < kInfiniteCost)) {  // no goal from here, even relaxed
+          n.closed = 1;
+          continue;
+        }
+        pushOpen(e.node);  // back into the queue with its better h (admissible: still optimal)
+        continue;
+      }
     }
     n.closed = 1;
     if (n.depth >= max_depth_) {
@@ -322,7 +334,9 @@ void GoapPlanner::expand(uint32_t node) {
         o.depth = depth;
         o.g = g;
         o.accepted &= accepted;  // both paths' unhit landmarks must still be hit
-        if (!table_) o.h = hOf(o.accepted);
+        // Fewer hit landmarks only raise hOf; max keeps a node evaluation's h.
+        if (!table_) o.h = std::max(o.h, hOf(o.accepted));
+        if (node_eval_) o.h = std::max(o.h, parent.h - c);  // pathmax
         o.closed = 0;
         pushOpen(found);
         if (trace_ && trace_->roomForEvent())
@@ -330,7 +344,7 @@ void GoapPlanner::expand(uint32_t node) {
       } else {
         if (!o.closed && (o.accepted & accepted) != o.accepted) {
           o.accepted &= accepted;
-          o.h = hOf(o.accepted);  // its queue key stays a lower bound
+          o.h = std::max(o.h, hOf(o.accepted));  // its queue key stays a lower bound
         }
         if (trace_)
           reject(node, in.action, static_cast<int32_t>(i), RejectReason::kDuplicate, 0xffff,
@@ -339,7 +353,9 @@ void GoapPlanner::expand(uint32_t node) {
       continue;
     }
     // h* = infinity: no goal is reachable from the child, so it is not worth a node.
-    const float h = table_ ? table_->h(tableIndex(child)) : hOf(accepted);
+    float h = table_ ? table_->h(tableIndex(child)) : hOf(accepted);
+    // Pathmax: h(parent) ≤ c + h*(child), so h(parent) − c bounds the child too.
+    if (node_eval_) h = std::max(h, parent.h - c);
     if (!(h < kInfiniteCost)) continue;
     if (node_count_ < max_nodes_ && node_count_ >= nodes_.size()) growPool();
     if (node_count_ >= max_nodes_) {
@@ -358,6 +374,7 @@ void GoapPlanner::expand(uint32_t node) {
     n.instance = static_cast<uint16_t>(i);
     n.depth = depth;
     n.closed = 0;
+    n.evaluated = 0;
     n.hash = hash;
     n.next = hash_heads_[hash & hash_mask_];
     hash_heads_[hash & hash_mask_] = k;

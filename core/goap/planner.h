@@ -23,7 +23,8 @@
 // per planner; a new begin() abandons the running one.
 //
 // Limits (per request, 0 = the domain's "search" setting): node pool size, expansions,
-// depth, deterministic work budget (1 unit per expansion + 1 per action instance checked),
+// depth, deterministic work budget (1 unit per expansion + 1 per action instance checked,
+// + 1 per relaxed operator of an LM-cut per node, SearchSettings::node_lmcut_after),
 // and an optional wall-clock budget through an injected PlanClock. Reaching one returns
 // kPartial with the best node found (least h, then least g) and a flag; an exhausted space
 // returns kNoPlan with PlanResult::why.
@@ -136,6 +137,17 @@ class GoapPlanner {
  private:
   enum Split : uint8_t { kSplitNone, kSplitLocation, kSplitFact };
   static constexpr uint8_t kNoVariant = 0xff;
+  // An instance's relaxed operators are keyed by location key, or by the values of up to
+  // 3 facts: key = v0 + stride[0]·v1 + stride[1]·v2. The first fact is the instance's
+  // split_field; the others, rarer, live in split_more_ so that Instance stays small.
+  static constexpr int kMaxSplitFacts = 3;
+  static constexpr uint32_t kMaxSplitKeys = 64;  // relaxed operators per instance by fact
+  static constexpr uint8_t kNoSplitMore = 0xff;
+  struct SplitMore {
+    uint8_t count = 0;                 // facts beyond the first (1 or 2)
+    std::array<uint16_t, kMaxSplitFacts - 1> stride{};
+    std::array<FactField, kMaxSplitFacts - 1> fields{};
+  };
   struct Instance {  // 40 bytes: set-up copies a few hundred per search
     const ActionDef* def = nullptr;
     ActionId action = ActionId::kNone;
@@ -143,6 +155,7 @@ class GoapPlanner {
     Split split = kSplitNone;
     EntityId object = EntityId::kNone;
     FactField split_field;
+    uint8_t split_more = kNoSplitMore;  // index into split_more_
     uint8_t variant = kNoVariant;  // index into def->variants (the `any` alternatives it checks)
     float pacing = 0.f;
     uint32_t key_base = 0;  // into key_op_ / lm_masks_
@@ -171,7 +184,9 @@ class GoapPlanner {
     uint64_t accepted = 0;  // landmarks hit on the path
     uint32_t parent = 0, next = 0, hash = 0;
     uint16_t instance = 0;
-    uint8_t depth = 0, closed = 0;
+    uint8_t depth = 0;
+    uint8_t closed : 1 = 0;
+    uint8_t evaluated : 1 = 0;  // h includes LM-cut from this state (node evaluation)
   };
   struct OpenEntry {
     float f, h, g;
@@ -185,12 +200,14 @@ class GoapPlanner {
   struct InstanceKey {
     Split split;
     FactField split_field;
+    uint8_t split_more;
     uint32_t key_base;
   };
   struct HeuristicCacheEntry {
     std::vector<uint64_t> key;
     std::vector<uint64_t> lm_masks;
     std::vector<InstanceKey> instances;
+    std::vector<SplitMore> split_more;
     std::vector<Approach> approaches;
     std::array<float, kMaxLandmarks> lm_cost{};
     int lm_count = 0;
@@ -238,6 +255,8 @@ class GoapPlanner {
   GoapState readMask() const;
   float buildHeuristic();
   float cachedHeuristic();
+  void startNodeEvaluation();
+  float stateHeuristic(const GoapState& s);
   void buildInstanceOps(Instance& in);
   uint32_t conditionAtom(const Condition& c);
   void reject(uint32_t node, ActionId action, int32_t instance, RejectReason reason,
@@ -279,7 +298,14 @@ class GoapPlanner {
   }
   float cost(const Instance& in, const GoapState& s, const GoapState& child) const;
   uint8_t approachSlot(uint8_t from, uint8_t ref, float range);
-  uint32_t keyOf(const Instance& in, const GoapState& s) const;
+  // The instance's relaxed-operator key in state s (its landmarks: lm_masks_[key_base + key]).
+  uint32_t keyOf(const Instance& in, const GoapState& s) const {
+    if (in.split == kSplitNone) return 0;
+    if (in.split == kSplitLocation) return loc_info_[readField(s, loc_field_)].key;
+    const uint32_t key = readField(s, in.split_field);
+    return in.split_more == kNoSplitMore ? key : key + moreKey(in.split_more, s);
+  }
+  uint32_t moreKey(uint8_t more, const GoapState& s) const;
   float hOf(uint64_t accepted) const;
   uint32_t findNode(const GoapState& s, uint32_t hash) const;
   void pushOpen(uint32_t node);
@@ -307,6 +333,7 @@ class GoapPlanner {
   bool has_location_ = false;
   float weight_ = 1.f;
   uint32_t max_nodes_ = 0, max_expansions_ = 0;
+  uint32_t node_lmcut_after_ = kNeverLmcutPerNode;  // SearchSettings::node_lmcut_after
   uint8_t max_depth_ = 0;
   uint64_t max_work_ = 0, wall_deadline_ns_ = 0;
   const PlanClock* clock_ = nullptr;
@@ -333,6 +360,15 @@ class GoapPlanner {
   std::vector<uint32_t> key_op_;         // by instance key: relaxed op or kNone
   std::vector<uint32_t> scratch_pre_, scratch_eff_;
   std::vector<uint64_t> lm_masks_;       // by instance key
+  std::vector<SplitMore> split_more_;    // by Instance::split_more (≤ 255: else not split)
+  struct RelaxedFact {
+    uint32_t atom;                       // the atom of the fact's first value
+    FactField field;
+  };
+  std::vector<RelaxedFact> relaxed_facts_;  // relevant facts, for stateHeuristic()
+  bool relaxed_current_ = false;         // relaxed_ is this search's (not a cache hit)
+  bool lmcut_search_ = false;            // LM-cut guides this search
+  bool node_eval_ = false;               // nodes get LM-cut from their own state
   std::array<float, kMaxLandmarks> lm_cost_{};
   int lm_count_ = 0;
   float h0_ = 0.f;

@@ -45,9 +45,11 @@ float GoapPlanner::cachedHeuristic() {
     lm_cost_ = e.lm_cost;
     lm_masks_.assign(e.lm_masks.begin(), e.lm_masks.end());
     approaches_.assign(e.approaches.begin(), e.approaches.end());
+    split_more_.assign(e.split_more.begin(), e.split_more.end());
     for (size_t i = 0; i < instances_.size(); ++i) {
       instances_[i].split = e.instances[i].split;
       instances_[i].split_field = e.instances[i].split_field;
+      instances_[i].split_more = e.instances[i].split_more;
       instances_[i].key_base = e.instances[i].key_base;
     }
     if (!approaches_.empty() || has_location_)
@@ -65,9 +67,11 @@ float GoapPlanner::cachedHeuristic() {
   e.lm_cost = lm_cost_;
   e.lm_masks.assign(lm_masks_.begin(), lm_masks_.end());
   e.approaches.assign(approaches_.begin(), approaches_.end());
+  e.split_more.assign(split_more_.begin(), split_more_.end());
   e.instances.resize(instances_.size());
   for (size_t i = 0; i < instances_.size(); ++i)
-    e.instances[i] = {instances_[i].split, instances_[i].split_field, instances_[i].key_base};
+    e.instances[i] = {instances_[i].split, instances_[i].split_field, instances_[i].split_more,
+                      instances_[i].key_base};
   return h;
 }
 
@@ -91,10 +95,13 @@ uint32_t GoapPlanner::conditionAtom(const Condition& c) {
 
 float GoapPlanner::buildHeuristic() {
   relaxed_.clear();
+  relaxed_current_ = true;
   or_atoms_.clear();
   key_op_.clear();
   approaches_.clear();
   loc_atom_.clear();
+  relaxed_facts_.clear();
+  split_more_.clear();
   fact_atom_.assign(d_->facts().size(), kNull);
   for (size_t f = 0; f < d_->facts().size(); ++f) {
     const auto id = static_cast<FactId>(f);
@@ -103,6 +110,7 @@ float GoapPlanner::buildHeuristic() {
     fact_atom_[f] = relaxed_.addAtom();
     for (int32_t v = fd.min + 1; v <= fd.max; ++v) relaxed_.addAtom();
     relaxed_.setInitial(fact_atom_[f] + readField(start_, fd.field));
+    relaxed_facts_.push_back({fact_atom_[f], fd.field});
   }
   if (has_location_ && relevant_.has(d_->locationFact())) {
     for (uint8_t k = 0; k < static_locations_; ++k) {
@@ -123,15 +131,21 @@ float GoapPlanner::buildHeuristic() {
     relaxed_.setInitial(loc_atom_[0]);
   }
   for (Instance& in : instances_) buildInstanceOps(in);
-  for (int g = 0; g < goal_count_; ++g) {
+  // One zero-cost operator into the goal atom per goal, or per variant of a goal with `any`:
+  // the relaxation reaches the goal by whichever is cheapest, as it does for several goals.
+  auto goalOp = [&](std::span<const Condition> conditions) {
     // Goal atoms first: they may add or-atoms (operators of their own).
     const size_t first = key_op_.size();
-    for (const Condition& c : goals_[g]->desired) key_op_.push_back(conditionAtom(c));
+    for (const Condition& c : conditions) key_op_.push_back(conditionAtom(c));
     relaxed_.beginOp(0.f);
     for (size_t k = first; k < key_op_.size(); ++k) relaxed_.pre(key_op_[k]);
     relaxed_.eff(RelaxedProblem::kGoalAtom);
     relaxed_.endOp();
     key_op_.resize(first);
+  };
+  for (int g = 0; g < goal_count_; ++g) {
+    if (goals_[g]->variants.empty()) goalOp(goals_[g]->desired);
+    for (const GoalVariant& v : goals_[g]->variants) goalOp(v.conditions);
   }
   const float h = relaxed_.landmarkCut();
   if (h == kInfiniteCost) return h;
@@ -143,30 +157,89 @@ float GoapPlanner::buildHeuristic() {
   return h;
 }
 
-// The relaxed operators of one instance: one per value of its split key (location or a
-// fact), each with a cost that is a lower bound of the real cost wherever it applies.
+// From here on, nodes are evaluated from their own state (planner.h, kNodeEvaluationAfter).
+// A heuristic cache hit left relaxed_ holding another problem: rebuilt, which gives the
+// very same landmarks (deterministic), so the masks nodes already hold stay valid.
+void GoapPlanner::startNodeEvaluation() {
+  node_eval_ = true;
+  if (!relaxed_current_) buildHeuristic();
+}
+
+// LM-cut of the relaxation from `s` instead of the start: admissible for s whatever path
+// reached it (every relaxed operator's cost is a lower bound wherever it applies).
+float GoapPlanner::stateHeuristic(const GoapState& s) {
+  relaxed_.clearInitial();
+  for (const RelaxedFact& f : relaxed_facts_) relaxed_.setInitial(f.atom + readField(s, f.field));
+  if (!loc_atom_.empty()) relaxed_.setInitial(loc_atom_[loc_info_[readField(s, loc_field_)].key]);
+  return relaxed_.landmarkCut();
+}
+
+// The relaxed operators of one instance: one per value of its split key (location, or the
+// values of a few facts), each with a cost that is a lower bound of the real cost wherever
+// it applies. Splitting on every fact an add/sub effect changes (the cost table's fact
+// first) keeps counters exact in the relaxation: "sell_wood" at coins = 1 reaches coins = 2,
+// not every value at once, so reaching 3 coins takes two sales, and "deliver" twice to
+// reach delivered = 2. A fact that would take the keys past kMaxSplitKeys is not split: its
+// add/sub then reaches all its values (a weaker, still admissible relaxation).
 void GoapPlanner::buildInstanceOps(Instance& in) {
   const ActionDef& def = *in.def;
   const bool loc_relevant = !loc_atom_.empty();
-  FactId split_fact = FactId::kNone;
+  std::array<FactId, kMaxSplitFacts> split_facts{};
+  int split_count = 0;
   uint32_t keys = 1;
   in.split = kSplitNone;
+  in.split_more = kNoSplitMore;
+  auto addSplit = [&](FactId f) {
+    if (split_count == kMaxSplitFacts || fact_atom_[idx(f)] == kNull) return;
+    for (int i = 0; i < split_count; ++i)
+      if (split_facts[i] == f) return;
+    const FactDef& fd = d_->fact(f);
+    const auto values = static_cast<uint32_t>(fd.max - fd.min + 1);
+    if (split_count > 0 && (keys * values > kMaxSplitKeys || split_more_.size() >= kNoSplitMore))
+      return;
+    split_facts[split_count++] = f;
+    keys *= values;
+  };
   if (def.reads_location && loc_relevant) {
     in.split = kSplitLocation;
     keys = static_cast<uint32_t>(loc_atom_.size());
-  } else if (def.cost.table_size && fact_atom_[idx(def.cost.table_fact)] != kNull) {
-    split_fact = def.cost.table_fact;
-  } else if (def.has_add) {
-    for (const Effect& e : def.effects)
-      if (e.kind == EffectKind::kAdd && fact_atom_[idx(e.fact)] != kNull &&
-          split_fact == FactId::kNone)
-        split_fact = e.fact;
+  } else {
+    if (def.cost.table_size) addSplit(def.cost.table_fact);
+    if (def.has_add)
+      for (const Effect& e : def.effects)
+        if (e.kind == EffectKind::kAdd) addSplit(e.fact);
   }
-  if (split_fact != FactId::kNone) {
+  if (split_count > 0) {
     in.split = kSplitFact;
-    in.split_field = d_->fact(split_fact).field;
-    keys = static_cast<uint32_t>(d_->fact(split_fact).max - d_->fact(split_fact).min + 1);
+    in.split_field = d_->fact(split_facts[0]).field;
   }
+  if (split_count > 1) {
+    SplitMore m;
+    uint32_t stride = 1;
+    for (int i = 0; i + 1 < split_count; ++i) {
+      const FactDef& fd = d_->fact(split_facts[i]);
+      stride *= static_cast<uint32_t>(fd.max - fd.min + 1);
+      m.stride[i] = static_cast<uint16_t>(stride);
+      m.fields[i] = d_->fact(split_facts[i + 1]).field;
+    }
+    m.count = static_cast<uint8_t>(split_count - 1);
+    in.split_more = static_cast<uint8_t>(split_more_.size());
+    split_more_.push_back(m);
+  }
+  // The raw value of fact f at key k, or -1 when f is not split.
+  std::array<uint32_t, kMaxSplitFacts> stride{}, values{};
+  for (int i = 0, st = 1; i < split_count; ++i) {
+    const FactDef& fd = d_->fact(split_facts[i]);
+    stride[i] = static_cast<uint32_t>(st);
+    values[i] = static_cast<uint32_t>(fd.max - fd.min + 1);
+    st *= static_cast<int>(values[i]);
+  }
+  auto splitValue = [&](FactId f, uint32_t k) -> int32_t {
+    for (int i = 0; i < split_count; ++i)
+      if (split_facts[i] == f)
+        return static_cast<int32_t>(split_count == 1 ? k : k / stride[i] % values[i]);
+    return -1;
+  };
   in.key_base = static_cast<uint32_t>(key_op_.size());
   key_op_.resize(key_op_.size() + keys, kNull);
   const LocationView v = view(in);
@@ -193,7 +266,8 @@ void GoapPlanner::buildInstanceOps(Instance& in) {
     auto condition = [&](const Condition& c) {
       if (c.kind == ConditionKind::kBlackboard || c.kind == ConditionKind::kAny) return;
       if (c.kind == ConditionKind::kFact) {
-        if (c.fact == split_fact) ok = ok && c.accepts(static_cast<int32_t>(k) + c.min);
+        const int32_t raw = splitValue(c.fact, k);
+        if (raw >= 0) ok = ok && c.accepts(raw + c.min);
         else pre.push_back(conditionAtom(c));
         return;
       }
@@ -206,7 +280,9 @@ void GoapPlanner::buildInstanceOps(Instance& in) {
     if (const ActionVariant* var = in.variantDef())
       for (const Condition& c : var->conditions) condition(c);
     if (in.split == kSplitLocation) pre.push_back(loc_atom_[k]);
-    if (split_fact != FactId::kNone) pre.push_back(fact_atom_[idx(split_fact)] + k);
+    for (int i = 0; i < split_count; ++i)
+      pre.push_back(fact_atom_[idx(split_facts[i])] +
+                    static_cast<uint32_t>(splitValue(split_facts[i], k)));
     float travel_lb = 0.f;
     for (const Effect& e : def.effects) {
       if (e.moves()) {
@@ -228,8 +304,8 @@ void GoapPlanner::buildInstanceOps(Instance& in) {
       if (base == kNull) continue;
       if (e.kind == EffectKind::kSet) {
         eff.push_back(base + static_cast<uint32_t>(e.value - e.min));
-      } else if (e.fact == split_fact) {
-        int32_t nv = static_cast<int32_t>(k) + e.value;
+      } else if (const int32_t raw = splitValue(e.fact, k); raw >= 0) {
+        int32_t nv = raw + e.value;
         if (e.clamp) nv = std::clamp(nv, 0, e.max - e.min);
         if (nv < 0 || nv > e.max - e.min) ok = false;
         else eff.push_back(base + static_cast<uint32_t>(nv));
@@ -239,8 +315,10 @@ void GoapPlanner::buildInstanceOps(Instance& in) {
     }
     if (!ok) continue;
     float c = def.cost.base + in.pacing;
-    if (def.cost.table_size)
-      c += def.cost.table_fact == split_fact ? table[def.cost.table_offset + k] : table_min;
+    if (def.cost.table_size) {
+      const int32_t raw = splitValue(def.cost.table_fact, k);
+      c += raw >= 0 ? table[def.cost.table_offset + static_cast<uint32_t>(raw)] : table_min;
+    }
     if (in.split == kSplitLocation) {
       if (def.cost.travel_per_m != 0.f) c += def.cost.travel_per_m * travel_lb;
       if (def.cost.distance_per_m != 0.f)

@@ -63,6 +63,7 @@ bool GoapPlanner::validate(const PlanRequest& r) {
   const SearchSettings& s = d_->search();
   max_nodes_ = std::max<uint32_t>(16, r.limits.max_nodes ? r.limits.max_nodes : s.max_nodes);
   max_expansions_ = r.limits.max_expansions ? r.limits.max_expansions : s.max_expansions;
+  node_lmcut_after_ = s.node_lmcut_after;
   max_depth_ = std::min<uint8_t>(kMaxPlanSteps, r.limits.max_depth ? r.limits.max_depth : s.max_depth);
   max_work_ = r.limits.max_work ? r.limits.max_work : s.max_work;
   clock_ = r.limits.max_wall_ns ? r.limits.clock : nullptr;
@@ -351,6 +352,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
   flags_ = 0;
   h0_ = 0.f;
   lm_count_ = 0;
+  relaxed_current_ = lmcut_search_ = node_eval_ = false;
   expansions_ = generated_ = 0;
   work_ = 0;
   trace_ = r.trace;
@@ -385,16 +387,11 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
     if (trace_) trace_->result = result_;
     return result_.status;
   }
-  for (int g = 0; g < goal_count_; ++g) {
-    // Already satisfied: an empty plan (the caller may still run end_with pacing itself).
-    GoapState s = start_;
-    if (goals_[g]->eq.passes(s, words_) &&
-        std::all_of(goals_[g]->rest.begin(), goals_[g]->rest.end(),
-                    [&](uint16_t i) { return holds(goals_[g]->desired[i], s, nullptr); })) {
-      result_.goal = goal_ids_[g];
-      finishEarly(PlanStatus::kFound, kPlanAlreadySatisfied);
-      return result_.status;
-    }
+  // Already satisfied: an empty plan (the caller may still run end_with pacing itself).
+  if (const int g = goalIndex(start_); g >= 0) {
+    result_.goal = goal_ids_[g];
+    finishEarly(PlanStatus::kFound, kPlanAlreadySatisfied);
+    return result_.status;
   }
 
   for (Instance& in : instances_) {
@@ -412,6 +409,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
     h0_ = table_->h(tableIndex(start_));
     flags_ |= kPlanExactHeuristic;
   } else if (heuristic != HeuristicKind::kBlind) {
+    lmcut_search_ = true;
     h0_ = cachedHeuristic();
     if (h0_ == kInfiniteCost) {
       h0_ = 0.f;
@@ -441,6 +439,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
   root.instance = 0;
   root.depth = 0;
   root.closed = 0;
+  root.evaluated = 0;
   root.hash = static_cast<uint32_t>(hashState(start_, words_));
   root.next = hash_heads_[root.hash & hash_mask_];
   hash_heads_[root.hash & hash_mask_] = 0;
@@ -554,6 +553,15 @@ void GoapPlanner::explainNoPlan(bool relaxed) {
       if (holds(c, nodes_[n].state, v)) return true;
     return node_count_ == 0 && holds(c, start_, v);
   };
+  // An achiever of an `any` achieves one of its alternatives' conditions.
+  auto achievesPart = [](const Effect& e, const Condition& c, auto& self) -> bool {
+    if (c.kind == ConditionKind::kAny)
+      return std::any_of(c.any.begin(), c.any.end(), [&](const std::vector<Condition>& alt) {
+        return std::any_of(alt.begin(), alt.end(),
+                           [&](const Condition& part) { return self(e, part, self); });
+      });
+    return !e.moves() && e.fact == c.fact && (e.kind == EffectKind::kAdd || c.accepts(e.value));
+  };
   const BucketDef& bucket = d_->bucket(bucket_);
   for (int g = 0; g < goal_count_ && why.count < why.unmet.size(); ++g) {
     const GoalDef& goal = *goals_[g];
@@ -566,9 +574,7 @@ void GoapPlanner::explainNoPlan(bool relaxed) {
       for (ActionId a : bucket.actions) {
         const ActionDef& def = d_->action(a);
         bool achieves = false;
-        for (const Effect& e : def.effects)
-          achieves = achieves || (!e.moves() && e.fact == c.fact &&
-                                  (e.kind == EffectKind::kAdd || c.accepts(e.value)));
+        for (const Effect& e : def.effects) achieves = achieves || achievesPart(e, c, achievesPart);
         if (!achieves) continue;
         if (u.achievers < 255) ++u.achievers;
         if (u.blocker_count >= u.blockers.size()) continue;

@@ -228,6 +228,7 @@ bool GoapPlanner::walkTable() {
     n.instance = static_cast<uint16_t>(best);
     n.depth = static_cast<uint8_t>(nodes_[node].depth + 1);
     n.closed = 0;
+    n.evaluated = 0;
     n.hash = 0;
     ++generated_;
     node = k;

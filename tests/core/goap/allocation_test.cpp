@@ -1,5 +1,6 @@
-// No per-plan heap allocation: after warm-up, searches (traced or not, with statistics),
-// the queue and the runner allocate nothing (tests/allocation_counter.h).
+// No per-plan heap allocation: after warm-up, searches (traced or not, with statistics,
+// goals with "any", LM-cut per node), the queue and the runner allocate nothing
+// (tests/allocation_counter.h).
 
 #include <catch2/catch.hpp>
 
@@ -40,7 +41,19 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
       { "name": "chop", "pre": [{ "fact": "axe", "value": true }, { "any": [
           { "fact": "at", "value": "forest" }, { "fact": "permit", "value": true } ] }],
         "effects": [{ "fact": "wood", "add": 2, "clamp": true }] } ],
-    "goals": [ { "name": "stock", "desired": [{ "fact": "wood", "value": 3 }] } ] })");
+    "goals": [ { "name": "stock", "desired": [{ "fact": "wood", "value": 3 }] },
+               { "name": "ready", "desired": [{ "fact": "wood", "op": ">=", "value": 2 },
+                 { "any": [{ "fact": "at", "value": "forest" },
+                           { "fact": "permit", "value": true }] }] } ] })");
+  // B1 and B2 with LM-cut from each node's own state ("node_lmcut_after": 0).
+  std::string b1_text = readFile(dataPath("b1_fight.json"));
+  b1_text.replace(b1_text.find("\"b1_fight\""), 10, "\"b1_per_node\"");
+  b1_text.replace(b1_text.find("\"facts\""), 7, "\"search\": {\"node_lmcut_after\": 0}, \"facts\"");
+  const GoapDomain& b1_per_node = loadDomain(lib, b1_text, "b1_per_node.json");
+  std::string b2_text = readFile(dataPath("b2_investigate.json"));
+  b2_text.replace(b2_text.find("\"b2_investigate\""), 16, "\"b2_per_node\"");
+  b2_text.replace(b2_text.find("\"facts\""), 7, "\"search\": {\"node_lmcut_after\": 0}, \"facts\"");
+  const GoapDomain& b2_per_node = loadDomain(lib, b2_text, "b2_per_node.json");
 
   // B0 searches with its exact table (heuristic by problem size).
   const GoapDomain& b0 = loadDataDomain(lib, "b0_gpgoap.json");
@@ -57,6 +70,9 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
   a.now_s = 1.0;
   requests.push_back(a);
   requests.push_back(request(forms, {"stock"}));
+  requests.push_back(request(forms, {"ready"}));
+  requests.push_back(request(b1_per_node, {"kill_healthy"}));
+  requests.push_back(request(b2_per_node, {"stress"}));
 
   GoapPlanner planner;
   PlannerStatistics stats(b1);

@@ -2,9 +2,13 @@
 // preconditions ("any"), enum sets ("in") and saturating counters ("clamp"). An action with
 // "any" is searched as variants but stays one action everywhere the designer looks.
 #include <string>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
 
 #include <catch2/catch.hpp>
 
+#include "goap/goal_selector.h"
 #include "goap/plan.h"
 #include "goap/statistics.h"
 #include "goap/trace.h"
@@ -44,7 +48,12 @@ std::string woodcutter(int permit_cost, int ladder_cost) {
         "effects": [{ "fact": "in_forest", "set": true }] } ],
     "goals": [
       { "name": "axe", "desired": [{ "fact": "has_axe", "value": true }] },
-      { "name": "forest", "desired": [{ "fact": "in_forest", "value": true }] } ] })";
+      { "name": "forest", "desired": [{ "fact": "in_forest", "value": true }] },
+      { "name": "may_enter", "desired": [{ "any": [
+            { "fact": "has_permit", "value": true }, { "fact": "has_ladder", "value": true } ] }] },
+      { "name": "equipped", "desired": [{ "fact": "has_axe", "value": true }, { "any": [
+            { "fact": "has_permit", "value": true }, { "fact": "has_ladder", "value": true } ] }] }
+    ] })";
 }
 
 const char* kPurse = R"({ "domain": "purse",
@@ -151,6 +160,68 @@ TEST_CASE("An \"any\" precondition plans through its cheapest alternative, as on
   }
 }
 
+TEST_CASE("A goal's \"any\" is met by its cheapest alternative, and stays one goal",
+          "[goap][planner][any]") {
+  SECTION("Should reach whichever alternative is cheaper, by every heuristic") {
+    for (const char* heuristic : {"auto", "lmcut", "blind"}) {
+      for (const auto& [permit, ladder, first] :
+           {std::tuple{3, 1, "fetch_ladder"}, std::tuple{1, 3, "buy_permit"}}) {
+        GoapLibrary lib;
+        const GoapDomain& d = loadDomain(
+            lib, replaced(woodcutter(permit, ladder), R"("domain": "woodcutter",)",
+                          std::string(R"("domain": "woodcutter", "search": { "heuristic": ")") +
+                              heuristic + R"(" },)"));
+        GoapPlanner planner;
+        INFO(heuristic << " " << first);
+        const PlanResult& may = planner.plan(request(d, {"may_enter"}));
+        CHECK(names(d, may) == std::vector<std::string>{first});
+        CHECK(may.cost == 1.f);
+        CHECK(may.goal == d.findGoal("may_enter"));
+        // An axe from the woodshed (2 + 1), then the cheaper way in.
+        const PlanResult& equipped = planner.plan(request(d, {"equipped"}));
+        REQUIRE(equipped.status == PlanStatus::kFound);
+        CHECK(equipped.cost == 4.f);
+        CHECK(equipped.step_count == 3);
+        CHECK(firstInvalidStep(d, equipped, 0, d.initialState()) == -1);
+      }
+    }
+  }
+  GoapLibrary lib;
+  const GoapDomain& d = loadDomain(lib, woodcutter(3, 1));
+  const GoalId equipped = d.findGoal("equipped");
+  GoapPlanner planner;
+
+  SECTION("Should hold as soon as one alternative does") {
+    const GoapState permit = stateWith(d, {{"has_permit", "true"}});
+    const PlanResult& r = planner.plan(request(d, {"may_enter"}, &permit));
+    CHECK(r.status == PlanStatus::kFound);
+    CHECK((r.flags & kPlanAlreadySatisfied) != 0);
+    CHECK(r.step_count == 0);
+    const GoapState armed = stateWith(d, {{"has_axe", "true"}, {"has_ladder", "true"}});
+    CHECK(goalSatisfied(d.goal(equipped), armed));
+    CHECK_FALSE(goalSatisfied(d.goal(equipped), stateWith(d, {{"has_ladder", "true"}})));
+    CHECK(names(d, planner.plan(request(d, {"equipped"}, &permit))) ==
+          std::vector<std::string>{"go_woodshed", "take_axe"});
+  }
+  SECTION("Should describe the goal with its any, once, in the goal and the trace") {
+    const GoalDef& g = d.goal(equipped);
+    REQUIRE(g.desired.size() == 2);
+    CHECK(g.desired[1].text == "any(has_permit = true or has_ladder = true)");
+    CHECK(g.variants.size() == 2);
+    PlanTrace trace;
+    PlanRequest r = request(d, {"equipped"});
+    r.trace = &trace;
+    const PlanResult& res = planner.plan(r);
+    CHECK(res.cost == 4.f);
+    const nlohmann::json j = trace.toJson();
+    CHECK(j["goals"] == nlohmann::json::array({"equipped"}));
+    REQUIRE(j["desired"].size() == 2);
+    CHECK(j["desired"][1]["condition"] == "any(has_permit = true or has_ladder = true)");
+    CHECK(j["expansions"][0]["open_conditions"] ==
+          nlohmann::json::array({"has_axe = true", "any(has_permit = true or has_ladder = true)"}));
+  }
+}
+
 TEST_CASE("An \"any\" is judged by its facts at execution and named when it never held",
           "[goap][planner][any]") {
   GoapLibrary lib;
@@ -162,10 +233,13 @@ TEST_CASE("An \"any\" is judged by its facts at execution and named when it neve
       { "name": "enter_forest", "pre": [{ "any": [
           { "fact": "has_permit", "value": true }, { "fact": "has_ladder", "value": true } ] }],
         "effects": [{ "fact": "in_forest", "set": true }] } ],
-    "goals": [ { "name": "forest", "desired": [{ "fact": "in_forest", "value": true }] } ],
+    "goals": [ { "name": "forest", "desired": [{ "fact": "in_forest", "value": true }] },
+               { "name": "may_climb", "desired": [{ "any": [
+                   { "fact": "has_permit", "value": true },
+                   { "fact": "has_ladder", "value": true } ] }] } ],
     "buckets": [
       { "name": "all", "actions": ["fetch_ladder", "enter_forest"], "goals": ["forest"] },
-      { "name": "locked", "actions": ["enter_forest"], "goals": ["forest"] } ] })");
+      { "name": "locked", "actions": ["enter_forest"], "goals": ["forest", "may_climb"] } ] })");
   GoapPlanner planner;
 
   SECTION("Should keep a step valid while one alternative's facts hold") {
@@ -184,6 +258,18 @@ TEST_CASE("An \"any\" is judged by its facts at execution and named when it neve
           "no plan for \"forest\": \"in_forest = true\" never held (unreachable even ignoring "
           "negative effects); achievers: enter_forest (never \"any(has_permit = true or "
           "has_ladder = true)\")");
+  }
+  SECTION("Should name a goal's any when no alternative was reached") {
+    PlanRequest locked = request(d, {"may_climb"});
+    locked.bucket = d.findBucket("locked");
+    const PlanResult& r = planner.plan(locked);
+    REQUIRE(r.status == PlanStatus::kNoPlan);
+    CHECK(explain(r, d) ==
+          "no plan for \"may_climb\": \"any(has_permit = true or has_ladder = true)\" never "
+          "held (unreachable even ignoring negative effects); no action in the bucket achieves "
+          "it");
+    const PlanResult& all = planner.plan(request(d, {"may_climb"}));
+    CHECK(names(d, all) == std::vector<std::string>{"fetch_ladder"});
   }
 }
 

@@ -2,6 +2,8 @@
 // (tests/core/goap/data/b*.json): every goal's plan cost equals the verified
 // optimum; and the villager's day (data/villager_day.json), a 20+ step domain
 // with bounded counters.
+#include <tuple>
+
 #include <catch2/catch.hpp>
 
 #include "goap_test_support.h"
@@ -78,6 +80,32 @@ TEST_CASE("The villager's errands plan in full and optimally",
     WARN(goal << ": cost " << r.cost << ", " << int(r.step_count)
               << " steps, h0 " << r.h0 << ", expansions " << r.expansions
               << " (unpruned " << other.expansions << ")");
+  }
+}
+
+TEST_CASE("With LM-cut per node, the villager's bread run plans optimally within the "
+          "default limits",
+          "[goap][benchmark_domains]") {
+  // LM-cut from each node's own state after 256 expansions ("node_lmcut_after"): the
+  // 17-step bread run (optimum 42: the default search given 10^6 expansions) needs 26,385
+  // expansions with LM-cut from the start only, under 6,000 this way.
+  GoapLibrary lib;
+  std::string text = readFile(dataPath("villager_day.json"));
+  text.replace(text.find("\"villager_day\""), 14, "\"villager_day_per_node\"");
+  text.replace(text.find("\"facts\""), 7,
+               "\"search\": {\"node_lmcut_after\": 256}, \"facts\"");
+  const GoapDomain &d = loadDomain(lib, text, "villager_day_per_node.json");
+  GoapPlanner planner;
+  for (const auto &[goal, optimum, steps] :
+       {std::tuple{"bread_run", 42.f, 17}, std::tuple{"evening", 25.f, 13}}) {
+    const PlanResult &r = planner.plan(request(d, {goal}));
+    INFO(goal << ": " << explain(r, d) << " expansions " << r.expansions);
+    REQUIRE(r.status == PlanStatus::kFound);
+    CHECK(r.cost == optimum);
+    CHECK(r.step_count == steps);
+    CHECK(firstInvalidStep(d, r, 0, d.initialState()) == -1);
+    WARN(goal << " with LM-cut per node: cost " << r.cost << ", expansions "
+              << r.expansions << ", generated " << r.generated);
   }
 }
 

@@ -15,7 +15,8 @@ namespace {
 
 const char* kFull = R"({
   "domain": "full",
-  "search": { "weight": 1.5, "max_nodes": 512, "max_candidates": 2, "at_tolerance_m": 1 },
+  "search": { "weight": 1.5, "max_nodes": 512, "max_candidates": 2, "at_tolerance_m": 1,
+              "node_lmcut_after": 300 },
   "goal_selection": { "hysteresis": 2, "retry_s": 4, "replan_cooldown_s": 1 },
   "facts": [
     { "name": "armed", "type": "bool", "initial": true },
@@ -121,6 +122,7 @@ TEST_CASE("A domain loads, resolves names to ids and compiles its actions", "[go
     CHECK(d.goal(d.findGoal("stock")).end_with == d.findAction("Wait"));
     CHECK(d.search().weight == 1.5f);
     CHECK(d.search().max_candidates == 2);
+    CHECK(d.search().node_lmcut_after == 300);
     CHECK(d.goalSelection().hysteresis == 2);
     CHECK(lib.blackboard().type(lib.blackboard().find("threat")) == BlackboardType::kFloat);
   }
@@ -131,6 +133,12 @@ TEST_CASE("A domain loads, resolves names to ids and compiles its actions", "[go
     CHECK(b0.bucket(BucketId{0}).name == "default");
     CHECK(b0.bucket(BucketId{0}).actions.size() == 7);
     CHECK(b0.bucket(BucketId{0}).goals.size() == 2);
+    CHECK(b0.search().node_lmcut_after == kNeverLmcutPerNode);  // LM-cut per node: opt-in
+  }
+  SECTION("Should locate a negative node_lmcut_after") {
+    CHECK(errorsOf(R"({ "domain": "d", "search": { "node_lmcut_after": -1 }, "facts": [],
+                        "actions": [] })") ==
+          "bad.json: /search/node_lmcut_after: must be in [0, 1073741824]");
   }
 }
 
@@ -214,8 +222,9 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
         { "name": "clamp_bool", "effects": [{ "fact": "has_axe", "set": true, "clamp": true }] },
         { "name": "add_bool", "effects": [{ "fact": "has_axe", "add": 1, "clamp": true }] }
       ],
-      "goals": [ { "name": "g", "desired": [{ "any": [{ "fact": "has_axe", "value": true },
-                                                       { "fact": "coins", "value": 3 }] }] } ]
+      "goals": [ { "name": "g", "desired": [{ "fact": "has_axe", "value": true }],
+                   "relevant": [{ "any": [{ "fact": "has_axe", "value": true },
+                                          { "fact": "coins", "value": 3 }] }] } ]
     })");
     CHECK(errors ==
           "bad.json: /actions/0/pre/0/any: expected an array of at least 2 alternative "
@@ -232,8 +241,65 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
           "bad.json: /actions/6/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
           "bad.json: /actions/7/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
           "bad.json: /actions/8/effects/0/add: add/sub apply to int facts only\n"
-          "bad.json: /goals/0/desired/0: \"any\" is only available in action preconditions\n"
-          "bad.json: /goals/0/desired: a goal desires at least one fact");
+          "bad.json: /goals/0/relevant/0: \"any\" is only available in action preconditions "
+          "and goal \"desired\"");
+  }
+  SECTION("Should locate misused \"any\" in goals") {
+    const std::string errors = errorsOf(R"({
+      "domain": "goal_forms",
+      "blackboard": { "alarm": "bool" },
+      "targets": ["enemy"],
+      "facts": [ { "name": "a", "type": "enum", "values": ["x", "y", "z"] },
+                 { "name": "b", "type": "enum", "values": ["x", "y", "z"] },
+                 { "name": "c", "type": "bool" } ],
+      "actions": [],
+      "goals": [
+        { "name": "one", "desired": [{ "any": [{ "fact": "c", "value": true }] }] },
+        { "name": "nested", "desired": [{ "any": [{ "fact": "c", "value": true },
+            { "any": [{ "fact": "a", "value": "x" }, { "fact": "a", "value": "y" }] }] }] },
+        { "name": "context", "desired": [{ "any": [{ "fact": "c", "value": true },
+            { "blackboard": "alarm", "value": true }, { "at": "enemy" }] }] }
+      ]
+    })");
+    CHECK(errors ==
+          "bad.json: /goals/0/desired/0/any: expected an array of at least 2 alternative "
+          "conditions\n"
+          "bad.json: /goals/0/desired: a goal desires at least one fact\n"
+          "bad.json: /goals/1/desired/0/any/1: \"any\" cannot be nested (list the alternatives "
+          "in one \"any\")\n"
+          "bad.json: /goals/1/desired: a goal desires at least one fact\n"
+          "bad.json: /goals/2/desired/0/any/1: goal conditions may only test facts\n"
+          "bad.json: /goals/2/desired/0/any/2: goal conditions may only test facts\n"
+          "bad.json: /goals/2/desired: a goal desires at least one fact");
+  }
+  SECTION("Should bound the variants a goal's \"any\"s combine into") {
+    const std::string errors = errorsOf(R"({
+      "domain": "goal_variants",
+      "facts": [ { "name": "a", "type": "enum", "values": ["x", "y", "z"] },
+                 { "name": "b", "type": "enum", "values": ["x", "y", "z"] },
+                 { "name": "c", "type": "bool" } ],
+      "actions": [],
+      "goals": [
+        { "name": "ok", "desired": [{ "fact": "c", "value": true },
+          { "any": [{ "fact": "a", "value": "x" }, { "fact": "b", "op": "!=", "value": "x" }] }] },
+        { "name": "many", "desired": [
+          { "any": [{ "fact": "a", "value": "x" }, { "fact": "a", "value": "y" },
+                    { "fact": "c", "value": true }] },
+          { "any": [{ "fact": "b", "value": "x" }, { "fact": "b", "value": "y" },
+                    { "fact": "c", "value": true }] },
+          { "any": [{ "fact": "a", "value": "z" }, { "fact": "b", "value": "z" }] } ] },
+        { "name": "never", "desired": [{ "fact": "a", "value": "z" },
+          { "any": [{ "fact": "a", "value": "x" }, { "fact": "a", "value": "y" }] }] },
+        { "name": "clash", "desired": [{ "fact": "c", "value": true },
+                                       { "fact": "c", "value": false }] }
+      ]
+    })");
+    CHECK(errors ==
+          "bad.json: /goals/1: goal \"many\": its \"any\" conditions combine into 18 variants "
+          "(at most 16)\n"
+          "bad.json: /goals/2: goal \"never\": every alternative of its \"any\" conditions "
+          "contradicts its other desired conditions\n"
+          "bad.json: /goals/3: goal \"clash\": contradictory desired values for \"c\"");
   }
   SECTION("Should bound the variants an action's \"any\"s combine into") {
     const std::string errors = errorsOf(R"({

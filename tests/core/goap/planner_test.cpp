@@ -452,3 +452,26 @@ TEST_CASE("Bad requests are refused", "[goap][planner]") {
   b.bucket = static_cast<BucketId>(7);
   CHECK(planner.plan(b).status == PlanStatus::kInvalidRequest);  // unknown bucket
 }
+
+TEST_CASE("LM-cut counts every step of a counter an action changes beside another",
+          "[goap][planner][heuristic]") {
+  // "sell" changes wood and coins: its relaxed operators are split on both, so reaching
+  // 3 coins takes three sales in the relaxation too (split on wood alone, one sale reached
+  // every coin value at once: h0 3). Wood stays relaxed (one chop reaches wood = 1 for
+  // good): h0 = 2 + 3 = 5 against the optimum 3 × (2 + 1) = 9.
+  GoapLibrary lib;
+  const GoapDomain& d = loadDomain(lib, R"({ "domain": "market",
+    "search": { "heuristic": "lmcut" },
+    "facts": [ { "name": "wood", "type": "int", "min": 0, "max": 3 },
+               { "name": "coins", "type": "int", "min": 0, "max": 3 } ],
+    "actions": [
+      { "name": "chop", "effects": [{ "fact": "wood", "add": 1 }], "cost": 2 },
+      { "name": "sell", "effects": [{ "fact": "wood", "sub": 1 }, { "fact": "coins", "add": 1 }],
+        "cost": 1 } ],
+    "goals": [ { "name": "rich", "desired": [{ "fact": "coins", "value": 3 }] } ] })");
+  GoapPlanner planner;
+  const PlanResult& r = planner.plan(request(d, {"rich"}));
+  REQUIRE(r.status == PlanStatus::kFound);
+  CHECK(r.cost == 9.f);
+  CHECK(r.h0 == 5.f);
+}
