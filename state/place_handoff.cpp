@@ -105,28 +105,9 @@ void shiftClock(pb::SimState& state, const ClockShift& at) {
 
 // --- adopting ----------------------------------------------------------------------------
 
-// The writer's client ids are its own: an owner comes back as the client of the same
-// configured identity here, or as the daemon (any client may then drive it).
-class OwnerMap {
- public:
-  OwnerMap(const pb::SimState& state, const ClientDirectory& here) {
-    for (const pb::ClientBindingState& b : state.client_bindings()) {
-      if (std::optional<ClientId> id = here.find(b.name())) ids_[b.id()] = *id;
-    }
-  }
-  ClientId operator()(ClientId writer) const {
-    if (!ClientDirectory::isClientId(writer)) return writer;
-    auto it = ids_.find(raw(writer));
-    return it == ids_.end() ? ClientId::kDaemon : it->second;
-  }
-
- private:
-  std::unordered_map<uint32_t, ClientId> ids_;
-};
-
 bool adoptAgents(const pb::SimState& state, PlaceIndex place, const SleeperNames& names,
                  SimStateAccess& access, PlaceAdoption& report, std::string& error) {
-  const OwnerMap owners(state, access.clients());
+  const WriterClients owners(state.client_bindings(), access.clients());
   const EntityTable& entities = access.world().entities();
   for (const pb::GoapSleeper& s : state.sleeping_planners()) {
     if (entities.find(EntityId{s.id()}).isNull()) access.addPlanner(EntityId{s.id()}, decodeGoap(s.goap()));
@@ -302,6 +283,20 @@ bool adoptArrivals(const pb::PlaceHandoff& arrivals, std::string_view definition
   access.finishRestore();
   if (!ok) error = label + ": " + error;
   return ok;
+}
+
+WriterClients::WriterClients(
+    const google::protobuf::RepeatedPtrField<pb::ClientBindingState>& bindings,
+    const ClientDirectory& here) {
+  for (const pb::ClientBindingState& b : bindings) {
+    if (std::optional<ClientId> id = here.find(b.name())) ids_[b.id()] = *id;
+  }
+}
+
+ClientId WriterClients::operator()(ClientId writer) const {
+  if (!ClientDirectory::isClientId(writer)) return writer;
+  auto it = ids_.find(raw(writer));
+  return it == ids_.end() ? ClientId::kDaemon : it->second;
 }
 
 }  // namespace npc

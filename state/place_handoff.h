@@ -16,9 +16,11 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "npc/state/v1/place.pb.h"
+#include "sim/client_directory.h"
 #include "npc/state/v1/snapshot.pb.h"
 #include "world/ids.h"
 
@@ -47,6 +49,19 @@ struct HandoffSource {
 // out: `out[i]` is places[i]'s handoff. `sim_time_s`: the capture's clock.
 void splitPlaces(pb::SimState& whole, std::span<const PlaceToHand> places, double sim_time_s,
                  const HandoffSource& source, std::vector<pb::PlaceHandoff>& out);
+
+// The writer's client ids are its own: one of a configured identity maps to that client's
+// id here, any other client to the daemon (any client may then drive what it owns);
+// kDaemon and kUnowned stay. For owners in a handoff and origins in a place's inputs.
+class WriterClients {
+ public:
+  WriterClients(const google::protobuf::RepeatedPtrField<pb::ClientBindingState>& bindings,
+                const ClientDirectory& here);
+  ClientId operator()(ClientId writer) const;
+
+ private:
+  std::unordered_map<uint32_t, ClientId> ids_;
+};
 
 struct PlaceAdoption {
   size_t awake = 0;           // agents adopted awake

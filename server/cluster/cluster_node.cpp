@@ -213,12 +213,13 @@ bool ClusterNode::adoptSnapshot(const PendingAdoption& p, Simulation& sim) {
 void ClusterNode::recordInput(uint64_t tick, const Command& command, const Simulation& sim) {
   if (command.replayed) return;  // in the stream already, from before the place came here
   const CommandPlaces at = commandPlaces(command, sim);
-  if (at.first == PlaceIndex::kNone) return;
-  if (!encodeCommand(command, encoded_)) return;
+  auto kept = [&](PlaceIndex place) {
+    return place != PlaceIndex::kNone && raw(place) < tick_inputs_.size() && sim.custody().held(place);
+  };
+  // Encoded only for a place held here: the game's updates for other places cost nothing.
+  if (!(kept(at.first) || kept(at.second)) || !encodeCommand(command, encoded_)) return;
   for (PlaceIndex place : {at.first, at.second}) {
-    if (place == PlaceIndex::kNone || raw(place) >= tick_inputs_.size() || !sim.custody().held(place)) {
-      continue;
-    }
+    if (!kept(place)) continue;
     pb::PlaceInput& input = tick_inputs_[raw(place)];
     if (input.commands_size() == 0) {
       input.set_epoch(sim.custody().epoch(place));
@@ -267,6 +268,7 @@ void ClusterNode::replayInputs(const PendingAdoption& p, Simulation& sim) {
     }
     if (p.has_snapshot && !afterSnapshot(input, p.handoff)) continue;
     const bool fresh = now_ms - input.unix_ms() <= kStaleMs;
+    const WriterClients origins(input.clients(), sim.clients());
     for (const pb::JournalCommand& encoded : input.commands()) {
       Command command;
       std::string error;
@@ -278,14 +280,7 @@ void ClusterNode::replayInputs(const PendingAdoption& p, Simulation& sim) {
         ++stale;
         continue;
       }
-      // The writer's client ids are its own: a configured identity maps to its id here,
-      // any other origin acts as the daemon.
-      ClientId origin = ClientId::kDaemon;
-      for (const pb::ClientBindingState& b : input.clients()) {
-        if (b.id() != raw(command.origin)) continue;
-        if (std::optional<ClientId> here = sim.clients().find(b.name())) origin = *here;
-      }
-      command.origin = origin;
+      command.origin = origins(command.origin);
       command.replayed = true;
       if (sim.submit(std::move(command))) ++applied;
     }
