@@ -132,11 +132,14 @@ void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out) {
   }
   for (const std::string& name : copy.archetype_names) out.add_archetype_names(name);
   for (const std::string& name : copy.long_action_names) out.add_long_action_names(name);
-  out.mutable_dormant()->Reserve(static_cast<int>(copy.dormant.size()));
+  out.mutable_dormant()->Reserve(static_cast<int>(sleeperCount(copy)));
   uint64_t previous_id = 0;
-  for (const DormantAgent& d : copy.dormant) {
-    encodeDormant(d, previous_id, copy.archetype_groups[d.archetype], *out.add_dormant());
-    previous_id = raw(d.body.id);
+  for (const SleeperList::Shared& place : copy.dormant) {
+    if (!place) continue;
+    for (const DormantAgent& d : *place) {
+      encodeDormant(d, previous_id, copy.archetype_groups[d.archetype], *out.add_dormant());
+      previous_id = raw(d.body.id);
+    }
   }
 }
 

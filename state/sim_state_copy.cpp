@@ -134,7 +134,8 @@ void copyAgent(const SimStateAccess& access, const Agent& agent, SimStateCopy& o
   copyPerception(agent.perception, row.perception, out);
   row.bst = agent.bst;
   row.behavior_def = agent.behavior_def;
-  row.intent = agent.intent;
+  row.intent.access = agent.intent.access;
+  row.intent.queue.assignUsedSlots(agent.intent.queue);
   row.recent_outcomes = agent.recent_outcomes;
   row.next_outcome = agent.next_outcome;
   row.sent_actions = agent.sent_actions;
@@ -185,6 +186,12 @@ void copyPerceptionSystem(const SimStateAccess& access, SimStateCopy& out) {
 }
 
 }  // namespace
+
+size_t sleeperCount(const SimStateCopy& copy) {
+  size_t n = 0;
+  for (const SleeperList::Shared& place : copy.dormant) n += place ? place->size() : 0;
+  return n;
+}
 
 PerceptionState perceptionOf(const AgentCopy& agent, const SimStateCopy& copy) {
   const PerceptionCopy& o = agent.perception;
@@ -290,16 +297,8 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
     o.epoch = access.custody().epoch(p);
     o.holder.assign(access.custody().holder(p));
   }
-  size_t sleepers = 0;
-  for (const std::vector<DormantAgent>& list : access.dormant()) sleepers += list.size();
-  out.dormant.resize(sleepers);
-  size_t at = 0;
-  for (const std::vector<DormantAgent>& list : access.dormant()) {
-    if (list.empty()) continue;
-    std::memcpy(static_cast<void*>(out.dormant.data() + at), list.data(),
-                list.size() * sizeof(DormantAgent));
-    at += list.size();
-  }
+  out.dormant.clear();
+  for (const SleeperList& list : access.dormant()) out.dormant.push_back(list.share());
   access.copySleepingPlanners(out.sleeping_planners);
   copyPerceptionSystem(access, out);
 }
@@ -332,10 +331,15 @@ void copyAgents(Simulation& sim, std::span<const EntityId> ids, SimStateCopy& ou
 void keepPlaces(SimStateCopy& copy, std::span<const PlaceIndex> places) {
   auto kept = [&](PlaceIndex p) { return std::find(places.begin(), places.end(), p) != places.end(); };
   std::erase_if(copy.agents, [&](const AgentCopy& a) { return !a.has_body || !kept(a.body.place); });
-  std::erase_if(copy.dormant, [&](const DormantAgent& d) { return !kept(d.body.place); });
   std::vector<uint64_t> sleepers;
-  sleepers.reserve(copy.dormant.size());
-  for (const DormantAgent& d : copy.dormant) sleepers.push_back(raw(d.body.id));
+  for (size_t p = 0; p < copy.dormant.size(); ++p) {
+    if (!copy.dormant[p]) continue;
+    if (!kept(static_cast<PlaceIndex>(p))) {
+      copy.dormant[p].reset();
+      continue;
+    }
+    for (const DormantAgent& d : *copy.dormant[p]) sleepers.push_back(raw(d.body.id));
+  }
   std::sort(sleepers.begin(), sleepers.end());
   std::erase_if(copy.sleeping_planners, [&](const std::pair<EntityId, PlannerMemory>& p) {
     return !std::binary_search(sleepers.begin(), sleepers.end(), raw(p.first));

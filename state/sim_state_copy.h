@@ -27,6 +27,7 @@
 #include "agent/agent.h"
 #include "hibernation/dormant_agent.h"
 #include "hibernation/place_dispatcher.h"
+#include "hibernation/sleeper_list.h"
 #include "name_list.h"
 #include "perception/perception_config.h"
 #include "sim/client_directory.h"
@@ -165,7 +166,9 @@ struct SimStateCopy {
   std::vector<PlannerRun> planner_rows;  // runners unbound (SimStateAccess::plannerRuns)
 
   std::vector<PlaceCopy> places;
-  std::vector<DormantAgent> dormant;  // every place's sleepers, place after place
+  // Every place's sleepers by place index (null: none), shared with the simulation, which
+  // copies a list before it next changes it (SleeperList): no sleeper is copied here.
+  std::vector<SleeperList::Shared> dormant;
   std::vector<std::pair<EntityId, PlannerMemory>> sleeping_planners;  // ascending ids
 
   // Perception's daemon-wide state.
@@ -185,6 +188,9 @@ inline std::string_view behaviorName(const SimStateCopy& copy, BehaviorId id) {
   if (id == BehaviorId::kNone) return copy.no_behavior_name;
   return nameAt(copy.behavior_names, raw(id));
 }
+
+// How many sleepers the copy holds, every place's.
+size_t sleeperCount(const SimStateCopy& copy);
 
 // The agent's PerceptionState again, from its copy (for the codec, on any thread).
 PerceptionState perceptionOf(const AgentCopy& agent, const SimStateCopy& copy);

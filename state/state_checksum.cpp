@@ -68,7 +68,7 @@ uint64_t stateChecksum(Simulation& sim) {
     }
     mix.add(raw(agent.perception.attention.target));
   }
-  for (const std::vector<DormantAgent>& sleepers : access.dormant()) {
+  for (const SleeperList& sleepers : access.dormant()) {
     for (const DormantAgent& d : sleepers) {
       mix.add(d.body);
       mix.add(d.rng_state);

@@ -50,13 +50,27 @@ Intention* IntentionQueue::insert(IntentionId id, double date_s, uint16_t action
   return &in;
 }
 
+void IntentionQueue::assignUsedSlots(const IntentionQueue& from) {
+  for (uint8_t i = 0; i < count_; ++i) slots_[order_[i]] = Intention{};
+  for (uint8_t i = 0; i < from.count_; ++i) slots_[from.order_[i]] = from.slots_[from.order_[i]];
+  // Every member but slots_ (the queue's test compares whole bytes, so a member added
+  // and not copied here fails it).
+  count_ = from.count_;
+  current_ = from.current_;
+  order_ = from.order_;
+  overflow_ = from.overflow_;
+  access_version_ = from.access_version_;
+  busy_until_s_ = from.busy_until_s_;
+  wake_s_ = from.wake_s_;
+}
+
 void IntentionQueue::erase(uint8_t slot) {
   uint8_t i = 0;
   while (i < count_ && order_[i] != slot) ++i;
   if (i == count_) return;
   for (; i + 1 < count_; ++i) order_[i] = order_[i + 1];
   --count_;
-  slots_[slot].id = IntentionId::kNone;
+  slots_[slot] = Intention{};  // free slots stay default: assignUsedSlots() relies on it
   if (current_ == slot) current_ = kNoSlot;
   touch();
 }

@@ -55,6 +55,12 @@ class IntentionQueue {
   // longer than the time left), its next action starts then, not at the next tick.
   double busyUntil() const { return busy_until_s_; }
 
+  // Makes this queue a copy of `from`, byte for byte, writing only the slots one of the two
+  // uses: a free slot is always a default Intention (erase() resets it), so the others are
+  // equal already. A snapshot copies ten thousand queues per capture; most of a queue's
+  // 1.9 KB is free slots.
+  void assignUsedSlots(const IntentionQueue& from);
+
  private:
   friend class DecisionTree;
   friend class ActionTree;

@@ -161,7 +161,7 @@ void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
     d.work = LongActionLibrary::start(hibernation_action_[d.archetype], timeS());
     d.work_is_hibernation = true;
   }
-  dormant_[raw(place)].push_back(d);
+  dormant_[raw(place)].edit().push_back(d);
   dormant_index_.emplace_back(raw(id), place);  // sorted in by mergeDormantIndex()
   ++dormant_count_;
   agents_.remove(id);
@@ -178,14 +178,13 @@ void Simulation::mergeDormantIndex(size_t sorted_prefix) {
   std::inplace_merge(dormant_index_.begin(), mid, dormant_index_.end());
   // Sleep events are rare and sleepers many: keep no spare capacity (see dormantBytes()).
   dormant_index_.shrink_to_fit();
-  for (auto& list : dormant_) list.shrink_to_fit();
+  for (SleeperList& list : dormant_) list.shrinkToFit();
 }
 
 void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
   const double now = timeS();
   const double slept = now - places_.asleepSince(place);
-  std::vector<DormantAgent> sleepers;
-  sleepers.swap(dormant_[raw(place)]);
+  const std::vector<DormantAgent> sleepers = dormant_[raw(place)].take();
   std::string settled;
   for (const DormantAgent& d : sleepers) {
     const EntityId id = d.body.id;
@@ -286,7 +285,7 @@ Status Simulation::wakePlaceCommand(const WakePlace& c) {
 
 size_t Simulation::dormantBytes() const {
   size_t bytes = dormant_index_.capacity() * sizeof(dormant_index_[0]);
-  for (const auto& list : dormant_) bytes += list.capacity() * sizeof(DormantAgent);
+  for (const SleeperList& list : dormant_) bytes += list.capacityBytes();
   return bytes + sleepingPlannerBytes();
 }
 

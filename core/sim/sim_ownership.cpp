@@ -90,9 +90,11 @@ void Simulation::releaseClient(ClientId client, bool keeps_ownership) {
   for (Entity& e : world_.entities().rows()) {
     if (e.owner == client) e.owner = ClientId::kUnowned;
   }
-  for (auto& place : dormant_) {
-    for (DormantAgent& d : place) {
-      if (d.body.owner == client) d.body.owner = ClientId::kUnowned;
+  for (SleeperList& place : dormant_) {
+    auto owned = [client](const DormantAgent& d) { return d.body.owner == client; };
+    if (std::none_of(place.begin(), place.end(), owned)) continue;  // shared rows stay shared
+    for (DormantAgent& d : place.edit()) {
+      if (owned(d)) d.body.owner = ClientId::kUnowned;
     }
   }
 }

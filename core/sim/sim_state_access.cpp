@@ -40,7 +40,7 @@ const World& SimStateAccess::world() const { return sim_.world_; }
 std::span<const Agent> SimStateAccess::agents() const { return sim_.agents_.rows(); }
 const PlaceDispatcher& SimStateAccess::places() const { return sim_.places_; }
 const PlaceCustody& SimStateAccess::custody() const { return sim_.custody_; }
-std::span<const std::vector<DormantAgent>> SimStateAccess::dormant() const { return sim_.dormant_; }
+std::span<const SleeperList> SimStateAccess::dormant() const { return sim_.dormant_; }
 const ArchetypeSet& SimStateAccess::archetypes() const { return sim_.archetypes_; }
 const LongActionLibrary& SimStateAccess::longActions() const { return sim_.long_actions_; }
 const NameTable& SimStateAccess::names() const { return sim_.names_; }
@@ -412,7 +412,7 @@ void SimStateAccess::reportInterrupted(const Agent& agent, const AgentRecord& r)
 
 void SimStateAccess::addDormant(PlaceIndex place, const DormantAgent& record) {
   if (sim_.dormant_.size() <= raw(place)) sim_.dormant_.resize(raw(place) + 1u);
-  sim_.dormant_[raw(place)].push_back(record);
+  sim_.dormant_[raw(place)].edit().push_back(record);
   sim_.dormant_index_.emplace_back(raw(record.body.id), place);
   ++sim_.dormant_count_;
 }

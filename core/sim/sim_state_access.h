@@ -33,6 +33,7 @@
 
 #include "agent/agent.h"
 #include "hibernation/dormant_agent.h"
+#include "hibernation/sleeper_list.h"
 #include "sim/client_directory.h"
 #include "hibernation/place_dispatcher.h"
 #include "intent/intention_queue.h"
@@ -135,7 +136,7 @@ class SimStateAccess {
   const Agent* agent(EntityId id) const;  // an awake agent; null if none
   const PlaceDispatcher& places() const;
   const PlaceCustody& custody() const;
-  std::span<const std::vector<DormantAgent>> dormant() const;  // by place
+  std::span<const SleeperList> dormant() const;  // by place
   const ArchetypeSet& archetypes() const;
   const LongActionLibrary& longActions() const;
   const NameTable& names() const;              // action names (intentions)

@@ -366,7 +366,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   if (Status v = validateState(s); !v.isOk()) return v;
   if (auto where = findDormant(s.id)) {
     if (must_be_new) return {StatusCode::kAlreadyExists, entityLabel(s.id) + ": already exists"};
-    Entity& body = dormant_[raw(where->first)][where->second].body;
+    const Entity& body = dormant_[raw(where->first)][where->second].body;
     if (Status held = checkCustody(s, &body); !held.isOk()) return held;
     if (body.kind != s.kind) return invalid(s.id, "kind", "cannot change while hibernating");
     PlaceIndex place = body.place;
@@ -378,11 +378,12 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     }
     if (place == where->first) {
       // A sleeping agent's body follows the game's updates without waking its place.
-      if (s.position) body.position = *s.position;
-      if (s.forward) body.forward = *s.forward * (1.f / length(*s.forward));
-      if (s.velocity) body.velocity = *s.velocity;
-      if (s.eye_height_m) body.eye_height_m = *s.eye_height_m;
-      if (s.active) body.active = *s.active;
+      Entity& moved = dormant_[raw(where->first)].edit()[where->second].body;
+      if (s.position) moved.position = *s.position;
+      if (s.forward) moved.forward = *s.forward * (1.f / length(*s.forward));
+      if (s.velocity) moved.velocity = *s.velocity;
+      if (s.eye_height_m) moved.eye_height_m = *s.eye_height_m;
+      if (s.active) moved.active = *s.active;
       return {};
     }
     // Moved to another place: its place wakes and the update applies to the awake agent.
@@ -502,7 +503,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
 
 Status Simulation::removeEntity(EntityId id, bool must_be_agent, bool announce) {
   if (auto where = findDormant(id)) {
-    auto& list = dormant_[raw(where->first)];
+    auto& list = dormant_[raw(where->first)].edit();
     list.erase(list.begin() + static_cast<ptrdiff_t>(where->second));
     dormant_index_.erase(std::lower_bound(dormant_index_.begin(), dormant_index_.end(),
                                           std::make_pair(raw(id), PlaceIndex{})));

@@ -25,6 +25,7 @@
 #include "base/latency_histogram.h"
 #include "bst/selection_tree_library.h"
 #include "hibernation/dormant_agent.h"
+#include "hibernation/sleeper_list.h"
 #include "hibernation/long_action.h"
 #include "hibernation/place_dispatcher.h"
 #include "intent/action_registry.h"
@@ -464,7 +465,7 @@ class Simulation {
   std::vector<std::vector<uint16_t>> behavior_long_action_; // per archetype, per BehaviorDef
   PlaceDispatcher places_;
   PlaceCustody custody_;
-  std::vector<std::vector<DormantAgent>> dormant_;          // by place
+  std::vector<SleeperList> dormant_;                        // by place
   std::vector<ClientId> away_clients_;  // sorted: identified clients with no stream open
   std::vector<std::pair<uint64_t, PlaceIndex>> dormant_index_;  // sorted by id
   size_t dormant_count_ = 0;

@@ -180,7 +180,7 @@ void encodeHibernation(const SimStateAccess& access, pb::HibernationState& out) 
     out.add_long_action_names(access.longActions().at(static_cast<uint16_t>(i)).name);
   }
   uint64_t previous_id = 0;
-  for (const std::vector<DormantAgent>& sleepers : access.dormant()) {
+  for (const SleeperList& sleepers : access.dormant()) {
     for (const DormantAgent& d : sleepers) {
       encodeDormant(d, previous_id, access.archetypeGroup(d.archetype), *out.add_dormant());
       previous_id = raw(d.body.id);

@@ -1,9 +1,11 @@
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 
 #include <catch2/catch.hpp>
 
+#include "base/rng.h"
 #include "intent_fixture.h"
 
 using namespace npc;
@@ -243,4 +245,30 @@ TEST_CASE("A failed prerequisite drops a chain whose links sit anywhere in the q
                              "failed B (prerequisite_failed)", "failed C (prerequisite_failed)",
                              "failed A (prerequisite_failed)"});
   REQUIRE(f.agent.queue.empty());
+}
+
+TEST_CASE("assignUsedSlots copies a queue byte for byte", "[intent][queue]") {
+  // A snapshot copies queues into rows it reuses capture after capture: each copy must be
+  // the live queue's exact bytes whatever the row held before, with only used slots written.
+  TreeFixture f;
+  DecisionTree t = f.tree();
+  IntentionQueue copy;
+  Rng rng(7);
+  std::vector<IntentionId> programmed;
+  const uint16_t actions[] = {f.a, f.b, f.c, f.wait};
+  for (int step = 0; step < 400; ++step) {
+    const uint32_t roll = rng.next() % 10;
+    if (roll < 5) {
+      const IntentionId id = t.program(rng.next() % 20 * 0.5, actions[rng.next() % 4]).id;
+      if (id != IntentionId::kNone) programmed.push_back(id);
+    } else if (roll < 7 && !programmed.empty()) {
+      t.deprogram(programmed[rng.next() % programmed.size()]);
+    } else {
+      f.tick();
+    }
+    copy.assignUsedSlots(f.agent.queue);
+    INFO("step " << step << ", " << int(f.agent.queue.size()) << " queued");
+    REQUIRE(std::memcmp(&copy, &f.agent.queue, sizeof copy) == 0);
+  }
+  REQUIRE(f.agent.queue.overflow() > 0);  // the queue was full at times
 }
