@@ -4,6 +4,58 @@
 
 namespace npc {
 
+namespace {
+
+void encodeLuaTable(const LuaSaved& table, pb::LuaTable& out);
+
+void encodeLuaValue(const LuaSaved& v, pb::LuaValue& out) {
+  switch (v.kind) {
+    case LuaSaved::Kind::kBoolean: out.set_boolean(v.boolean); break;
+    case LuaSaved::Kind::kInteger: out.set_integer(v.integer); break;
+    case LuaSaved::Kind::kNumber: out.set_number(v.number); break;
+    case LuaSaved::Kind::kText: out.set_text(v.text); break;
+    case LuaSaved::Kind::kTable: encodeLuaTable(v, *out.mutable_table()); break;
+  }
+}
+
+void encodeLuaTable(const LuaSaved& table, pb::LuaTable& out) {
+  for (size_t i = 0; i < table.keys.size(); ++i) {
+    pb::LuaField& field = *out.add_fields();
+    encodeLuaValue(table.keys[i], *field.mutable_key());
+    encodeLuaValue(table.values[i], *field.mutable_value());
+  }
+}
+
+// Protobuf's parser bounds the nesting (100 messages), so the recursion is bounded too.
+// A field without a value (an empty oneof) is dropped, as Lua drops a nil.
+bool decodeLuaValue(const pb::LuaValue& in, LuaSaved& out);
+
+LuaSaved decodeLuaTable(const pb::LuaTable& in) {
+  LuaSaved table;
+  for (const pb::LuaField& field : in.fields()) {
+    LuaSaved key, value;
+    if (!decodeLuaValue(field.key(), key) || key.kind == LuaSaved::Kind::kTable) continue;
+    if (!decodeLuaValue(field.value(), value)) continue;
+    table.keys.push_back(std::move(key));
+    table.values.push_back(std::move(value));
+  }
+  return table;
+}
+
+bool decodeLuaValue(const pb::LuaValue& in, LuaSaved& out) {
+  switch (in.value_case()) {
+    case pb::LuaValue::kBoolean: out = LuaSaved::ofBoolean(in.boolean()); return true;
+    case pb::LuaValue::kInteger: out = LuaSaved::ofInteger(in.integer()); return true;
+    case pb::LuaValue::kNumber: out = LuaSaved::ofNumber(in.number()); return true;
+    case pb::LuaValue::kText: out = LuaSaved::ofText(in.text()); return true;
+    case pb::LuaValue::kTable: out = decodeLuaTable(in.table()); return true;
+    case pb::LuaValue::VALUE_NOT_SET: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
 void encodeMbt(const AgentCopy& row, const SimStateCopy& copy, pb::MbtState& out) {
   if (row.tree == AgentCopy::kNone) return;
   out.set_tree(copy.tree_names[row.tree]);
@@ -34,6 +86,22 @@ void encodeMbt(const AgentCopy& row, const SimStateCopy& copy, pb::MbtState& out
     node.set_node(r.node);
     node.set_data(copy.node_data.data() + r.data_begin, r.data_size);
   }
+  if (row.lua != AgentCopy::kNone) encodeLua(copy.lua[row.lua], *out.mutable_lua());
+}
+
+void encodeLua(const LuaEnvImage& in, pb::MbtLuaState& out) {
+  encodeLuaTable(in.globals, *out.mutable_globals());
+  encodeLuaTable(in.entity, *out.mutable_entity());
+  out.set_left_out(in.left_out);
+}
+
+std::optional<LuaEnvImage> decodeLua(const pb::MbtLuaState& in) {
+  LuaEnvImage lua;
+  lua.globals = decodeLuaTable(in.globals());
+  lua.entity = decodeLuaTable(in.entity());
+  lua.left_out = in.left_out();
+  if (lua.empty()) return std::nullopt;
+  return lua;
 }
 
 std::optional<MbtInstance::RunImage> decodeMbtRun(const pb::MbtState& in) {
@@ -63,6 +131,7 @@ void decodeMbt(const pb::MbtState& in, AgentRecord& out) {
     out.mbt_timestamps.push_back({t.time_s(), t.valid(), t.ever_set()});
   }
   out.mbt_stopped = in.stopped();
+  out.mbt_lua = in.has_lua() ? decodeLua(in.lua()) : std::nullopt;
 }
 
 }  // namespace npc

@@ -17,6 +17,9 @@ namespace pb = ::npc::state::v1;
 // bound by a behavior that no longer runs it is not state (entering a tree binds it afresh).
 void encodeMbt(const AgentCopy& row, const SimStateCopy& copy, pb::MbtState& out);
 void decodeMbt(const pb::MbtState& in, AgentRecord& out);
+// An agent's Lua values (MbtInstance::saveLua); decodeLua gives nullopt when they are empty.
+void encodeLua(const LuaEnvImage& in, pb::MbtLuaState& out);
+std::optional<LuaEnvImage> decodeLua(const pb::MbtLuaState& in);
 // The run's image (running nodes, stream, registers); nullopt when the state has none.
 std::optional<MbtInstance::RunImage> decodeMbtRun(const pb::MbtState& in);
 

@@ -78,6 +78,14 @@ void copyMbt(const MbtInstance& instance, AgentCopy& row, SimStateCopy& out,
     }
   }
   row.running_count = static_cast<uint32_t>(out.running.size()) - row.running_begin;
+  // Only agents whose scripts keep values of their own allocate here (a few, in most
+  // worlds), once per capture.
+  row.lua = AgentCopy::kNone;
+  LuaEnvImage lua;
+  if (instance.saveLua(lua)) {
+    row.lua = static_cast<uint32_t>(out.lua.size());
+    out.lua.push_back(std::move(lua));
+  }
 }
 
 // Field by field, so that the unused rows of the fixed arrays are not copied. A field added
@@ -263,6 +271,7 @@ void clearAgentRows(SimStateCopy& out) {
   out.running.clear();
   out.node_data.clear();
   out.planner_rows.clear();
+  out.lua.clear();
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include "hibernation/dormant_agent.h"
 #include "hibernation/place_dispatcher.h"
 #include "hibernation/sleeper_list.h"
+#include "mbt/lua_saved.h"
 #include "name_list.h"
 #include "perception/perception_config.h"
 #include "sim/client_directory.h"
@@ -105,6 +106,7 @@ struct AgentCopy {
   bool changed_before_tick = false;
   uint32_t root_finishes = 0;
   uint32_t running_begin = 0, running_count = 0;  // in SimStateCopy::running
+  uint32_t lua = kNone;  // what its scripts keep, in SimStateCopy::lua
 
   // Its planner memory when it plans (memory != kNone), and its planner rows as bytes.
   uint32_t memory = kNone;  // index in SimStateCopy::planner_memory
@@ -162,6 +164,7 @@ struct SimStateCopy {
   std::vector<MbtTimestamp> timestamps;
   std::vector<RunningNodeCopy> running;
   std::string node_data;
+  std::vector<LuaEnvImage> lua;  // scripts' own values, of the agents that have any
   std::vector<PlannerMemory> planner_memory;
   std::vector<PlannerRun> planner_rows;  // runners unbound (SimStateAccess::plannerRuns)
 

@@ -10,6 +10,7 @@
 
 #include "mbt/library.h"
 #include "mbt/log_router.h"
+#include "mbt/lua_runtime.h"
 #include "mbt/node.h"
 #include "mbt/tree.h"
 
@@ -33,6 +34,7 @@ struct MbtInstance::Cold {
   std::array<uint32_t, kDynamicTexts> seqs{};
   uint32_t next_seq = 1;
   std::string root_finish;
+  std::optional<LuaEnvImage> restored_lua;  // until the scripts' environment is made
 };
 
 MbtInstance::MbtInstance() = default;
@@ -179,6 +181,27 @@ void MbtInstance::freeBlocks() {
   log_count_ = 0;
 }
 
+bool MbtInstance::saveLua(LuaEnvImage& out) const {
+  if (lua_env_ >= 0) {
+    library_->lua().saveEnv(lua_env_, out);
+  } else if (const LuaEnvImage* restored = restoredLua()) {
+    out = *restored;
+  } else {
+    out = LuaEnvImage{};
+  }
+  return !out.empty();
+}
+
+void MbtInstance::setRestoredLua(std::optional<LuaEnvImage> image) {
+  if (!image && !cold_) return;
+  if (!cold_) cold_ = std::make_unique<Cold>();
+  cold_->restored_lua = std::move(image);
+}
+
+const LuaEnvImage* MbtInstance::restoredLua() const {
+  return cold_ && cold_->restored_lua ? &*cold_->restored_lua : nullptr;
+}
+
 void MbtInstance::unbind(MbtHost* host) {
   MbtNullHost null_host(agent_);
   MbtHost& h = host ? *host : null_host;
@@ -187,6 +210,7 @@ void MbtInstance::unbind(MbtHost* host) {
   freeBlocks();
   if (lua_env_ != -2) library_->lua().releaseEnv(lua_env_);
   lua_env_ = -2;
+  if (cold_) cold_->restored_lua.reset();
   const MbtTree* tree = std::exchange(tree_, nullptr);
   library_->release(tree);
 }

@@ -38,6 +38,7 @@
 #include "base/rng.h"
 #include "bst/bst_types.h"
 #include "mbt/host.h"
+#include "mbt/lua_saved.h"
 #include "mbt/mbt_types.h"
 #include "world/ids.h"
 #include "world/vec3.h"
@@ -114,6 +115,12 @@ class MbtInstance {
   // their data, and the stream and registers. False (nothing changed) when the image does
   // not fit this tree: a node index, slot or data size it does not have.
   bool restoreRun(const RunImage& image);
+  // What its scripts keep of their own (globals, fields on `entity`), for a snapshot; false
+  // (out empty) when they keep nothing. A restored image not yet given to a script counts.
+  bool saveLua(LuaEnvImage& out) const;
+  // Restore: scripts find `image` when they next run (the environment is made on first use).
+  void setRestoredLua(std::optional<LuaEnvImage> image);
+  const LuaEnvImage* restoredLua() const;
 
   // --- per tick -------------------------------------------------------------------------
   void handleEvent(SignalId event, MbtHost& host);

@@ -3,6 +3,9 @@
 #include "mbt/lua_runtime.h"
 
 #include <cstring>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
 
 #include <lua.hpp>
 
@@ -276,6 +279,29 @@ int MbtLuaRuntime::newEnv(MbtContext& ctx) {
   return luaL_ref(L_, LUA_REGISTRYINDEX);
 }
 
+// The keys the daemon owns: `entity` and `signal` in an environment, `id` and `name` on
+// the entity table. Scripts' own values are everything else.
+const std::initializer_list<std::string_view> kEnvKeys = {"entity", "signal"};
+const std::initializer_list<std::string_view> kEntityKeys = {"id", "name"};
+
+void MbtLuaRuntime::saveEnv(int env, LuaEnvImage& out) {
+  out = LuaEnvImage{};
+  if (env < 0 || !lua_checkstack(L_, 2)) return;
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, env);
+  saveLuaTable(L_, -1, kEnvKeys, out.globals, out.left_out);
+  lua_pushliteral(L_, "entity");
+  if (lua_rawget(L_, -2) == LUA_TTABLE) saveLuaTable(L_, -1, kEntityKeys, out.entity, out.left_out);
+  lua_pop(L_, 2);
+}
+
+void MbtLuaRuntime::loadEnv(int env, const LuaEnvImage& image) {
+  lua_rawgeti(L_, LUA_REGISTRYINDEX, env);
+  loadLuaTable(L_, -1, image.globals, kEnvKeys);
+  lua_pushliteral(L_, "entity");
+  if (lua_rawget(L_, -2) == LUA_TTABLE) loadLuaTable(L_, -1, image.entity, kEntityKeys);
+  lua_pop(L_, 2);
+}
+
 void MbtLuaRuntime::pushSignal(const MbtEvent& event) {
   lua_createtable(L_, 0, 6);
   const std::string& name = signals_.name(event.id);
@@ -319,7 +345,14 @@ MbtLuaRuntime::Outcome MbtLuaRuntime::run(int chunk, MbtContext& ctx, const MbtN
     auto* a = static_cast<RunArgs*>(lua_touserdata(L, 1));
     MbtLuaRuntime& self = *a->runtime;
     MbtInstance& instance = self.ctx_->instance;
-    if (instance.luaEnv() < 0) instance.setLuaEnv(self.newEnv(*self.ctx_));
+    if (instance.luaEnv() < 0) {
+      instance.setLuaEnv(self.newEnv(*self.ctx_));
+      // A restored agent's scripts find what they had kept (MbtInstance::setRestoredLua).
+      if (const LuaEnvImage* restored = instance.restoredLua()) {
+        self.loadEnv(instance.luaEnv(), *restored);
+        instance.setRestoredLua(std::nullopt);
+      }
+    }
     lua_rawgeti(L, LUA_REGISTRYINDEX, a->chunk);
     lua_rawgeti(L, LUA_REGISTRYINDEX, instance.luaEnv());
     const MbtEvent* event = self.ctx_->event;

@@ -15,7 +15,7 @@
 // Its heap comes from the library's bucket allocator.
 //
 // The agent's API (each agent has its own `entity` table; fields scripts set on it stay
-// per agent):
+// per agent, and like its own globals they go into snapshots: saveEnv(), lua_saved.h):
 //   entity.id, entity.name
 //   entity:GetPos() / entity:GetDirection() / entity:GetHome() → {x=, y=, z=}
 //   entity:HasTarget() → bool;  entity:GetTargetPos() → {x,y,z} or nil
@@ -47,6 +47,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "mbt/lua_saved.h"
 
 struct lua_State;
 struct lua_Debug;
@@ -84,6 +86,11 @@ class MbtLuaRuntime {
   Outcome run(int chunk, MbtContext& ctx, const MbtNode& node);
   std::string_view lastError() const { return error_; }
 
+  // Snapshots: what the agent environment `env` holds of its scripts' own (the globals they
+  // set, the fields they set on `entity`) as plain values (lua_saved.h). Runs no script
+  // and no metamethod.
+  void saveEnv(int env, LuaEnvImage& out);
+
   size_t bytesInUse() const { return bytes_; }
   size_t chunkCount() const { return chunks_; }
 
@@ -92,6 +99,7 @@ class MbtLuaRuntime {
   static void countHook(lua_State* L, ::lua_Debug* ar);
   void buildSandbox();
   int newEnv(MbtContext& ctx);
+  void loadEnv(int env, const LuaEnvImage& image);  // may raise: inside a protected call
   void pushSignal(const struct MbtEvent& event);  // the `signal` table handlers read
   void freezeGlobals();
 

@@ -367,6 +367,7 @@ bool SimStateAccess::addAgent(const AgentRecord& r, RestoreMode mode) {
   if (agent->mbt.bound()) {
     agent->mbt.restoreRuntime(r.mbt_variables, r.mbt_timestamps.data(), r.mbt_timestamps.size(),
                               r.mbt_stopped);
+    agent->mbt.setRestoredLua(r.mbt_lua);
   }
   if (r.exact && !restoreExact(*agent, *r.exact, mode)) return false;
   if (!r.exact || mode == RestoreMode::kRestart) reportInterrupted(*agent, r);

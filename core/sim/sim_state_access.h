@@ -83,6 +83,7 @@ struct AgentRecord {
   VariableSet mbt_variables;
   std::vector<MbtTimestamp> mbt_timestamps;
   bool mbt_stopped = false;
+  std::optional<LuaEnvImage> mbt_lua;  // what its scripts kept of their own
   // Intentions running at the snapshot: reported INTERRUPTED on the first tick.
   struct Interrupted {
     IntentionId id = IntentionId::kNone;

@@ -11,6 +11,7 @@
 #include "goap_codec.h"
 #include "hibernation_codec.h"
 #include "hibernation/long_action.h"
+#include "mbt_codec.h"
 #include "mbt/tree.h"
 #include "perception/perception_system.h"
 #include "perception_codec.h"
@@ -97,6 +98,8 @@ void encodeMbt(const MbtInstance& instance, bool runs, pb::MbtState& out) {
     node.set_node(r.node);
     node.set_data(r.data);
   }
+  LuaEnvImage lua;
+  if (instance.saveLua(lua)) npc::encodeLua(lua, *out.mutable_lua());
 }
 
 void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState& out) {

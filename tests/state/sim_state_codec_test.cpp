@@ -205,6 +205,46 @@ TEST_CASE("an exact restore round-trips the whole state, intention queues includ
   CHECK(running > 0);
 }
 
+TEST_CASE("what a tree's scripts kept comes back with the agent until they run again",
+          "[state][mbt][lua]") {
+  // Raoul's tree runs no script, so the values stay the restored image, saved by every
+  // later capture (core's [mbt][lua][snapshot] shows scripts finding them).
+  RoundTrip& t = RoundTrip::get();
+  pb::SimState with_lua = t.before;
+  pb::AgentState* raoul = nullptr;
+  for (pb::AgentState& a : *with_lua.mutable_agents()) {
+    if (a.id() == kRaoul) raoul = &a;
+  }
+  REQUIRE(raoul);
+  pb::MbtLuaState& lua = *raoul->mutable_mbt()->mutable_lua();
+  pb::LuaField& visits = *lua.mutable_globals()->add_fields();
+  visits.mutable_key()->set_text("visits");
+  visits.mutable_value()->set_integer(3);
+  pb::LuaField& route = *lua.mutable_entity()->add_fields();
+  route.mutable_key()->set_text("route");
+  pb::LuaField& stop = *route.mutable_value()->mutable_table()->add_fields();
+  stop.mutable_key()->set_integer(1);
+  stop.mutable_value()->set_text("mill");
+  pb::LuaField& empty = *lua.mutable_entity()->add_fields();  // no value: dropped, as a nil
+  empty.mutable_key()->set_text("nothing");
+  lua.set_left_out(1);
+
+  test::DemoStateWorld other;
+  std::string error;
+  REQUIRE(restoreSimState(with_lua, *other.sim, error));
+  other.run(20);
+  pb::SimState again;
+  captureSimState(*other.sim, again);
+  const pb::AgentState* back = agentIn(again, kRaoul);
+  REQUIRE(back);
+  pb::MbtLuaState expected = lua;
+  expected.mutable_entity()->mutable_fields()->RemoveLast();
+  CHECK(diff(back->mbt().lua(), expected) == "");
+  for (const pb::AgentState& a : again.agents()) {
+    if (a.id() != kRaoul) CHECK_FALSE(a.mbt().has_lua());
+  }
+}
+
 TEST_CASE("intentions running at the snapshot are reported interrupted on the first tick",
           "[state][intent]") {
   test::DemoStateWorld first;

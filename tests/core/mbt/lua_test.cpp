@@ -278,3 +278,93 @@ AI.IsInCover = function(id) return false end
     REQUIRE(s.message() == "Lua prelude: game.lua:1: unexpected symbol near '='");
   }
 }
+
+namespace {
+
+// The value under text key `key` of a saved table (a failed REQUIRE when absent).
+const LuaSaved& field(const LuaSaved& table, const std::string& key) {
+  for (size_t i = 0; i < table.keys.size(); ++i) {
+    if (table.keys[i] == LuaSaved::ofText(key)) return table.values[i];
+  }
+  FAIL("no field " << key);
+  return table;
+}
+
+}  // namespace
+
+TEST_CASE("What scripts keep of their own outlives a snapshot", "[mbt][lua][snapshot]") {
+  // A script keeps a counter in its globals and text and a nested table on `entity`; a
+  // second instance restored from what the first saved carries on from there.
+  const std::string source = tree(R"~(<Sequence>
+  <ExecuteLua code="visits = (visits or 0) + 1
+    entity.route = entity.route or {stops = {'well', 'mill'}, [3] = true, ratio = 0.5}
+    entity.note = 'seen ' .. visits
+    helper = function() return 1 end
+    loop = {}; loop.self = loop"/>
+  <AssertLua code="return entity.id == 7"/>
+  <Halt/>
+</Sequence>)~");
+  MbtLibrary library;
+  REQUIRE(library.loadSources({{"T.xml", source}}).ok());
+  TestHost host(library.names());
+  MbtInstance first;
+  library.bind(first, "T", host.view.id, 1);
+  LuaEnvImage image;
+  REQUIRE_FALSE(first.saveLua(image));  // no script ran: nothing kept
+  first.tick(host);
+
+  SECTION("Should save values and tables, sorted by key, and count what it leaves out") {
+    REQUIRE(first.saveLua(image));
+    // helper (a function) and loop.self (a cycle) are left out; loop stays, empty.
+    REQUIRE(image.globals.keys ==
+            std::vector<LuaSaved>{LuaSaved::ofText("loop"), LuaSaved::ofText("visits")});
+    REQUIRE(field(image.globals, "loop").kind == LuaSaved::Kind::kTable);
+    REQUIRE(field(image.globals, "loop").keys.empty());
+    REQUIRE(field(image.globals, "visits") == LuaSaved::ofInteger(1));
+    REQUIRE(image.left_out == 2);
+    REQUIRE(image.entity.keys ==
+            std::vector<LuaSaved>{LuaSaved::ofText("note"), LuaSaved::ofText("route")});
+    REQUIRE(field(image.entity, "note") == LuaSaved::ofText("seen 1"));
+    const LuaSaved& route = field(image.entity, "route");
+    REQUIRE(route.keys == std::vector<LuaSaved>{LuaSaved::ofInteger(3), LuaSaved::ofText("ratio"),
+                                                LuaSaved::ofText("stops")});
+    REQUIRE(route.values[0] == LuaSaved::ofBoolean(true));
+    REQUIRE(route.values[1] == LuaSaved::ofNumber(0.5));
+    REQUIRE(route.values[2].values ==
+            std::vector<LuaSaved>{LuaSaved::ofText("well"), LuaSaved::ofText("mill")});
+  }
+
+  SECTION("Should give a restored agent's scripts what they kept") {
+    REQUIRE(first.saveLua(image));
+    MbtInstance second;
+    library.bind(second, "T", host.view.id, 1);
+    second.setRestoredLua(image);
+    LuaEnvImage pending;
+    REQUIRE(second.saveLua(pending));  // kept until a script runs, and saved meanwhile
+    REQUIRE(pending == image);
+    second.tick(host);
+    LuaEnvImage after;
+    REQUIRE(second.saveLua(after));
+    REQUIRE(field(after.globals, "visits") == LuaSaved::ofInteger(2));
+    REQUIRE(field(after.entity, "note") == LuaSaved::ofText("seen 2"));
+    REQUIRE(field(after.entity, "route") == field(image.entity, "route"));
+  }
+
+  SECTION("Should never let a saved image replace the daemon's own keys") {
+    LuaEnvImage hostile;
+    hostile.globals.keys = {LuaSaved::ofText("entity"), LuaSaved::ofText("visits")};
+    hostile.globals.values = {LuaSaved::ofInteger(5), LuaSaved::ofInteger(41)};
+    hostile.entity.keys = {LuaSaved::ofText("id")};
+    hostile.entity.values = {LuaSaved::ofInteger(999)};
+    MbtInstance second;
+    library.bind(second, "T", host.view.id, 1);
+    second.setRestoredLua(hostile);
+    // Both scripts ran without an error, and entity.id is still the agent's.
+    REQUIRE(second.tick(host) == MbtStatus::kRunning);
+    LuaEnvImage after;
+    REQUIRE(second.saveLua(after));
+    REQUIRE(field(after.globals, "visits") == LuaSaved::ofInteger(42));
+    REQUIRE(field(after.entity, "note") == LuaSaved::ofText("seen 42"));
+    REQUIRE(host.logs.empty());
+  }
+}
