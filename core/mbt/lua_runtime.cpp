@@ -60,8 +60,37 @@ for _, k in ipairs({ "assert", "error", "ipairs", "next", "pairs", "pcall", "sel
                      "setmetatable", "getmetatable", "_VERSION" }) do
   globals[k] = G[k]
 end
+-- pairs() in key order. Lua's own order follows a string hash seeded anew in every process,
+-- so a script looping over a table would decide otherwise in a restored or replayed daemon,
+-- or in the next run of the same world. Booleans, then numbers, then strings, each
+-- ascending; keys of other types (tables, functions) come last, in Lua's order. next()
+-- keeps Lua's order (it cannot sort without a pass per step): `next(t) == nil` is fine.
+local raw_pairs, sort = G.pairs, table.sort
+local rank = { boolean = 1, number = 2, string = 3 }
+local function before(a, b)
+  local ra, rb = rank[type(a)] or 4, rank[type(b)] or 4
+  if ra ~= rb then return ra < rb end
+  if ra == 4 then return false end
+  if ra == 1 then return b and not a end
+  return a < b
+end
+globals.pairs = function(t)
+  local keys, values, n = {}, {}, 0
+  for k, v in raw_pairs(t) do
+    n = n + 1
+    keys[n] = k
+    values[k] = v
+  end
+  sort(keys, before)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k ~= nil then return k, values[k] end
+  end
+end
 local m = {}
-for k, v in pairs(math) do m[k] = v end
+for k, v in raw_pairs(math) do m[k] = v end
 m.random, m.randomseed = natives.random, nil
 globals.math, globals.string, globals.table, globals.utf8 = m, string, table, utf8
 globals.print = natives.print

@@ -9,7 +9,9 @@
 // (without dump), table, math and utf8 libraries, and `AI` — all read-only tables shared
 // by every agent. No io, os, require/package, debug, load/dofile/loadfile, collectgarbage,
 // coroutine or rawset: scripts cannot touch files, processes or the network. math.random
-// draws from the agent's own seeded stream (math.randomseed is absent): deterministic.
+// draws from the agent's own seeded stream (math.randomseed is absent) and pairs() visits
+// keys sorted (booleans, numbers, strings; Lua's own order changes with every process's
+// hash seed): deterministic.
 // A call may execute at most `instruction_limit` VM instructions and the whole state may
 // hold at most `memory_limit_bytes`; beyond either the script fails with an error.
 // Its heap comes from the library's bucket allocator.
