@@ -16,6 +16,7 @@
 //                    adopt    adoptPlace into B, which runs the other 3 places and holds this
 //                             one at a later epoch, empty
 //
+// BM_InputAppend is the cost of keeping a place's inputs in Redis, per tick and place.
 // BM_HandoffChain runs them in a row: the end-to-end figure but for the waits that are
 // configuration, B's claim round (up to lease_ttl_s / 4) and the tick or two before B
 // adopts. Redis is a private redis-server (tests/support/redis_process.h).
@@ -304,6 +305,28 @@ void BM_HandoffRedis(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(n->bytes.size());
 }
 BENCHMARK(BM_HandoffRedis)->Unit(benchmark::kMillisecond);
+
+// A place's inputs of one tick appended to its input stream (PlaceLeaseStore::appendInput,
+// as NpcCourier does after each tick on its own open connection): the fenced, idempotent
+// script with the stream's trim, one round trip. range(0): the entry's bytes (a tick of
+// 50 npc updates is about 1,750; a busy place's 500, 17,500).
+void BM_InputAppend(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  RedisConnection redis("127.0.0.1", n->redis.port(), kRedisTimeout);
+  PlaceLeaseStore store(redis, "bench");
+  const std::string bytes(static_cast<size_t>(state.range(0)), 'x');
+  static uint64_t tick = 1000000;  // above any tick appended before: every append is new
+  for (auto _ : state) {
+    const LeaseCheck appended = store.appendInput(n->token, ++tick, bytes, 60s);
+    if (!appended.status.isOk() || !appended.held) {
+      state.SkipWithError("the append failed");
+      break;
+    }
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * state.range(0));
+}
+BENCHMARK(BM_InputAppend)->Arg(1750)->Arg(17500)->Unit(benchmark::kMicrosecond);
 
 // Every stage in a row, from A's capture to the place running on B, but B's claim round.
 void BM_HandoffChain(benchmark::State& state) {
