@@ -47,13 +47,19 @@ void defineFlags(CLI::App& app, CommandLine& out) {
       ->default_str("config's snapshot.restore_on_start, else none")
       ->envname("NPCD_RESTORE");
   app.add_flag("--version", out.version, "Print the version and source revision, then exit");
+  app.add_flag("--check", out.check,
+               "Load every definition the config names, print each problem as\n"
+               "file:line: message, then exit: 0 clean, 1 errors (npcd check DIR does the same)");
   app.footer(
       "Environment: NPCD_AUTH_TOKEN is the bearer token for the game and admin roles\n"
       "(overrides \"auth_token\"; kept off the command line, where ps would show it).\n"
       "\n"
       "       npcd plan DOMAIN.json|DIR [--goal NAME] [--set fact=value ...] [--json]\n"
       "       npcd replay SNAPSHOT JOURNAL [--config FILE] [--agent ID] [--quiet]\n"
-      "  plans a GOAP domain's goals and exits (core/goap/plan_command.h)\n");
+      "       npcd check [CONFIG.json|DIR]\n"
+      "  plan: plans a GOAP domain's goals (core/goap/plan_command.h); replay: re-runs an\n"
+      "  input journal (server/replay_command.h); check: loads every definition a config\n"
+      "  names and prints each problem (server/check_command.h)\n");
 }
 
 }  // namespace

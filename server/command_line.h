@@ -23,6 +23,7 @@ struct CommandLine {
   std::string restore;  // --restore latest|FILE
   bool help = false;     // --help / -h: print usage() and exit 0
   bool version = false;  // --version: print versionLine() (build_info.h) and exit 0
+  bool check = false;    // --check: load every definition, print diagnostics, exit (check_command.h)
 };
 
 // False with `error` naming the flag (CLI11's message, then "(see --help)"). Reads the

@@ -433,27 +433,21 @@ void Daemon::shutdown() {
 }
 
 void Daemon::reloadDefinitionsIfChanged() {
-  bool reloaded = false;
-  // One log line per directory that changed: what was loaded, or why the set was refused.
-  auto note = [&](const auto& report, const char* what, size_t count, const char* unit) {
-    if (!report) return;
-    if (report->ok()) {
-      reloaded = true;
-      spdlog::info(logText(fmt::format("{} reloaded ({} {})", what, count, unit)));
-    } else {
-      spdlog::error(logText(fmt::format("{} reload refused, previous set kept:\n{}", what,
-                                        report->text())));
-    }
-  };
-  auto trees = sim_->reloadBehaviorTreesIfChanged();
-  note(trees, "behavior trees", trees ? trees->trees : 0, "trees");
-  auto domains = sim_->reloadPlannerDomainsIfChanged();
-  note(domains, "planner domains", domains ? domains->domains.size() : 0, "domains");
-  auto selection = sim_->reloadSelectionTreesIfChanged();
-  note(selection, "selection trees", selection ? selection->trees : 0, "trees");
+  const DefinitionReport report = sim_->loadDefinitions(DefinitionLoad::kChanged);
+  if (!report.touched()) return;
+  // One line for what changed, then the diagnostics of the kinds that were read.
+  if (report.refused.empty()) {
+    spdlog::info(logText("definitions reloaded: " + report.summary()));
+  } else {
+    spdlog::error(logText("definitions reload: " + report.summary() +
+                          " (a refused kind keeps its running set)"));
+  }
+  for (const std::string& e : report.errors) spdlog::error(logText(e));
+  for (const std::string& w : report.warnings) spdlog::warn(logText(w));
+  if (report.loaded.empty()) return;
   // Snapshots name the definitions they were taken with.
-  if (reloaded && snapshots_) snapshots_->setDefinitionsHash(configDefinitionsHash(config_));
-  if (reloaded && journal_) journal_->setDefinitionsHash(configDefinitionsHash(config_));
+  if (snapshots_) snapshots_->setDefinitionsHash(configDefinitionsHash(config_));
+  if (journal_) journal_->setDefinitionsHash(configDefinitionsHash(config_));
 }
 
 void Daemon::reloadConfigIfChanged() {

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "build_info.h"
+#include "check_command.h"
 #include "command_line.h"
 #include "config.h"
 #include "daemon.h"
@@ -35,6 +36,12 @@ int main(int argc, char** argv) {
     const npc::goap::PlanCommandResult r = npc::goap::planCommandMain(args, &clock);
     std::cout << r.out;
     std::cerr << r.err;
+    return r.exit_code;
+  }
+  if (argc >= 2 && std::string_view(argv[1]) == "check") {  // npcd check [CONFIG|DIR]
+    const npc::CheckCommandResult r = npc::checkCommandMain({argv + 2, argv + argc});
+    std::cerr << r.err;
+    std::cout << r.out;
     return r.exit_code;
   }
   if (argc >= 2 && std::string_view(argv[1]) == "replay") {  // npcd replay SNAPSHOT JOURNAL
@@ -62,6 +69,12 @@ int main(int argc, char** argv) {
   if (!npc::resolveConfig(cli, config, errors)) {
     for (const auto& e : errors) std::cerr << "npcd: " << e << "\n";
     return 2;
+  }
+  if (cli.check) {  // npcd --config FILE --check: the config the daemon would run
+    const npc::CheckCommandResult r = npc::checkConfig(config);
+    std::cerr << r.err;
+    std::cout << r.out;
+    return r.exit_code;
   }
   npc::setupLogging(config.log_level, config.log_format);
 

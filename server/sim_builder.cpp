@@ -13,13 +13,9 @@
 
 namespace npc {
 
-bool buildSimulation(const DaemonConfig& config, std::unique_ptr<Simulation>& sim, WorldFile& world,
-                     std::vector<std::string>& errors) {
-  ArchetypeSet archetypes;
-  if (!config.archetypes_dir.empty()) archetypes.loadDirectory(config.archetypes_dir, errors);
-  if (!config.world.empty()) loadWorldFile(config.world, world, errors, config.world_bounds);
-  if (!errors.empty()) return false;
+namespace {
 
+SimConfig simConfig(const DaemonConfig& config) {
   SimConfig sim_config;
   sim_config.tick_dt_s = 1.0 / config.tick_hz;
   sim_config.seed = config.seed;
@@ -33,6 +29,11 @@ bool buildSimulation(const DaemonConfig& config, std::unique_ptr<Simulation>& si
   sim_config.detail = config.detail;
   sim_config.max_plans_per_tick = config.max_plans_per_tick;
   sim_config.leased_places = config.cluster.enabled;
+  return sim_config;
+}
+
+void checkClusterPlaces(const DaemonConfig& config, const WorldFile& world,
+                        std::vector<std::string>& errors) {
   for (const std::string& place : config.cluster.places) {
     const bool known = std::any_of(world.places.begin(), world.places.end(),
                                    [&](const Place& p) { return p.name == place; });
@@ -41,48 +42,72 @@ bool buildSimulation(const DaemonConfig& config, std::unique_ptr<Simulation>& si
                        (config.world.empty() ? std::string("the (empty) world") : config.world));
     }
   }
-  if (!errors.empty()) return false;
-  LongActionLibrary long_actions;
-  if (!config.long_actions.empty() && !long_actions.loadFile(config.long_actions, errors)) {
+}
+
+// Running, the definitions' warnings and the errors that leave a kind running are logged;
+// a kind that loaded nothing stops the start.
+bool takeDefinitionReport(const DefinitionReport& report, SimBuildMode mode,
+                          std::vector<std::string>& errors, std::vector<std::string>* warnings) {
+  if (mode == SimBuildMode::kCheck) {
+    errors.insert(errors.end(), report.errors.begin(), report.errors.end());
+    if (warnings) warnings->insert(warnings->end(), report.warnings.begin(), report.warnings.end());
+    return report.ok();
+  }
+  for (const std::string& w : report.warnings) spdlog::warn(logText(w));
+  if (!report.refused.empty()) {
+    errors.insert(errors.end(), report.errors.begin(), report.errors.end());
     return false;
   }
-  InfluenceSet influences;
-  if (!config.influences.empty() && !influences.loadFile(config.influences, errors)) {
-    return false;
-  }
-  sim = std::make_unique<Simulation>(sim_config, std::move(archetypes));
-  for (std::string& e : sim->setLongActions(std::move(long_actions))) errors.push_back(std::move(e));
-  for (std::string& e : sim->setInfluences(influences)) errors.push_back(config.influences + ": " + e);
-  if (!errors.empty()) return false;
-  if (!config.behavior_trees_dir.empty()) {
-    const MbtLoadReport report = sim->loadBehaviorTrees(config.behavior_trees_dir);
-    for (const std::string& w : report.warnings) spdlog::warn(logText(w));
-    // At start-up the trees without errors load despite a broken file (report.trees > 0).
-    if (!report.ok() && report.trees == 0) {
-      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
-      return false;
-    }
-    for (const std::string& e : report.errors) spdlog::error(logText(e));  // the rest run
-  }
-  if (!config.goap_dir.empty()) {
-    const PlannerLoadReport report = sim->loadPlannerDomains(config.goap_dir, config.goap_statistics_dir);
-    if (!report.ok()) {
-      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
-      return false;
-    }
-  }
-  if (!config.selection_trees_dir.empty()) {
-    const BstLoadReport report = sim->loadSelectionTrees(config.selection_trees_dir);
-    for (const std::string& w : report.warnings) spdlog::warn(logText(w));
-    // At start-up the trees without errors load despite a broken file (report.trees > 0).
-    if (!report.ok() && report.trees == 0) {
-      errors.insert(errors.end(), report.errors.begin(), report.errors.end());
-      return false;
-    }
-    for (const std::string& e : report.errors) spdlog::error(logText(e));  // the rest run
-  }
-  if (!applyWorldFile(world, *sim, errors)) return false;
+  for (const std::string& e : report.errors) spdlog::error(logText(e));  // the rest run
   return true;
+}
+
+}  // namespace
+
+DefinitionSources definitionSources(const DaemonConfig& config) {
+  DefinitionSources sources;
+  sources.behavior_trees_dir = config.behavior_trees_dir;
+  sources.goap_dir = config.goap_dir;
+  sources.goap_statistics_dir = config.goap_statistics_dir;
+  sources.selection_trees_dir = config.selection_trees_dir;
+  return sources;
+}
+
+bool buildSimulation(const DaemonConfig& config, std::unique_ptr<Simulation>& sim, WorldFile& world,
+                     std::vector<std::string>& errors, SimBuildMode mode,
+                     std::vector<std::string>* warnings) {
+  const bool check = mode == SimBuildMode::kCheck;
+  // Running stops at the first part that fails; checking goes on to hear the rest.
+  auto stop = [&] { return !check && !errors.empty(); };
+  ArchetypeSet archetypes;
+  if (!config.archetypes_dir.empty()) archetypes.loadDirectory(config.archetypes_dir, errors);
+  const size_t before_world = errors.size();
+  if (!config.world.empty()) loadWorldFile(config.world, world, errors, config.world_bounds);
+  const bool world_ok = errors.size() == before_world;
+  if (stop()) return false;
+  checkClusterPlaces(config, world, errors);
+  if (stop()) return false;
+  LongActionLibrary long_actions;
+  if (!config.long_actions.empty()) long_actions.loadFile(config.long_actions, errors);
+  if (stop()) return false;
+  InfluenceSet influences;
+  const size_t before_influences = errors.size();
+  if (!config.influences.empty()) influences.loadFile(config.influences, errors);
+  const bool influences_ok = errors.size() == before_influences;
+  if (stop()) return false;
+
+  sim = std::make_unique<Simulation>(simConfig(config), std::move(archetypes));
+  for (std::string& e : sim->setLongActions(std::move(long_actions))) errors.push_back(std::move(e));
+  if (influences_ok) {
+    for (std::string& e : sim->setInfluences(influences)) errors.push_back(config.influences + ": " + e);
+  }
+  if (stop()) return false;
+  sim->setDefinitionSources(definitionSources(config));
+  const bool definitions_ok = takeDefinitionReport(sim->loadDefinitions(DefinitionLoad::kFirst),
+                                                   mode, errors, warnings);
+  if (!check && !definitions_ok) return false;
+  if (world_ok && !applyWorldFile(world, *sim, errors) && !check) return false;
+  return errors.empty();
 }
 
 }  // namespace npc

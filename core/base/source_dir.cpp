@@ -23,20 +23,39 @@ bool hasExtension(const fs::path& path, std::string_view extension) {
          });
 }
 
+// The files under `dir` with `extension`, in directory order.
+std::vector<fs::path> matchingFiles(const std::string& dir, std::string_view extension,
+                                    SourceDirDepth depth, std::error_code& ec) {
+  std::vector<fs::path> paths;
+  auto keep = [&](const fs::directory_entry& entry) {
+    if (entry.is_regular_file(ec) && hasExtension(entry.path(), extension)) {
+      paths.push_back(entry.path());
+    }
+  };
+  if (depth == SourceDirDepth::kTopLevel) {
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::end(it); it.increment(ec)) {
+      keep(*it);
+    }
+  } else {
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+         it.increment(ec)) {
+      keep(*it);
+    }
+  }
+  return paths;
+}
+
 }  // namespace
 
-SourceDirRead readSourceDir(const std::string& dir, std::string_view extension) {
+SourceDirRead readSourceDir(const std::string& dir, std::string_view extension,
+                            SourceDirDepth depth) {
   SourceDirRead out;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     out.errors.push_back(dir + ": not a directory");
     return out;
   }
-  std::vector<fs::path> paths;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
-       it.increment(ec)) {
-    if (it->is_regular_file(ec) && hasExtension(it->path(), extension)) paths.push_back(it->path());
-  }
+  const std::vector<fs::path> paths = matchingFiles(dir, extension, depth, ec);
   out.found = paths.size();
   for (const fs::path& path : paths) {
     std::ifstream in(path, std::ios::binary);
@@ -55,15 +74,14 @@ SourceDirRead readSourceDir(const std::string& dir, std::string_view extension) 
   return out;
 }
 
-std::string sourceDirFingerprint(const std::string& dir, std::string_view extension) {
+std::string sourceDirFingerprint(const std::string& dir, std::string_view extension,
+                                 SourceDirDepth depth) {
   std::error_code ec;
   std::vector<std::string> entries;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
-       it.increment(ec)) {
-    if (!it->is_regular_file(ec) || !hasExtension(it->path(), extension)) continue;
-    const auto size = it->file_size(ec);
-    const auto time = it->last_write_time(ec).time_since_epoch().count();
-    entries.push_back(it->path().generic_string() + "|" + std::to_string(size) + "|" +
+  for (const fs::path& path : matchingFiles(dir, extension, depth, ec)) {
+    const auto size = fs::file_size(path, ec);
+    const auto time = fs::last_write_time(path, ec).time_since_epoch().count();
+    entries.push_back(path.generic_string() + "|" + std::to_string(size) + "|" +
                       std::to_string(time));
   }
   std::sort(entries.begin(), entries.end());

@@ -22,14 +22,20 @@ struct SourceDirRead {
   size_t found = 0;                 // matching files found, read or not
 };
 
-// Reads every regular file under `dir` (recursively) whose extension equals `extension`
-// (".xml", compared case-insensitively). Any error means the set is incomplete: callers
-// must not replace a loaded set with a partial one.
-SourceDirRead readSourceDir(const std::string& dir, std::string_view extension);
+// Trees may sit in sub-folders; GOAP domains are the top level only (their statistics
+// files may live below).
+enum class SourceDirDepth : bool { kRecursive, kTopLevel };
+
+// Reads every regular file under `dir` whose extension equals `extension` (".xml",
+// compared case-insensitively). Any error means the set is incomplete: callers must not
+// replace a loaded set with a partial one.
+SourceDirRead readSourceDir(const std::string& dir, std::string_view extension,
+                            SourceDirDepth depth = SourceDirDepth::kRecursive);
 
 // Names, sizes and modification times of the same files: equal fingerprints mean nothing
 // changed. Cheap compared to reading, but walks the directory: poll it, do not call it
 // every tick.
-std::string sourceDirFingerprint(const std::string& dir, std::string_view extension);
+std::string sourceDirFingerprint(const std::string& dir, std::string_view extension,
+                                 SourceDirDepth depth = SourceDirDepth::kRecursive);
 
 }  // namespace npc

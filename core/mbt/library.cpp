@@ -132,13 +132,18 @@ MbtLoadReport MbtLibrary::loadSources(const std::vector<MbtSourceFile>& sources_
     uint32_t line = 0;
     if (!file->parse(error, line)) {
       diagnostics.error(source->name, line, std::move(error));
+      report.broken.push_back(name);
       continue;
     }
     const size_t errors_before = diagnostics.errorCount();
     MbtTreeBuilder builder(*file, name, factory_, *signals_, *names_, scopes_, *lua_, config_,
                            diagnostics);
     auto tree = builder.build();
-    if (tree && diagnostics.errorCount() == errors_before) next.push_back(std::move(tree));
+    if (tree && diagnostics.errorCount() == errors_before) {
+      next.push_back(std::move(tree));
+    } else {
+      report.broken.push_back(name);
+    }
     files.push_back(std::move(file));
   }
   report.errors = diagnostics.sortedErrors();

@@ -66,6 +66,7 @@ struct MbtLoadReport {
   size_t files = 0;
   size_t trees = 0;
   size_t reused = 0;  // trees whose file did not change (agents keep running them)
+  std::vector<std::string> broken;  // trees whose file has errors (not in the new set)
   bool ok() const { return errors.empty(); }
   std::string text() const;  // errors then warnings, one per line
 };

@@ -24,20 +24,16 @@ void Simulation::registerTreeActions(ActionListId list, const Archetype& type) {
   }
 }
 
-MbtLoadReport Simulation::loadBehaviorTrees(const std::string& dir) {
-  mbt_dir_ = dir;
-  return finishMbtLoad(mbt_.loadDirectory(dir));
-}
-
-MbtLoadReport Simulation::loadBehaviorTrees(const std::vector<MbtSourceFile>& files) {
-  return finishMbtLoad(mbt_.loadSources(files));
-}
-
-std::optional<MbtLoadReport> Simulation::reloadBehaviorTreesIfChanged() {
-  if (mbt_dir_.empty()) return std::nullopt;
-  auto report = mbt_.reloadIfChanged();
-  if (!report) return std::nullopt;
-  return finishMbtLoad(std::move(*report));
+DefinitionReport Simulation::loadBehaviorTrees(const std::vector<MbtSourceFile>& files) {
+  const MbtLoadReport r = finishMbtLoad(mbt_.loadSources(files));
+  DefinitionReport report;
+  report.errors = r.errors;
+  report.warnings = r.warnings;
+  // The library swaps a set in when it has no errors, or on a first load with some trees.
+  report.outcome("behavior trees", r.ok() || r.trees > 0,
+                 std::to_string(r.trees) + " trees (" + std::to_string(r.reused) + " unchanged)");
+  report.behavior_trees = mbt_.treeCount();
+  return report;
 }
 
 MbtLoadReport Simulation::finishMbtLoad(MbtLoadReport report) {
@@ -47,6 +43,10 @@ MbtLoadReport Simulation::finishMbtLoad(MbtLoadReport report) {
     registerTreeActions(own_actions_[a], type);  // action nodes a game registered since
     for (const BehaviorDef& def : type.behaviors) {
       if (def.tree.empty()) continue;
+      // A tree whose own file failed is named by that file's errors: one cause, one message.
+      if (std::find(report.broken.begin(), report.broken.end(), def.tree) != report.broken.end()) {
+        continue;
+      }
       Agent probe;  // bind() checks the tree exists; the probe is dropped at once
       if (!mbt_.bind(probe.mbt, def.tree, EntityId{1}, 0).isOk()) {
         report.errors.push_back("archetype \"" + type.name + "\": behavior \"" + def.name +

@@ -26,12 +26,6 @@ namespace npc {
 using goap::RunnerCommand;
 using goap::RunnerPhase;
 
-std::string PlannerLoadReport::text() const {
-  std::string out;
-  for (const std::string& e : errors) out += (out.empty() ? "" : "\n") + e;
-  return out;
-}
-
 namespace {
 
 // Designer params become action arguments: "duration_s": 3 → duration = 3 "s",
@@ -245,44 +239,26 @@ void checkBehaviorBuckets(const SimPlanning& P, const Archetype& type,
 
 // --- Loading ------------------------------------------------------------------------------
 
-PlannerLoadReport Simulation::loadPlannerDomains(const std::string& dir,
-                                                 const std::string& statistics_dir) {
-  planner_dir_ = dir;
-  planner_fingerprint_ = sourceDirFingerprint(dir, ".json");
-  auto fresh = std::make_unique<SimPlanning>();
-  const goap::GoapLoadReport r = fresh->library.loadDirectory(dir);
-  return installPlanning(std::move(fresh), {r.errors, r.loaded}, statistics_dir);
-}
-
-PlannerLoadReport Simulation::loadPlannerDomains(
+DefinitionReport Simulation::loadPlannerDomains(
     const std::vector<std::pair<std::string, std::string>>& files, const std::string& statistics_dir) {
   std::vector<goap::GoapSourceFile> sources;
   for (const auto& [path, text] : files) sources.push_back({path, text});
   auto fresh = std::make_unique<SimPlanning>();
-  const goap::GoapLoadReport r = fresh->library.loadFiles(sources);
-  return installPlanning(std::move(fresh), {r.errors, r.loaded}, statistics_dir);
+  goap::GoapLoadReport r = fresh->library.loadFiles(sources);
+  DefinitionReport report;
+  report.errors = std::move(r.errors);
+  const bool installed = installPlanning(std::move(fresh), report.errors, statistics_dir);
+  report.outcome("planner domains", installed, std::to_string(r.loaded.size()) + " domains");
+  report.planner_domains = planning_->library.size();
+  return report;
 }
 
-PlannerLoadReport Simulation::reloadPlannerDomains() {
-  if (planner_dir_.empty()) return {{"no planner domain directory configured"}, {}};
-  // What the running planners counted goes to disk first, so the new set starts from it.
-  if (const Status saved = savePlannerStatistics(); !saved.isOk()) return {{saved.message()}, {}};
-  return loadPlannerDomains(planner_dir_, planning_->statistics_dir);
-}
-
-std::optional<PlannerLoadReport> Simulation::reloadPlannerDomainsIfChanged() {
-  if (planner_dir_.empty() || sourceDirFingerprint(planner_dir_, ".json") == planner_fingerprint_) {
-    return std::nullopt;
-  }
-  return reloadPlannerDomains();
-}
-
-PlannerLoadReport Simulation::installPlanning(std::unique_ptr<SimPlanning> fresh,
-                                              PlannerLoadReport report,
-                                              const std::string& statistics_dir) {
-  if (!report.ok()) return report;  // a bad set never replaces a good one
-  report = bindPlanners(*fresh, std::move(report), statistics_dir);
-  if (!report.ok()) return report;
+bool Simulation::installPlanning(std::unique_ptr<SimPlanning> fresh,
+                                 std::vector<std::string>& errors,
+                                 const std::string& statistics_dir) {
+  if (!errors.empty()) return false;  // a bad set never replaces a good one
+  bindPlanners(*fresh, errors, statistics_dir);
+  if (!errors.empty()) return false;
   // Agents move to the new domains: plans stop (their intentions are cancelled); facts,
   // blackboard values and pacing records carry over by name; a fact whose value the new
   // domain cannot hold starts from its initial value.
@@ -315,16 +291,16 @@ PlannerLoadReport Simulation::installPlanning(std::unique_ptr<SimPlanning> fresh
     if (planning_->bindingsOf(archetype).empty()) continue;
     planning_->sleeping[id] = carryOverMemory(*old, *planning_, archetype, slept);
   }
-  return report;
+  return true;
 }
 
-PlannerLoadReport Simulation::bindPlanners(SimPlanning& P, PlannerLoadReport report,
-                                           const std::string& statistics_dir) {
+void Simulation::bindPlanners(SimPlanning& P, std::vector<std::string>& errors,
+                              const std::string& statistics_dir) {
   P.statistics_dir = statistics_dir;
   P.param_object = names_.intern("object");
   P.param_target = names_.intern("target");
   for (size_t i = 0; i < P.library.size(); ++i) {
-    P.domains.push_back(prepareDomain(P.library, i, statistics_dir, names_, report.errors));
+    P.domains.push_back(prepareDomain(P.library, i, statistics_dir, names_, errors));
   }
   P.bindings.assign(archetypes_.size(), {});
   for (size_t t = 0; t < archetypes_.size(); ++t) {
@@ -332,7 +308,7 @@ PlannerLoadReport Simulation::bindPlanners(SimPlanning& P, PlannerLoadReport rep
     std::vector<PlannerBinding>& bound = P.bindings[t];
     for (const PlannerDef& def : type.planners) {
       PlannerBinding b;
-      if (!bindPlanner(P, type, def, names_, b, report.errors)) continue;
+      if (!bindPlanner(P, type, def, names_, b, errors)) continue;
       // What the agent performs is a client-side action of its archetype unless something
       // (its data, a daemon-side built-in such as Take) already defines it.
       const ActionListId list = own_actions_[t];
@@ -342,9 +318,8 @@ PlannerLoadReport Simulation::bindPlanners(SimPlanning& P, PlannerLoadReport rep
       }
       bound.push_back(std::move(b));
     }
-    if (bound.size() == type.planners.size()) checkBehaviorBuckets(P, type, bound, report.errors);
+    if (bound.size() == type.planners.size()) checkBehaviorBuckets(P, type, bound, errors);
   }
-  return report;
 }
 
 Status Simulation::savePlannerStatistics() const {

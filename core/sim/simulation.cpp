@@ -73,20 +73,24 @@ Simulation::~Simulation() {
   for (Agent& agent : agents_.rows()) leaveTree(agent);
 }
 
-BstLoadReport Simulation::loadSelectionTrees(const std::string& dir) {
-  trees_dir_ = dir;
-  return finishTreeLoad(trees_.loadDirectory(dir));
+void Simulation::setDefinitionSources(DefinitionSources sources) {
+  definitions_ = std::make_unique<DefinitionSet>(std::move(sources));
 }
 
-BstLoadReport Simulation::loadSelectionTrees(const std::vector<BstSourceFile>& files) {
-  return finishTreeLoad(trees_.loadSources(files));
+DefinitionReport Simulation::loadDefinitions(DefinitionLoad how) {
+  if (!definitions_) return {};
+  return definitions_->load(*this, how);
 }
 
-std::optional<BstLoadReport> Simulation::reloadSelectionTreesIfChanged() {
-  if (trees_dir_.empty()) return std::nullopt;
-  auto report = trees_.reloadIfChanged();
-  if (!report) return std::nullopt;
-  return finishTreeLoad(std::move(*report));
+DefinitionReport Simulation::loadSelectionTrees(const std::vector<BstSourceFile>& files) {
+  const BstLoadReport r = finishTreeLoad(trees_.loadSources(files));
+  DefinitionReport report;
+  report.errors = r.errors;
+  report.warnings = r.warnings;
+  // The library swaps a set in when it has no errors, or on a first load with some trees.
+  report.outcome("selection trees", r.ok() || r.trees > 0, std::to_string(r.trees) + " trees");
+  report.selection_trees = trees_.treeCount();
+  return report;
 }
 
 BstLoadReport Simulation::finishTreeLoad(BstLoadReport report) {
@@ -94,6 +98,9 @@ BstLoadReport Simulation::finishTreeLoad(BstLoadReport report) {
     const Archetype& type = archetypes_.at(static_cast<uint16_t>(i));
     if (type.selection_tree.empty()) continue;
     const SelectionTree* tree = trees_.tree(trees_.findTree(type.selection_tree));
+    // A tree missing after a load with errors is most likely in the broken file, which
+    // the report names already: one cause, one message.
+    if (!tree && !report.ok()) continue;
     if (!tree) {
       report.errors.push_back("archetype \"" + type.name + "\": selection_tree \"" +
                               type.selection_tree + "\" is not loaded");
@@ -253,31 +260,15 @@ void Simulation::apply(Command& command) {
             c.reply({}, r.agent, r.value);
           }
         } else if constexpr (std::is_same_v<T, ReloadDefinitions>) {
-          if (trees_dir_.empty() && mbt_dir_.empty() && planner_dir_.empty()) {
+          if (!definitions_ || definitions_->sources().empty()) {
             if (c.reply) {
               c.reply({StatusCode::kFailedPrecondition, "no definitions directory configured"},
                       {});
             }
           } else {
-            // Behavior trees first: selection trees may name behaviors that need them.
-            std::string text;
-            bool ok = true;
-            if (!mbt_dir_.empty()) {
-              const MbtLoadReport m = finishMbtLoad(mbt_.reload());
-              ok = ok && m.ok();
-              text += m.text();
-            }
-            if (!trees_dir_.empty()) {
-              const BstLoadReport b = finishTreeLoad(trees_.reload());
-              ok = ok && b.ok();
-              text += (text.empty() || b.text().empty() ? "" : "\n") + b.text();
-            }
-            if (!planner_dir_.empty()) {
-              const PlannerLoadReport p = reloadPlannerDomains();
-              ok = ok && p.ok();
-              text += (text.empty() || p.text().empty() ? "" : "\n") + p.text();
-            }
-            if (c.reply) c.reply(ok ? Status{} : Status{StatusCode::kInvalidArgument, text}, text);
+            const DefinitionReport r = loadDefinitions(DefinitionLoad::kAll);
+            const std::string text = r.text();
+            if (c.reply) c.reply(r.ok() ? Status{} : Status{StatusCode::kInvalidArgument, text}, text);
           }
         } else if constexpr (std::is_same_v<T, ActionResult>) {
           report(applyActionResult(c, origin, command.item), c.agent);

@@ -36,6 +36,7 @@
 #include "mbt/library.h"
 #include "perception/perception_system.h"
 #include "sim/commands.h"
+#include "sim/definition_set.h"
 #include "sim/perception_phase.h"
 #include "sim/selection_phase.h"
 #include "sim/detail_tiers.h"
@@ -58,15 +59,6 @@ struct NavQueryLimits;
 struct AgentPlanner;
 struct PlannerRun;
 struct PlannerMemory;
-
-// Planner domains loaded (config "goap_dir"): errors name file and JSON path, or the
-// archetype that refers to something a domain lacks.
-struct PlannerLoadReport {
-  std::vector<std::string> errors;
-  std::vector<std::string> domains;
-  bool ok() const { return errors.empty(); }
-  std::string text() const;
-};
 
 struct SimConfig {
   double tick_dt_s = 0.1;        // simulated seconds per tick [Limit: > 0]
@@ -127,13 +119,18 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  // Set-up (before the first tick, or on the tick thread): loads the selection trees the
-  // archetypes name, from a directory or from in-memory files. Every archetype's
-  // selection_tree must exist and every behavior a tree selects should be defined by the
-  // archetypes using it (missing ones are warnings: such agents face their target).
-  // Agents already spawned are bound again. A failed load keeps what was loaded.
-  BstLoadReport loadSelectionTrees(const std::string& dir);
-  BstLoadReport loadSelectionTrees(const std::vector<BstSourceFile>& files);
+  // Set-up (before the first tick, or on the tick thread): where the behavior definitions
+  // come from, and loading them from there — the one way the daemon loads them
+  // (definition_set.h: order, all-or-nothing rule, report).
+  void setDefinitionSources(DefinitionSources sources);
+  DefinitionReport loadDefinitions(DefinitionLoad how);
+
+  // The same from in-memory files, one kind at a time (tests, tools):
+  // Selection trees. Every archetype's selection_tree must exist and every behavior a tree
+  // selects should be defined by the archetypes using it (missing ones are warnings: such
+  // agents face their target). Agents already spawned are bound again. A failed load keeps
+  // what was loaded.
+  DefinitionReport loadSelectionTrees(const std::vector<BstSourceFile>& files);
   // Set-up: the long actions archetypes name (behaviors of mode long_action, hibernation
   // actions). Returns one message per unknown name; empty when everything resolved.
   std::vector<std::string> setLongActions(LongActionLibrary library);
@@ -162,32 +159,22 @@ class Simulation {
   // Heap bytes held for sleeping agents (records, index, spare capacity).
   size_t dormantBytes() const;
 
-  // Tick thread: reloads the selection tree directory when its files changed (walks the
-  // directory: call every second or so, not every tick). nullopt when nothing changed.
-  std::optional<BstLoadReport> reloadSelectionTreesIfChanged();
-  // Set-up: loads the modular behavior trees that archetypes' behaviors name ("tree").
-  // Every named tree must load; a failed load keeps what was loaded.
-  MbtLoadReport loadBehaviorTrees(const std::string& dir);
-  MbtLoadReport loadBehaviorTrees(const std::vector<MbtSourceFile>& files);
-  std::optional<MbtLoadReport> reloadBehaviorTreesIfChanged();
+  // Modular behavior trees that archetypes' behaviors name ("tree"). Every named tree must
+  // load; a failed load keeps what was loaded.
+  DefinitionReport loadBehaviorTrees(const std::vector<MbtSourceFile>& files);
   MbtLibrary& behaviorTrees() { return mbt_; }
   // Where behavior trees' log messages go besides each agent's history (e.g. spdlog).
   void setTreeLogSink(std::function<void(const MbtLogMessage&)> sink) { tree_log_ = std::move(sink); }
 
-  // Set-up: loads the GOAP domains (core/goap) of `dir`, all or nothing, and binds every
-  // archetype with a "planner" to its domain (buckets, targets, blackboard, facts).
-  // `statistics_dir` ("" = off): per-domain action/condition statistics are loaded from
-  // <dir>/<domain>.stats.json (conditions re-ordered cheapest-most-failing first), counted
-  // while planning and written back by savePlannerStatistics().
-  PlannerLoadReport loadPlannerDomains(const std::string& dir, const std::string& statistics_dir = {});
-  PlannerLoadReport loadPlannerDomains(const std::vector<std::pair<std::string, std::string>>& files,
-                                       const std::string& statistics_dir = {});
+  // GOAP domains (core/goap), all or nothing, binding every archetype with a "planner" to
+  // its domain (buckets, targets, blackboard, facts). `statistics_dir` ("" = off):
+  // per-domain action/condition statistics are loaded from <dir>/<domain>.stats.json
+  // (conditions re-ordered cheapest-most-failing first), counted while planning and written
+  // back by savePlannerStatistics(). On a reload agents move to the new domains: running
+  // plans stop, facts and blackboard values carry over by name.
+  DefinitionReport loadPlannerDomains(const std::vector<std::pair<std::string, std::string>>& files,
+                                      const std::string& statistics_dir = {});
   Status savePlannerStatistics() const;
-  // Tick thread: loads the domain directory again (ReloadDefinitions, polling). A bad set
-  // is refused and the loaded one kept; otherwise agents move to the new domains — running
-  // plans stop, facts and blackboard values carry over by name. nullopt when unchanged.
-  PlannerLoadReport reloadPlannerDomains();
-  std::optional<PlannerLoadReport> reloadPlannerDomainsIfChanged();
 
   // Thread-safe. Queues commands for the next tick, in order. Returns false (queuing
   // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
@@ -331,10 +318,11 @@ class Simulation {
   void startWork(Agent& agent, uint16_t long_action, bool for_hibernation);
   void stopWork(Agent& agent, Settlement* settled);
   // Planning (sim_planning.cpp).
-  PlannerLoadReport installPlanning(std::unique_ptr<SimPlanning> fresh, PlannerLoadReport report,
-                                    const std::string& statistics_dir);
-  PlannerLoadReport bindPlanners(SimPlanning& planning, PlannerLoadReport report,
-                                 const std::string& statistics_dir);
+  // False (nothing changed) when `errors` has any, or binding the archetypes adds some.
+  bool installPlanning(std::unique_ptr<SimPlanning> fresh, std::vector<std::string>& errors,
+                       const std::string& statistics_dir);
+  void bindPlanners(SimPlanning& planning, std::vector<std::string>& errors,
+                    const std::string& statistics_dir);
   void attachPlanner(Agent& agent);    // spawn / wake: planner rows if its archetype plans
   void detachPlanner(EntityId id);     // despawn (awake or asleep)
   void sleepPlanner(EntityId id);      // its place sleeps: facts, blackboard, pacing kept
@@ -428,14 +416,12 @@ class Simulation {
   SelectionTreeLibrary trees_;
   MbtLibrary mbt_;                        // declared before agents_: instances need it alive
   std::unique_ptr<SimMbtHost> mbt_host_;  // the simulation as seen by behavior trees
-  std::string mbt_dir_;
   std::function<void(const MbtLogMessage&)> tree_log_;
   DenseTable<Agent, EntityId> agents_;
   std::unique_ptr<SimPlanning> planning_;  // GOAP domains, planner, per-agent plan state
   std::unique_ptr<SimNavigation> navigation_;  // null without a navmesh (sim_navigation.cpp)
-  std::string planner_dir_;                // where domains load from ("" = none / in memory)
-  std::string planner_fingerprint_;
-  std::string trees_dir_;              // where selection trees load from ("" = none)
+  // Where the behavior definitions load from (setDefinitionSources); null = in memory only.
+  std::unique_ptr<DefinitionSet> definitions_;
   // BehaviorDef::set_when_done resolved to variable ids, for every archetype's behaviors.
   struct DoneAssignment {
     uint16_t archetype;

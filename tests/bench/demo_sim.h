@@ -32,10 +32,11 @@ struct DemoSim {
     long_actions.loadFile(NPCD_SOURCE_DIR "/config/long_actions.json", errors);
     sim = std::make_unique<Simulation>(config, std::move(archetypes));
     sim->setLongActions(std::move(long_actions));
+    sim->setDefinitionSources({NPCD_SOURCE_DIR "/config/behavior_trees",
+                               NPCD_SOURCE_DIR "/config/goap", "",
+                               NPCD_SOURCE_DIR "/config/selection_trees"});
     const bool loaded = errors.empty() &&
-                        sim->loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok() &&
-                        sim->loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok() &&
-                        sim->loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok() &&
+                        sim->loadDefinitions(DefinitionLoad::kFirst).ok() &&
                         applyWorldFile(world, *sim, errors);
     if (!loaded) {
       state.SkipWithError("the demo definitions or the world did not load");

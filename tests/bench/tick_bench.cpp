@@ -102,7 +102,8 @@ void BM_SimTickPlanning(benchmark::State& state) {
   config.max_plans_per_tick = static_cast<uint32_t>(agents);
   config.hibernation.enabled = false;
   Simulation sim(config, plannerArchetypes());
-  if (!sim.loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok()) {
+  sim.setDefinitionSources({"", NPCD_SOURCE_DIR "/config/goap", "", ""});
+  if (!sim.loadDefinitions(DefinitionLoad::kFirst).ok()) {
     state.SkipWithError("config/goap did not load");
     return;
   }
@@ -187,10 +188,10 @@ void BM_ScaleWorldTick(benchmark::State& state) {
   config.detail.near_m = 40.f;
   config.detail.far_period_ticks = 4;
   Simulation sim(config, std::move(archetypes));
+  sim.setDefinitionSources({NPCD_SOURCE_DIR "/config/behavior_trees", NPCD_SOURCE_DIR "/config/goap",
+                            "", NPCD_SOURCE_DIR "/config/selection_trees"});
   const bool loaded = errors.empty() &&
-                      sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok() &&
-                      sim.loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok() &&
-                      sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok() &&
+                      sim.loadDefinitions(DefinitionLoad::kFirst).ok() &&
                       applyWorldFile(world, sim, errors);
   if (!loaded) {
     state.SkipWithError("the demo definitions or the scale world did not load");

@@ -38,6 +38,7 @@ struct DemoDefinitions {
   npc::WorldFile world;
   std::vector<npc::SourceFile> behavior_trees;
   std::vector<npc::SourceFile> selection_trees;
+  std::vector<std::pair<std::string, std::string>> goap_domains;
 
   DemoDefinitions() {
     std::vector<std::string> errors;
@@ -45,6 +46,9 @@ struct DemoDefinitions {
     npc::loadWorldFile(NPCD_SOURCE_DIR "/config/demo.json", world, errors);
     behavior_trees = npc::readSourceDir(NPCD_SOURCE_DIR "/config/behavior_trees", ".xml").files;
     selection_trees = npc::readSourceDir(NPCD_SOURCE_DIR "/config/selection_trees", ".xml").files;
+    for (npc::SourceFile& f : npc::readSourceDir(NPCD_SOURCE_DIR "/config/goap", ".json").files) {
+      goap_domains.emplace_back(std::move(f.name), std::move(f.text));
+    }
     if (!errors.empty()) __builtin_trap();  // the shipped demo must load
   }
 
@@ -52,7 +56,7 @@ struct DemoDefinitions {
     auto sim = std::make_unique<npc::Simulation>(npc::SimConfig{}, npc::ArchetypeSet(archetypes));
     std::vector<std::string> errors;
     const bool ok = sim->loadBehaviorTrees(behavior_trees).ok() &&
-                    sim->loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok() &&
+                    sim->loadPlannerDomains(goap_domains).ok() &&
                     sim->loadSelectionTrees(selection_trees).ok() &&
                     npc::applyWorldFile(world, *sim, errors);
     if (!ok) __builtin_trap();

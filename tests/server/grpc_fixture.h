@@ -121,17 +121,18 @@ class TestServer {
     REQUIRE(sim_.world().addPlace("square", Aabb{{-100.f, -100.f, -10.f}, {100.f, 100.f, 10.f}}));
     REQUIRE(sim_.setInfluences(setup.influences).empty());
     if (!setup.selection_tree_dir.empty()) {
-      const BstLoadReport report = sim_.loadSelectionTrees(setup.selection_tree_dir);
+      sim_.setDefinitionSources({"", "", "", setup.selection_tree_dir});
+      const DefinitionReport report = sim_.loadDefinitions(DefinitionLoad::kFirst);
       INFO(report.text());
       REQUIRE(report.ok());
     }
     if (!setup.selection_trees.empty()) {
-      const BstLoadReport report = sim_.loadSelectionTrees(setup.selection_trees);
+      const DefinitionReport report = sim_.loadSelectionTrees(setup.selection_trees);
       INFO(report.text());
       REQUIRE(report.ok());
     }
     if (!setup.planner_domains.empty()) {
-      const PlannerLoadReport report = sim_.loadPlannerDomains(setup.planner_domains);
+      const DefinitionReport report = sim_.loadPlannerDomains(setup.planner_domains);
       INFO(report.text());
       REQUIRE(report.ok());
     }

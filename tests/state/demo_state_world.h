@@ -46,9 +46,10 @@ struct DemoStateWorld {
     sim = std::make_unique<Simulation>(config, std::move(archetypes));
     REQUIRE(sim->setLongActions(std::move(long_actions)).empty());
     REQUIRE(sim->setInfluences(influences).empty());
-    REQUIRE(sim->loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok());
-    REQUIRE(sim->loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok());
-    REQUIRE(sim->loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok());
+    sim->setDefinitionSources({NPCD_SOURCE_DIR "/config/behavior_trees",
+                               NPCD_SOURCE_DIR "/config/goap", "",
+                               NPCD_SOURCE_DIR "/config/selection_trees"});
+    REQUIRE(sim->loadDefinitions(DefinitionLoad::kFirst).ok());
     REQUIRE(applyWorldFile(world, *sim, errors));
     REQUIRE(errors.empty());
     game = std::make_unique<DemoGame>(world.players);

@@ -62,7 +62,7 @@ struct Fixture {
   std::vector<ActionOut> last;
 
   Fixture() {
-    const MbtLoadReport r = sim.loadBehaviorTrees({{"Patrol.xml", kPatrol}});
+    const DefinitionReport r = sim.loadBehaviorTrees({{"Patrol.xml", kPatrol}});
     INFO(r.text());
     REQUIRE(r.ok());
     sim.submit({ClientId{1}, 0, sentry()});
@@ -298,21 +298,32 @@ TEST_CASE("Behavior trees set selection variables", "[sim][mbt]") {
 }
 
 // Regression: one broken tree file made the healthy trees' archetypes report "tree ... is
-// not loaded" and nothing ran.
+// not loaded" and nothing ran. The broken file's error is the one message about it: the
+// archetype whose tree is in that file does not add a second.
 TEST_CASE("A broken tree file on the first load leaves the healthy trees running", "[sim][mbt]") {
   ArchetypeSet set = archetypes();
   set.add(treeRunner("guard", "Fight"));
   Simulation sim{SimConfig{}, std::move(set)};
-  const MbtLoadReport report =
+  const DefinitionReport report =
       sim.loadBehaviorTrees({{"behavior_trees/Patrol.xml", kPatrol},
                              {"behavior_trees/Fight.xml",
                               "<BehaviorTree>\n<Root>\n<Move speed=\"1\"/>\n</Root>\n</BehaviorTree>"}});
-  REQUIRE(report.trees == 1);
-  REQUIRE(report.errors.size() == 2);
-  REQUIRE(report.errors[0] == "behavior_trees/Fight.xml:3: <Move> needs attribute \"to\"");
-  REQUIRE(report.errors[1] == "archetype \"guard\": behavior \"Fight\": tree \"Fight\" is not loaded");
+  REQUIRE(report.behavior_trees == 1);
+  REQUIRE(report.loaded.size() == 1);
+  REQUIRE(report.errors == std::vector<std::string>{
+                               "behavior_trees/Fight.xml:3: <Move> needs attribute \"to\""});
   sim.submit({ClientId{1}, 0, sentry()});
   sim.tick();
   REQUIRE(sim.output().actions.size() == 1);
   REQUIRE(sim.names().name(sim.output().actions[0].name) == "Move");
+}
+
+TEST_CASE("An archetype naming a tree no file defines is reported", "[sim][mbt]") {
+  ArchetypeSet set = archetypes();
+  set.add(treeRunner("guard", "Fight"));
+  Simulation sim{SimConfig{}, std::move(set)};
+  const DefinitionReport report = sim.loadBehaviorTrees({{"behavior_trees/Patrol.xml", kPatrol}});
+  REQUIRE(report.errors == std::vector<std::string>{
+                               "archetype \"guard\": behavior \"Fight\": tree \"Fight\" is not loaded"});
+  REQUIRE(report.refused.empty());  // the healthy set runs
 }

@@ -42,12 +42,10 @@ inline std::unique_ptr<Simulation> makeDemoSimulation(const SimConfig& config,
   LongActionLibrary long_actions;
   if (!long_actions.loadFile(NPCD_SOURCE_DIR "/config/long_actions.json", problems)) return nullptr;
   for (std::string& e : sim->setLongActions(std::move(long_actions))) problems.push_back(std::move(e));
-  const MbtLoadReport trees = sim->loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees");
-  if (!trees.ok()) problems.push_back(trees.text());
-  const PlannerLoadReport planners = sim->loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap");
-  if (!planners.ok()) problems.push_back(planners.text());
-  const BstLoadReport selection = sim->loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees");
-  if (!selection.ok() || !selection.warnings.empty()) problems.push_back(selection.text());
+  sim->setDefinitionSources({NPCD_SOURCE_DIR "/config/behavior_trees", NPCD_SOURCE_DIR "/config/goap",
+                             "", NPCD_SOURCE_DIR "/config/selection_trees"});
+  const DefinitionReport report = sim->loadDefinitions(DefinitionLoad::kFirst);
+  if (!report.ok() || !report.warnings.empty()) problems.push_back(report.text());
   return sim;
 }
 

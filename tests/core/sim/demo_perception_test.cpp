@@ -24,8 +24,9 @@ Watch watchPlayer(Vec3 start, Vec3 velocity, float eye_m, int ticks) {
   SimConfig config;
   config.derive_footsteps = false;  // sight only: the runner must not be heard instead
   Simulation sim(config, std::move(archetypes));
-  REQUIRE(sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok());
-  REQUIRE(sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok());
+  sim.setDefinitionSources({NPCD_SOURCE_DIR "/config/behavior_trees", "", "",
+                            NPCD_SOURCE_DIR "/config/selection_trees"});
+  REQUIRE(sim.loadDefinitions(DefinitionLoad::kFirst).ok());
   EntityState guard;
   guard.id = EntityId{100};
   guard.kind = EntityKind::kNpc;
@@ -88,8 +89,9 @@ TEST_CASE("Demo guards investigate a noise, then go back to idle", "[sim][demo]"
   ArchetypeSet archetypes;
   REQUIRE(archetypes.loadDirectory(NPCD_SOURCE_DIR "/config/archetypes", errors));
   Simulation sim(SimConfig{}, std::move(archetypes));
-  REQUIRE(sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok());
-  REQUIRE(sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok());
+  sim.setDefinitionSources({NPCD_SOURCE_DIR "/config/behavior_trees", "", "",
+                            NPCD_SOURCE_DIR "/config/selection_trees"});
+  REQUIRE(sim.loadDefinitions(DefinitionLoad::kFirst).ok());
   EntityState guard;
   guard.id = EntityId{100};
   guard.kind = EntityKind::kNpc;

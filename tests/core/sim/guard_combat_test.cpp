@@ -35,8 +35,9 @@ struct GuardFight {
   }
 
   GuardFight() {
-    REQUIRE(sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok());
-    REQUIRE(sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok());
+    sim.setDefinitionSources({NPCD_SOURCE_DIR "/config/behavior_trees", "", "",
+                              NPCD_SOURCE_DIR "/config/selection_trees"});
+    REQUIRE(sim.loadDefinitions(DefinitionLoad::kFirst).ok());
     Obstacle wall;
     wall.id = ObstacleId{1};
     wall.box = {{5, 3, 0}, {6, 5, 2}};

@@ -150,7 +150,7 @@ class RaoulWorld {
       : sim_(config, archetypes()) {
     REQUIRE(sim_.setInfluences(influences()).empty());
     if (in_a_place) REQUIRE(sim_.world().addPlace("mountain", {{-50, -50, -10}, {50, 50, 50}}));
-    const BstLoadReport trees =
+    const DefinitionReport trees =
         sim_.loadSelectionTrees({{"RaoulMind.xml", kRaoulMind}, {"Wife.xml", kWife}});
     INFO(trees.text());
     REQUIRE(trees.ok());

@@ -88,7 +88,7 @@ Command knife(uint64_t id, Vec3 at) {
 std::unique_ptr<Simulation> chefWorld() {
   auto sim = std::make_unique<Simulation>(chefConfig(), chefArchetypes());
   REQUIRE(sim->loadBehaviorTrees({{"ChefTree.xml", kChefTree}}).ok());
-  const PlannerLoadReport r = sim->loadPlannerDomains({{"chef.json", kChefDomain}});
+  const DefinitionReport r = sim->loadPlannerDomains({{"chef.json", kChefDomain}});
   INFO(r.text());
   REQUIRE(r.ok());
   return sim;
@@ -109,7 +109,7 @@ TEST_CASE("planner configuration errors name the archetype and what is missing",
   set.loadObject(j, reader);
   REQUIRE(reader.ok());
   Simulation sim(chefConfig(), std::move(set));
-  const PlannerLoadReport r = sim.loadPlannerDomains({{"chef.json", kChefDomain}});
+  const DefinitionReport r = sim.loadPlannerDomains({{"chef.json", kChefDomain}});
   const std::string text = r.text();
   CHECK_FALSE(r.ok());
   CHECK_THAT(text, Catch::Contains("archetype \"a\": planner: behavior \"Work\": domain \"chef\" has no bucket \"Work\""));
@@ -359,7 +359,7 @@ TEST_CASE("planner statistics are counted while agents plan, saved and loaded ag
   // A damaged file is refused, naming it.
   std::ofstream(dir / "chef.stats.json") << "{ not json";
   Simulation broken(chefConfig(), chefArchetypes());
-  const PlannerLoadReport r = broken.loadPlannerDomains({{"chef.json", kChefDomain}}, dir.string());
+  const DefinitionReport r = broken.loadPlannerDomains({{"chef.json", kChefDomain}}, dir.string());
   CHECK_FALSE(r.ok());
   CHECK_THAT(r.text(), Catch::Contains("chef.stats.json"));
   std::filesystem::remove_all(dir);
@@ -408,8 +408,9 @@ TEST_CASE("planner domains reload: a bad set is refused, a good one takes over w
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "chef.json") << kChefDomain;
   Simulation sim(chefConfig(), chefArchetypes());
-  REQUIRE(sim.loadPlannerDomains(dir.string()).ok());
-  CHECK_FALSE(sim.reloadPlannerDomainsIfChanged());  // nothing changed
+  sim.setDefinitionSources({"", dir.string(), "", ""});
+  REQUIRE(sim.loadDefinitions(DefinitionLoad::kFirst).ok());
+  CHECK_FALSE(sim.loadDefinitions(DefinitionLoad::kChanged).touched());  // nothing changed
   REQUIRE(sim.submit(knife(502, {3.f, 0.f, 0.f})));
   REQUIRE(sim.submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "chef")));
   REQUIRE(sim.submit({ClientId::kDaemon, 0, SetPlannerValue{EntityId{10}, "hungry", "false", true, {}}}));
@@ -419,8 +420,9 @@ TEST_CASE("planner domains reload: a bad set is refused, a good one takes over w
 
   SECTION("a broken file is refused, naming it; the loaded domains keep running") {
     std::ofstream(dir / "chef.json") << R"({ "domain": "chef", "facts": [ { "name": 3 } ] })";
-    const PlannerLoadReport r = sim.reloadPlannerDomains();
+    const DefinitionReport r = sim.loadDefinitions(DefinitionLoad::kAll);
     CHECK_FALSE(r.ok());
+    CHECK(r.refused == std::vector<std::string>{"planner domains"});
     CHECK_THAT(r.text(), Catch::Contains("chef.json"));
     CHECK(describe(sim, 10)["planner"]["domain"] == "chef");
     CHECK_THAT(describe(sim, 10)["planner"]["facts"].get<std::string>(), Catch::Contains("has_knife=true"));
@@ -433,9 +435,10 @@ TEST_CASE("planner domains reload: a bad set is refused, a good one takes over w
                     R"("effects": [ { "fact": "meal_ready", "set": true } ], "cost": 2,
                         "params": { "recipe": "stew" } })");
     std::ofstream(dir / "chef.json") << changed;
-    const auto r = sim.reloadPlannerDomainsIfChanged();
-    REQUIRE(r);
-    CHECK(r->ok());
+    const DefinitionReport r = sim.loadDefinitions(DefinitionLoad::kChanged);
+    REQUIRE(r.touched());
+    CHECK(r.ok());
+    CHECK(r.loaded == std::vector<std::string>{"planner domains: 1 domains"});
     game.run(2);
     CHECK_THAT(describe(sim, 10)["planner"]["facts"].get<std::string>(), Catch::Contains("has_knife=true"));
     CHECK(game.count("Cook") == 0);  // still not hungry: the blackboard came along
@@ -481,7 +484,8 @@ TEST_CASE("a domain reload keeps pacing records by tag name", "[sim][planning][r
       "species": "human", "behavior": "Walk", "perception": { "vision": false, "hearing": false },
       "behaviors": { "Walk": { "mode": "plan" } },
       "planner": { "domain": "walker", "transient_facts": ["arrived"], "trace": true } } })"));
-  REQUIRE(sim.loadPlannerDomains(dir.string()).ok());
+  sim.setDefinitionSources({"", dir.string(), "", ""});
+  REQUIRE(sim.loadDefinitions(DefinitionLoad::kFirst).ok());
   REQUIRE(sim.submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "walker")));
   Game game{sim, 10};
   for (int i = 0; i < 50 && game.done.size() < 2; ++i) game.tick();
@@ -495,7 +499,7 @@ TEST_CASE("a domain reload keeps pacing records by tag name", "[sim][planning][r
     { "name": "Hop", "effects": [ { "fact": "arrived", "set": true } ], "cost": 50,
       "pacing": { "tag": "hop", "agent_penalty": 1 } },)");
   std::ofstream(dir / "walker.json") << walker;
-  const PlannerLoadReport r = sim.reloadPlannerDomains();
+  const DefinitionReport r = sim.loadDefinitions(DefinitionLoad::kAll);
   INFO(r.text());
   REQUIRE(r.ok());
   for (int i = 0; i < 50 && game.done.size() < 4; ++i) game.tick();

@@ -92,9 +92,9 @@ TEST_CASE("A scale world runs with the demo's definitions and keeps every phase 
   SimConfig config;
   config.hibernation.enabled = false;
   Simulation sim(config, std::move(archetypes));
-  REQUIRE(sim.loadBehaviorTrees(NPCD_SOURCE_DIR "/config/behavior_trees").ok());
-  REQUIRE(sim.loadPlannerDomains(NPCD_SOURCE_DIR "/config/goap").ok());
-  REQUIRE(sim.loadSelectionTrees(NPCD_SOURCE_DIR "/config/selection_trees").ok());
+  sim.setDefinitionSources({NPCD_SOURCE_DIR "/config/behavior_trees", NPCD_SOURCE_DIR "/config/goap",
+                            "", NPCD_SOURCE_DIR "/config/selection_trees"});
+  REQUIRE(sim.loadDefinitions(DefinitionLoad::kFirst).ok());
   REQUIRE(applyWorldFile(w, sim, errors));
   DemoGame game(w.players);
   std::vector<Command> commands;

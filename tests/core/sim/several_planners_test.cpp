@@ -108,7 +108,7 @@ std::vector<std::pair<std::string, std::string>> duelDomains() {
 std::unique_ptr<Simulation> duelWorld(SimConfig config = duelConfig()) {
   auto sim = std::make_unique<Simulation>(config, duelistArchetypes());
   REQUIRE(sim->loadBehaviorTrees({{"DuelTree.xml", kDuelTree}}).ok());
-  const PlannerLoadReport r = sim->loadPlannerDomains(duelDomains());
+  const DefinitionReport r = sim->loadPlannerDomains(duelDomains());
   INFO(r.text());
   REQUIRE(r.ok());
   return sim;
@@ -168,7 +168,7 @@ TEST_CASE("a behavior plans only where one of the planners has its bucket", "[si
       "planners": [ { "name": "footwork", "domain": "mover" }, { "name": "attack", "domain": "striker",
                       "transient_facts": ["nothing"] } ] } })";
   Simulation sim(duelConfig(), duelistArchetypes(archetypes));
-  const PlannerLoadReport r = sim.loadPlannerDomains(duelDomains());
+  const DefinitionReport r = sim.loadPlannerDomains(duelDomains());
   CHECK_FALSE(r.ok());
   CHECK_THAT(r.text(), Catch::Contains("archetype \"a\": planners: behavior \"Rest\": none of the domains "
                                        "\"mover\", \"striker\" has bucket \"Rest\""));
@@ -320,7 +320,8 @@ TEST_CASE("a domain reload carries each planner's facts, the blackboard and paci
   std::ofstream(dir / "mover.json") << kMoverDomain;
   std::ofstream(dir / "striker.json") << kStrikerDomain;
   auto sim = std::make_unique<Simulation>(duelConfig(), duelistArchetypes());
-  REQUIRE(sim->loadPlannerDomains(dir.string()).ok());
+  sim->setDefinitionSources({"", dir.string(), "", ""});
+  REQUIRE(sim->loadDefinitions(DefinitionLoad::kFirst).ok());
   REQUIRE(sim->submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "driller")));
   REQUIRE(sim->submit(setValue(10, "alert", "true", false, "attack")));
   Game game{*sim, 10};
@@ -333,7 +334,7 @@ TEST_CASE("a domain reload carries each planner's facts, the blackboard and paci
   striker.replace(striker.find(facts), facts.size(),
                   R"("facts": [ { "name": "tired", "type": "bool" }, { "name": "struck")");
   std::ofstream(dir / "striker.json") << striker;
-  const PlannerLoadReport r = sim->reloadPlannerDomains();
+  const DefinitionReport r = sim->loadDefinitions(DefinitionLoad::kAll);
   INFO(r.text());
   REQUIRE(r.ok());
   REQUIRE(sim->submit(setValue(10, "in_position", "true", true)));

@@ -72,7 +72,7 @@ struct FightWorld {
     REQUIRE(parseWorldFile(levelDir() + "/world.json", text + " }", w, errors));
     REQUIRE(applyWorldFile(w, sim, errors));
     REQUIRE(errors.empty());
-    const MbtLoadReport r = sim.loadBehaviorTrees({{"Fight.xml", kFight}});
+    const DefinitionReport r = sim.loadBehaviorTrees({{"Fight.xml", kFight}});
     INFO(r.text());
     REQUIRE(r.ok());
     sim.submit(test::upsert(raw(kFighter), EntityKind::kNpc, {10, 5, 0}, "fighter"));

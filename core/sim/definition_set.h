@@ -1,0 +1,85 @@
+// DefinitionSet: the behavior definitions a simulation runs — behavior trees, planner
+// domains, selection trees — with the directories they come from, loaded in one order and
+// reported in one DefinitionReport. Start-up, the daemon's poll, the ReloadDefinitions call
+// and `npcd check` are each one call to load().
+//
+// Order: behavior trees, then planner domains, then selection trees. Archetypes name trees
+// and planners for their behaviors; the selection trees come last because the behaviors
+// they select are checked against archetypes whose trees and planners are then in place.
+//
+// Each kind is all or nothing once something is loaded: a new set with an error is refused
+// and the running one stays. On the first load (DefinitionLoad::kFirst) there is nothing
+// to keep, so trees without errors load despite a broken file; a kind that loads nothing
+// at all is `refused`, and the daemon does not start on it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npc {
+
+class Simulation;
+
+// Config: where each kind is read from ("" = that kind is not used).
+struct DefinitionSources {
+  std::string behavior_trees_dir;   // *.xml, recursively
+  std::string goap_dir;             // *.json, top level only
+  std::string goap_statistics_dir;  // "" = planner statistics off
+  std::string selection_trees_dir;  // *.xml, recursively
+  bool empty() const {
+    return behavior_trees_dir.empty() && goap_dir.empty() && selection_trees_dir.empty();
+  }
+};
+
+enum class DefinitionLoad : uint8_t {
+  kFirst,    // start-up, `npcd check`: every kind, healthy trees despite a broken file
+  kAll,      // ReloadDefinitions: every kind read again
+  kChanged,  // the poll: only kinds whose files changed since they were last read
+};
+
+// What a load did. Messages read "file:line: message" (JSON files: "file: /pointer:
+// message"), the file named with its definitions directory ("goap/guard.json").
+struct DefinitionReport {
+  std::vector<std::string> errors;
+  std::vector<std::string> warnings;
+  std::vector<std::string> loaded;   // one line per kind now running a new set
+  std::vector<std::string> refused;  // kinds whose new set was refused ("planner domains")
+  size_t behavior_trees = 0;         // loaded after this load, of the kinds it touched
+  size_t planner_domains = 0;
+  size_t selection_trees = 0;
+
+  bool ok() const { return errors.empty(); }
+  // False when the load looked at nothing (kChanged with nothing changed).
+  bool touched() const { return !loaded.empty() || !refused.empty(); }
+  // Errors, then warnings, one per line, no trailing newline.
+  std::string text() const;
+  // A log line: what loaded, what was refused ("behavior trees: 4 trees; planner domains
+  // refused").
+  std::string summary() const;
+  void append(const DefinitionReport& other);
+  // Records a kind's outcome: its new set runs ("behavior trees: 4 trees") or was refused.
+  void outcome(const std::string& kind, bool installed, const std::string& what);
+};
+
+class DefinitionSet {
+ public:
+  DefinitionSet() = default;
+  explicit DefinitionSet(DefinitionSources sources) : sources_(std::move(sources)) {}
+
+  const DefinitionSources& sources() const { return sources_; }
+  // Loads into `sim` in the order above. Tick thread (or before the first tick).
+  DefinitionReport load(Simulation& sim, DefinitionLoad how);
+
+ private:
+  struct Watched {
+    std::string fingerprint;  // of the files when last read; "" = never read
+  };
+  bool due(const std::string& dir, const char* extension, bool recursive, DefinitionLoad how,
+           Watched& watched) const;
+
+  DefinitionSources sources_;
+  Watched behavior_trees_, planner_domains_, selection_trees_;
+};
+
+}  // namespace npc

@@ -1,0 +1,145 @@
+// DefinitionSet: the demo's definitions copied to a scratch directory, loaded, edited and
+// broken the way a designer does it while the daemon runs.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "../../config_copy.h"
+#include "sim/simulation.h"
+
+namespace npc {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The copy's definitions in a simulation with its archetypes, sourced as the daemon does.
+class DefinitionsCopy {
+ public:
+  DefinitionsCopy() : config_("defs") {
+    ArchetypeSet archetypes;
+    std::vector<std::string> errors;
+    archetypes.loadDirectory(config_.path("archetypes"), errors);
+    REQUIRE(errors.empty());
+    sim_ = std::make_unique<Simulation>(SimConfig{}, std::move(archetypes));
+    sim_->setDefinitionSources({dir("behavior_trees"), dir("goap"), "", dir("selection_trees")});
+  }
+
+  std::string dir(const char* name) const { return config_.path(name); }
+  Simulation& sim() { return *sim_; }
+  DefinitionReport load(DefinitionLoad how) { return sim_->loadDefinitions(how); }
+  void edit(const char* file, const std::string& from, const std::string& to) {
+    config_.edit(file, from, to);
+  }
+  void write(const char* file, const std::string& text) { config_.write(file, text); }
+
+ private:
+  test::ConfigCopy config_;
+  std::unique_ptr<Simulation> sim_;
+};
+
+size_t filesIn(const char* dir, const char* extension) {
+  size_t n = 0;
+  for (const auto& e : fs::directory_iterator(std::string(NPCD_SOURCE_DIR "/config/") + dir)) {
+    n += e.path().extension() == extension;
+  }
+  return n;
+}
+
+bool startsWith(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("Definitions load in one order into one report", "[sim][definitions]") {
+  DefinitionsCopy defs;
+  const DefinitionReport r = defs.load(DefinitionLoad::kFirst);
+  INFO(r.text());
+  REQUIRE(r.ok());
+  REQUIRE(r.warnings.empty());
+  REQUIRE(r.loaded.size() == 3);
+  CHECK(startsWith(r.loaded[0], "behavior trees: "));
+  CHECK(startsWith(r.loaded[1], "planner domains: "));
+  CHECK(startsWith(r.loaded[2], "selection trees: "));
+  CHECK(r.behavior_trees == filesIn("behavior_trees", ".xml"));
+  CHECK(r.planner_domains == filesIn("goap", ".json"));
+  CHECK(r.selection_trees > 0);
+  CHECK(r.refused.empty());
+  // The poll: nothing changed, nothing read.
+  CHECK_FALSE(defs.load(DefinitionLoad::kChanged).touched());
+}
+
+TEST_CASE("A broken file is refused for its kind alone and named once", "[sim][definitions]") {
+  DefinitionsCopy defs;
+  REQUIRE(defs.load(DefinitionLoad::kFirst).ok());
+  defs.edit("behavior_trees/GuardCombat.xml", "<Sequence>", "<Sequenc>");
+  defs.edit("selection_trees/Grunt.xml", "</", "<!-- edited -->\n</");
+
+  const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+  CHECK(r.refused == std::vector<std::string>{"behavior trees"});
+  REQUIRE(r.loaded.size() == 1);
+  CHECK(startsWith(r.loaded[0], "selection trees: "));
+  // One cause, one message: the archetypes running GuardCombat do not add "not loaded".
+  REQUIRE(r.errors.size() == 1);
+  CHECK(startsWith(r.errors[0], "behavior_trees/GuardCombat.xml:"));
+  CHECK(r.text().find("not loaded") == std::string::npos);
+  // The running set stays, and is not read again until its files change.
+  CHECK(defs.sim().behaviorTrees().findTree("GuardCombat") != nullptr);
+  CHECK_FALSE(defs.load(DefinitionLoad::kChanged).touched());
+
+  defs.edit("behavior_trees/GuardCombat.xml", "<Sequenc>", "<Sequence>");
+  const DefinitionReport fixed = defs.load(DefinitionLoad::kChanged);
+  INFO(fixed.text());
+  CHECK(fixed.ok());
+  CHECK(fixed.loaded.size() == 1);
+  CHECK(startsWith(fixed.loaded[0], "behavior trees: "));
+}
+
+TEST_CASE("At start a broken tree file leaves its kind's healthy trees running", "[sim][definitions]") {
+  DefinitionsCopy defs;
+  defs.edit("behavior_trees/GuardCombat.xml", "<Sequence>", "<Sequenc>");
+  const DefinitionReport r = defs.load(DefinitionLoad::kFirst);
+  CHECK(r.refused.empty());
+  CHECK(r.loaded.size() == 3);
+  CHECK(r.behavior_trees == filesIn("behavior_trees", ".xml") - 1);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(startsWith(r.errors[0], "behavior_trees/GuardCombat.xml:"));
+}
+
+TEST_CASE("ReloadDefinitions reads every kind again and answers with the report",
+          "[sim][definitions]") {
+  DefinitionsCopy defs;
+  REQUIRE(defs.load(DefinitionLoad::kFirst).ok());
+  defs.edit("goap/guard.json", "\"domain\"", "\"domian\"");
+  Status status;
+  std::string text;
+  bool replied = false;
+  REQUIRE(defs.sim().submit({ClientId::kDaemon, 0, ReloadDefinitions{[&](const Status& s, const std::string& t) {
+                               replied = true;
+                               status = s;
+                               text = t;
+                             }}}));
+  defs.sim().tick();
+  REQUIRE(replied);
+  CHECK(status.code() == StatusCode::kInvalidArgument);
+  CHECK(startsWith(text, "goap/guard.json"));
+  CHECK(text.find("domian") != std::string::npos);
+}
+
+TEST_CASE("Definition directories: planner domains at the top level, a missing one refused",
+          "[sim][definitions]") {
+  DefinitionsCopy defs;
+  // Statistics or notes below the domain directory are not domains.
+  defs.write("goap/stats/notes.json", "{ not a domain");
+  const DefinitionReport r = defs.load(DefinitionLoad::kFirst);
+  INFO(r.text());
+  CHECK(r.ok());
+
+  Simulation bare(SimConfig{}, ArchetypeSet{});
+  bare.setDefinitionSources({defs.dir("no_such_dir"), "", "", ""});
+  const DefinitionReport missing = bare.loadDefinitions(DefinitionLoad::kFirst);
+  CHECK(missing.refused == std::vector<std::string>{"behavior trees"});
+  CHECK(missing.errors == std::vector<std::string>{defs.dir("no_such_dir") + ": not a directory"});
+}
+
+}  // namespace npc
