@@ -70,6 +70,7 @@ DefinitionSources definitionSources(const DaemonConfig& config) {
   sources.goap_dir = config.goap_dir;
   sources.goap_statistics_dir = config.goap_statistics_dir;
   sources.selection_trees_dir = config.selection_trees_dir;
+  sources.archetypes_dir = config.archetypes_dir;
   return sources;
 }
 

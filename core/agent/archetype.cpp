@@ -260,6 +260,7 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
                          "planners"});
     Archetype a;
     a.name = it.key();
+    a.file = r.file();
     if (auto v = r.string(j, path, "species", true)) a.species = *v;
     if (auto v = r.string(j, path, "selection_tree", false)) a.selection_tree = *v;
     if (auto v = r.string(j, path, "behavior", false)) a.behavior = *v;

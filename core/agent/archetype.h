@@ -54,6 +54,7 @@ struct GreetReflex {
   std::string action = "Greet";
   float duration_s = 2.f;
   float cooldown_s = 20.f;
+  bool operator==(const GreetReflex&) const = default;
 };
 
 struct WanderReflex {
@@ -61,6 +62,7 @@ struct WanderReflex {
   float speed_mps = 1.4f;
   float pause_min_s = 2.f;
   float pause_max_s = 6.f;
+  bool operator==(const WanderReflex&) const = default;
 };
 
 enum class BehaviorMode : uint8_t {
@@ -90,6 +92,7 @@ struct BehaviorDef {
   std::vector<std::pair<std::string, bool>> set_when_done;
   std::string tree;              // a modular behavior tree runs the behavior (mode unused)
   std::string bucket;            // plan mode and trees' <Plan>: planner bucket ("" = name)
+  bool operator==(const BehaviorDef&) const = default;
 };
 
 // The GOAP planner an archetype's agents use (config "goap_dir", core/goap), e.g.
@@ -131,6 +134,7 @@ struct PlannerDef {
   std::vector<std::string> transient_facts;
   std::vector<std::pair<std::string, std::string>> perform;  // domain action -> action performed
   bool trace = false;
+  bool operator==(const PlannerDef&) const = default;
 };
 
 // Daemon-side implementations an action defined in data can have.
@@ -162,6 +166,7 @@ struct ActionStimulus {
   std::string signal;               // "" = none
   float signal_radius_m = 10.f;     // [Limit: > 0, <= kMaxSignalRadiusM]
   bool any() const { return sound_radius_m > 0.f || !signal.empty(); }
+  bool operator==(const ActionStimulus&) const = default;
 };
 
 struct ActionDef {
@@ -173,6 +178,7 @@ struct ActionDef {
   bool coercive = false;
   std::string signal;  // kSignal: fixed signal name ("" = the message parameter)
   ActionStimulus emits;
+  bool operator==(const ActionDef&) const = default;
 };
 
 // Reads an "actions" object at `path` into `out`; problems go to `reader`.
@@ -181,6 +187,7 @@ void readActionDefs(const nlohmann::json& actions, const std::string& path, Json
 
 struct Archetype {
   std::string name;
+  std::string file;              // where it is defined, as messages name it ("" = in code)
   std::string species;
   std::string selection_tree;    // "" = none
   std::string behavior;          // with no tree: the one behavior it always runs ("" = none)

@@ -117,6 +117,7 @@ struct SensorConfig {
   float hearing_scale = 1.f;       // heard when distance / hearing_scale <= radius; 0 = deaf
   float soft_cover_min_s = 3.f;    // a living target behind soft cover stays visible for a
   float soft_cover_max_s = 5.f;    // per-agent time drawn in [min, max] (seed: 3–5 s)
+  bool operator==(const SensorConfig&) const = default;
 };
 
 // Read `j` (an object) into `out`, keeping defaults for missing keys. Problems go to `reader`

@@ -157,8 +157,9 @@ struct GetStealth {
   EntityId player;
   std::function<void(const Status&, EntityId agent, float value)> reply;
 };
-// Admin: reload behavior definitions (behavior trees, selection trees, planner domains) from
-// disk; a bad set is refused and the loaded one stays. `report` lists errors and warnings.
+// Admin: reload the definitions (archetypes, behavior trees, planner domains, selection
+// trees) from disk (definition_set.h); a kind's bad set is refused and its loaded one
+// stays. `report` lists errors and warnings.
 struct ReloadDefinitions {
   std::function<void(const Status&, const std::string& report)> reply;
 };

@@ -78,6 +78,16 @@ bool DefinitionSet::due(const std::string& dir, const char* extension, bool recu
 
 DefinitionReport DefinitionSet::load(Simulation& sim, DefinitionLoad how) {
   DefinitionReport report;
+  if (due(sources_.archetypes_dir, ".json", true, how, archetypes_) && how != DefinitionLoad::kFirst) {
+    ArchetypeSet fresh;
+    std::vector<std::string> errors;
+    if (fresh.loadDirectory(sources_.archetypes_dir, errors)) {
+      report.append(sim.reloadArchetypes(fresh));
+    } else {
+      report.errors.insert(report.errors.end(), errors.begin(), errors.end());
+      report.refused.push_back("archetypes");
+    }
+  }
   SourceDirRead read;
   if (due(sources_.behavior_trees_dir, ".xml", true, how, behavior_trees_) &&
       readAll(sources_.behavior_trees_dir, ".xml", SourceDirDepth::kRecursive, "behavior trees",

@@ -1,11 +1,13 @@
-// DefinitionSet: the behavior definitions a simulation runs — behavior trees, planner
+// DefinitionSet: the definitions a simulation runs — archetypes, behavior trees, planner
 // domains, selection trees — with the directories they come from, loaded in one order and
 // reported in one DefinitionReport. Start-up, the daemon's poll, the ReloadDefinitions call
 // and `npcd check` are each one call to load().
 //
-// Order: behavior trees, then planner domains, then selection trees. Archetypes name trees
-// and planners for their behaviors; the selection trees come last because the behaviors
-// they select are checked against archetypes whose trees and planners are then in place.
+// Order: archetypes, behavior trees, planner domains, selection trees. Archetypes name
+// trees and planners for their behaviors; the selection trees come last because the
+// behaviors they select are checked against archetypes whose trees and planners are then
+// in place. The simulation is built with its archetypes, so a first load only notes their
+// files; later loads apply what can change live (Simulation::reloadArchetypes).
 //
 // Each kind is all or nothing once something is loaded: a new set with an error is refused
 // and the running one stays. On the first load (DefinitionLoad::kFirst) there is nothing
@@ -27,8 +29,10 @@ struct DefinitionSources {
   std::string goap_dir;             // *.json, top level only
   std::string goap_statistics_dir;  // "" = planner statistics off
   std::string selection_trees_dir;  // *.xml, recursively
+  std::string archetypes_dir;       // *.json, recursively
   bool empty() const {
-    return behavior_trees_dir.empty() && goap_dir.empty() && selection_trees_dir.empty();
+    return behavior_trees_dir.empty() && goap_dir.empty() && selection_trees_dir.empty() &&
+           archetypes_dir.empty();
   }
 };
 
@@ -79,7 +83,7 @@ class DefinitionSet {
            Watched& watched) const;
 
   DefinitionSources sources_;
-  Watched behavior_trees_, planner_domains_, selection_trees_;
+  Watched archetypes_, behavior_trees_, planner_domains_, selection_trees_;
 };
 
 }  // namespace npc

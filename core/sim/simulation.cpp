@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "agent/archetype_change.h"
 #include "base/worker_pool.h"
 #include "intent/intent_debug.h"
 #include "perception/perception_debug.h"
@@ -80,6 +81,68 @@ void Simulation::setDefinitionSources(DefinitionSources sources) {
 DefinitionReport Simulation::loadDefinitions(DefinitionLoad how) {
   if (!definitions_) return {};
   return definitions_->load(*this, how);
+}
+
+namespace {
+
+std::string archetypeLabel(const Archetype& a) {
+  return (a.file.empty() ? std::string("archetypes") : a.file) + ": archetype \"" + a.name + "\"";
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return out;
+}
+
+}  // namespace
+
+DefinitionReport Simulation::reloadArchetypes(const ArchetypeSet& fresh) {
+  DefinitionReport report;
+  ArchetypeSet next;  // in the running order: agents address archetypes by index
+  std::vector<std::string> changed(archetypes_.size());
+  for (uint16_t i = 0; i < archetypes_.size(); ++i) {
+    const Archetype& was = archetypes_.at(i);
+    const std::optional<uint16_t> found = fresh.find(was.name);
+    if (!found) {
+      report.errors.push_back(archetypeLabel(was) + " is gone: removing an archetype takes a restart");
+      continue;
+    }
+    const Archetype& now = fresh.at(*found);
+    const ArchetypeChange change = compareArchetypes(was, now);
+    if (!change.restart.empty()) {
+      report.errors.push_back(archetypeLabel(now) + ": " + joined(change.restart) +
+                              " changed: that takes a restart");
+    }
+    changed[i] = joined(change.live);
+    next.add(now);
+  }
+  for (uint16_t i = 0; i < fresh.size(); ++i) {
+    if (!archetypes_.find(fresh.at(i).name)) {
+      report.errors.push_back(archetypeLabel(fresh.at(i)) + " is new: adding an archetype takes a restart");
+    }
+  }
+  if (!report.ok()) {
+    report.outcome("archetypes", false, "");
+    return report;
+  }
+  // Awake agents take the new sensors now; sleepers take them from the archetype on waking.
+  std::vector<size_t> awake(archetypes_.size(), 0);
+  for (Agent& agent : agents_.rows()) {
+    ++awake[agent.archetype];
+    const SensorConfig& was = archetypes_.at(agent.archetype).sensors;
+    const SensorConfig& now = next.at(agent.archetype).sensors;
+    if (!(was == now)) agent.perception.sensors = retunedSensors(agent.perception.sensors, was, now);
+  }
+  std::string what;
+  for (uint16_t i = 0; i < archetypes_.size(); ++i) {
+    if (changed[i].empty()) continue;
+    what += (what.empty() ? "" : "; ") + archetypes_.at(i).name + " (" + changed[i] + ", " +
+            std::to_string(awake[i]) + " awake agents)";
+  }
+  archetypes_ = std::move(next);
+  report.outcome("archetypes", true, what.empty() ? "no change" : what);
+  return report;
 }
 
 DefinitionReport Simulation::loadSelectionTrees(const std::vector<BstSourceFile>& files) {

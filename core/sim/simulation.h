@@ -124,6 +124,11 @@ class Simulation {
   // (definition_set.h: order, all-or-nothing rule, report).
   void setDefinitionSources(DefinitionSources sources);
   DefinitionReport loadDefinitions(DefinitionLoad how);
+  // New definitions of the running archetypes (the poll, ReloadDefinitions): all or nothing.
+  // Live changes (agent/archetype_change.h: sensors, spawn inventory, reflex and behavior
+  // timings) take effect at once, agents' sensors included; a set that adds, removes or
+  // rewires an archetype is refused, each such archetype named with what needs a restart.
+  DefinitionReport reloadArchetypes(const ArchetypeSet& fresh);
 
   // The same from in-memory files, one kind at a time (tests, tools):
   // Selection trees. Every archetype's selection_tree must exist and every behavior a tree

@@ -4,7 +4,10 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "../../config_copy.h"
+#include "agent/archetype_change.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -21,7 +24,8 @@ class DefinitionsCopy {
     archetypes.loadDirectory(config_.path("archetypes"), errors);
     REQUIRE(errors.empty());
     sim_ = std::make_unique<Simulation>(SimConfig{}, std::move(archetypes));
-    sim_->setDefinitionSources({dir("behavior_trees"), dir("goap"), "", dir("selection_trees")});
+    sim_->setDefinitionSources(
+        {dir("behavior_trees"), dir("goap"), "", dir("selection_trees"), dir("archetypes")});
   }
 
   std::string dir(const char* name) const { return config_.path(name); }
@@ -100,7 +104,7 @@ TEST_CASE("At start a broken tree file leaves its kind's healthy trees running",
   defs.edit("behavior_trees/GuardCombat.xml", "<Sequence>", "<Sequenc>");
   const DefinitionReport r = defs.load(DefinitionLoad::kFirst);
   CHECK(r.refused.empty());
-  CHECK(r.loaded.size() == 3);
+  CHECK(r.loaded.size() == 3);  // the archetypes came with the simulation
   CHECK(r.behavior_trees == filesIn("behavior_trees", ".xml") - 1);
   REQUIRE(r.errors.size() == 1);
   CHECK(startsWith(r.errors[0], "behavior_trees/GuardCombat.xml:"));
@@ -140,6 +144,90 @@ TEST_CASE("Definition directories: planner domains at the top level, a missing o
   const DefinitionReport missing = bare.loadDefinitions(DefinitionLoad::kFirst);
   CHECK(missing.refused == std::vector<std::string>{"behavior trees"});
   CHECK(missing.errors == std::vector<std::string>{defs.dir("no_such_dir") + ": not a directory"});
+}
+
+namespace {
+
+// A guard spawned and ticked once; its sensors as GetAgent shows them.
+nlohmann::json guardSensors(Simulation& sim, uint64_t id) {
+  std::string json;
+  REQUIRE(sim.describeAgent(EntityId{id}, json).isOk());
+  return nlohmann::json::parse(json)["perception"]["sensors"];
+}
+
+void spawnGuard(Simulation& sim, uint64_t id) {
+  EntityState s;
+  s.id = EntityId{id};
+  s.kind = EntityKind::kNpc;
+  s.archetype = "guard";
+  s.position = Vec3{0.f, 0.f, 0.f};
+  REQUIRE(sim.submit({ClientId::kDaemon, 0, UpsertEntity{s}}));
+}
+
+}  // namespace
+
+TEST_CASE("Archetype edits that can change live reload; the others are refused by name",
+          "[sim][definitions][archetypes]") {
+  DefinitionsCopy defs;
+  REQUIRE(defs.load(DefinitionLoad::kFirst).ok());
+  spawnGuard(defs.sim(), 900);
+  spawnGuard(defs.sim(), 901);
+  REQUIRE(defs.sim().submit(
+      {ClientId::kDaemon, 0, SetSensors{EntityId{901}, {}, {}, {}, 12.f, {}, {}, {}}}));
+  defs.sim().tick();
+  REQUIRE(guardSensors(defs.sim(), 900)["sight_range_m"] == 30.0);
+  CHECK_FALSE(defs.load(DefinitionLoad::kChanged).touched());
+
+  SECTION("sensors: agents running the archetype see farther at once") {
+    defs.edit("archetypes/village.json", "\"sight_range_m\": 30", "\"sight_range_m\": 61");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    INFO(r.text());
+    CHECK(r.ok());
+    CHECK(r.loaded == std::vector<std::string>{"archetypes: guard (sensors, 2 awake agents)"});
+    CHECK(guardSensors(defs.sim(), 900)["sight_range_m"] == 61.0);
+    CHECK(guardSensors(defs.sim(), 900)["fov_deg"] == 120.0);
+    // The game switched this one's range: it keeps it.
+    CHECK(guardSensors(defs.sim(), 901)["sight_range_m"] == 12.0);
+    // A guard spawned from now on starts with the new range.
+    spawnGuard(defs.sim(), 902);
+    defs.sim().tick();
+    CHECK(guardSensors(defs.sim(), 902)["sight_range_m"] == 61.0);
+  }
+  SECTION("rewiring is refused, naming the file, the archetype and what needs a restart") {
+    defs.edit("archetypes/village.json", "\"selection_tree\": \"Grunt\"", "\"selection_tree\": \"Villager\"");
+    defs.edit("archetypes/village.json", "\"sight_range_m\": 30", "\"sight_range_m\": 61");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    CHECK(r.refused == std::vector<std::string>{"archetypes"});
+    CHECK(r.errors == std::vector<std::string>{
+                          "archetypes/village.json: archetype \"guard\": selection_tree changed: "
+                          "that takes a restart"});
+    CHECK(guardSensors(defs.sim(), 900)["sight_range_m"] == 30.0);  // nothing of it applied
+  }
+  SECTION("a renamed archetype is one gone and one new") {
+    defs.edit("archetypes/village.json", "\"guard\": {", "\"watchman\": {");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    CHECK(r.refused == std::vector<std::string>{"archetypes"});
+    REQUIRE(r.errors.size() == 2);
+    CHECK(r.errors[0] == "archetypes/village.json: archetype \"guard\" is gone: removing an "
+                         "archetype takes a restart");
+    CHECK(r.errors[1] == "archetypes/village.json: archetype \"watchman\" is new: adding an "
+                         "archetype takes a restart");
+  }
+}
+
+TEST_CASE("compareArchetypes sorts changes into live and restart", "[definitions][archetypes]") {
+  Archetype was;
+  was.name = "guard";
+  was.behaviors.push_back({"Patrol", BehaviorMode::kWander, "", 1.f, 2.f, 0.f, {}, "", ""});
+  Archetype now = was;
+  CHECK_FALSE(compareArchetypes(was, now).any());
+  now.behaviors[0].speed_mps = 3.f;
+  now.wander.radius_m = 2.f;
+  CHECK(compareArchetypes(was, now).live == std::vector<std::string>{"wander", "behavior timings"});
+  CHECK(compareArchetypes(was, now).restart.empty());
+  now.behaviors[0].tree = "Patrol";
+  CHECK(compareArchetypes(was, now).live == std::vector<std::string>{"wander"});
+  CHECK(compareArchetypes(was, now).restart == std::vector<std::string>{"behaviors"});
 }
 
 }  // namespace npc
