@@ -9,7 +9,7 @@ PACKAGES=(
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc grpc-proto
   libprotobuf-dev protobuf-compiler
   libspdlog-dev libfmt-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libvalijson-dev
   catch2
   libpugixml-dev
   libcli11-dev

@@ -184,7 +184,7 @@ bool readConfig(JsonReader& r, const json* root, const std::string& base_dir, Da
   if (root && r.isObject(*root, "")) {
     const json& j = *root;
     r.onlyKeys(j, "",
-               {"listen", "tick_hz", "seed", "archetypes_dir", "selection_trees_dir",
+               {"$schema", "listen", "tick_hz", "seed", "archetypes_dir", "selection_trees_dir",
                 "behavior_trees_dir", "world",
                 "simulated_players", "log_level", "log_format", "status_interval_s",
                 "max_message_bytes", "outbox_max_messages", "max_items_per_update",

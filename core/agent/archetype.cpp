@@ -11,6 +11,7 @@
 #include "base/definition_file_name.h"
 #include "base/did_you_mean.h"
 #include "base/json_reader.h"
+#include "base/json_schema.h"
 #include "perception/sounds.h"
 #include "world/limits.h"
 
@@ -30,7 +31,6 @@ void checkAtMost(JsonReader& r, const std::string& path, std::string_view key, d
 
 void readGreet(const json& j, const std::string& path, JsonReader& r, GreetReflex& out) {
   if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"action", "duration_s", "cooldown_s"});
   if (auto v = r.string(j, path, "action", false)) out.action = *v;
   if (auto v = r.number(j, path, "duration_s", false)) out.duration_s = static_cast<float>(*v);
   if (auto v = r.number(j, path, "cooldown_s", false)) out.cooldown_s = static_cast<float>(*v);
@@ -43,7 +43,6 @@ void readGreet(const json& j, const std::string& path, JsonReader& r, GreetRefle
 
 void readWander(const json& j, const std::string& path, JsonReader& r, WanderReflex& out) {
   if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"radius_m", "speed_mps", "pause_s"});
   if (auto v = r.number(j, path, "radius_m", false)) out.radius_m = static_cast<float>(*v);
   if (auto v = r.number(j, path, "speed_mps", false)) out.speed_mps = static_cast<float>(*v);
   if (j.contains("pause_s")) {
@@ -78,9 +77,6 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
     const std::string bpath = joinPath(path, it.key());
     const json& b = it.value();
     if (!r.isObject(b, bpath)) continue;
-    r.onlyKeys(b, bpath,
-               {"mode", "tree", "action", "duration_s", "cooldown_s", "speed_mps",
-                "set_when_done", "bucket"});
     BehaviorDef def;
     def.name = it.key();
     if (auto v = r.string(b, bpath, "tree", false)) def.tree = *v;
@@ -127,10 +123,7 @@ void readBehaviors(const json& j, const std::string& path, JsonReader& r,
 void readPlanner(const json& j, const std::string& path, JsonReader& r, bool named, PlannerDef& out) {
   if (!r.isObject(j, path)) return;
   if (named) {
-    r.onlyKeys(j, path, {"name", "domain", "targets", "blackboard", "transient_facts", "perform", "trace"});
     if (auto v = r.string(j, path, "name", true)) out.name = *v;
-  } else {
-    r.onlyKeys(j, path, {"domain", "targets", "blackboard", "transient_facts", "perform", "trace"});
   }
   if (auto v = r.string(j, path, "domain", true)) out.domain = *v;
   if (!named) out.name = out.domain;
@@ -245,8 +238,9 @@ int Archetype::findPlanner(std::string_view name) const {
 }
 
 void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
-  if (!r.isObject(object, "")) return;
+  if (!r.validate(object, SchemaId::kArchetype)) return;
   for (auto it = object.begin(); it != object.end(); ++it) {
+    if (it.key() == "$schema") continue;
     const std::string path = joinPath("", it.key());
     const json& j = it.value();
     if (!r.isObject(j, path)) continue;
@@ -254,10 +248,6 @@ void ArchetypeSet::loadObject(const json& object, JsonReader& r) {
       r.error(path, "archetype \"" + it.key() + "\" is defined twice");
       continue;
     }
-    r.onlyKeys(j, path, {"species", "selection_tree", "behavior", "perception", "behaviors",
-                         "hibernation_action", "inventory", "notice_radius_m",
-                         "action_timeout_s", "greet", "wander", "actions", "planner",
-                         "planners"});
     Archetype a;
     a.name = it.key();
     a.file = r.file();
@@ -350,7 +340,6 @@ namespace {
 
 void readStimulus(const json& j, const std::string& path, JsonReader& r, ActionStimulus& out) {
   if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"sound_m", "sound", "signal", "signal_m"});
   if (auto v = r.number(j, path, "sound_m", false)) {
     out.sound_radius_m = static_cast<float>(*v);
     if (!(*v > 0)) r.error(joinPath(path, "sound_m"), "must be > 0");
@@ -382,7 +371,6 @@ void readActionDefs(const json& j, const std::string& path, JsonReader& r,
     const json& a = it.value();
     if (it.key().empty()) r.error(apath, "an action name must not be empty");
     if (!r.isObject(a, apath)) continue;
-    r.onlyKeys(a, apath, {"side", "kind", "timeout_s", "game_only", "coercive", "signal", "emits"});
     ActionDef def;
     def.name = it.key();
     if (auto v = r.string(a, apath, "side", false)) {
@@ -433,13 +421,13 @@ void readActionDefs(const json& j, const std::string& path, JsonReader& r,
 }
 
 void InfluenceSet::loadObject(const json& object, JsonReader& r) {
-  if (!r.isObject(object, "")) return;
+  if (!r.validate(object, SchemaId::kInfluences)) return;
   for (auto it = object.begin(); it != object.end(); ++it) {
+    if (it.key() == "$schema") continue;
     const std::string path = joinPath("", it.key());
     const json& j = it.value();
     if (it.key().empty()) r.error(path, "an influence name must not be empty");
     if (!r.isObject(j, path)) continue;
-    r.onlyKeys(j, path, {"priority", "actions"});
     InfluenceDef def;
     def.name = it.key();
     if (auto v = r.integer(j, path, "priority", false)) {

@@ -1,5 +1,6 @@
 #include "base/json_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/did_you_mean.h"
+#include "base/json_schema.h"
 
 namespace npc {
 
@@ -95,6 +97,7 @@ bool JsonReader::parse(std::string_view text, json& out) {
     return false;
   }
   out = std::move(parsed);
+  positions_ = JsonPositions(text);
   return true;
 }
 
@@ -110,7 +113,53 @@ bool JsonReader::parseFile(json& out) {
 }
 
 void JsonReader::error(std::string_view path, std::string_view message) {
+  record(positions_.value(path), path, message);
+}
+
+void JsonReader::keyError(std::string_view path, std::string_view message) {
+  record(positions_.key(path), path, message);
+}
+
+bool JsonReader::validate(const json& doc, SchemaId schema) {
+  return reportViolations(JsonSchema::get(schema).validate(doc), "", "");
+}
+
+bool JsonReader::validatePart(const json& part, SchemaId schema, std::string_view definition,
+                              std::string_view path, std::string_view note) {
+  return reportViolations(JsonSchema::get(schema, definition).validate(part), path, note);
+}
+
+bool JsonReader::reportViolations(const std::vector<SchemaViolation>& violations,
+                                  std::string_view path, std::string_view note) {
+  // In the order they appear in the file (valijson visits an object's keys sorted).
+  std::vector<const SchemaViolation*> ordered;
+  for (const auto& v : violations) ordered.push_back(&v);
+  auto where = [&](const SchemaViolation* v) {
+    const std::string at = std::string(path) + v->pointer;
+    const auto p = v->at_key ? positions_.key(at) : positions_.value(at);
+    return p ? std::make_pair(p->line, p->column) : std::make_pair(size_t{0}, size_t{0});
+  };
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [&](const SchemaViolation* a, const SchemaViolation* b) {
+                     return where(a) < where(b);
+                   });
+  for (const SchemaViolation* p : ordered) {
+    const SchemaViolation& v = *p;
+    const std::string at = std::string(path) + v.pointer;
+    const std::string message = v.message + std::string(note);
+    if (v.at_key) {
+      keyError(at, message);
+    } else {
+      error(at, message);
+    }
+  }
+  return violations.empty();
+}
+
+void JsonReader::record(std::optional<TextPosition> at, std::string_view path,
+                        std::string_view message) {
   std::string line = file_;
+  if (at) line += ":" + std::to_string(at->line) + ":" + std::to_string(at->column);
   line += ": ";
   line += path.empty() ? std::string_view("/") : path;
   line += ": ";
@@ -136,7 +185,7 @@ void JsonReader::onlyKeys(const json& obj, std::string_view path,
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool known = false;
     for (std::string_view k : allowed) known = known || k == it.key();
-    if (!known) error(joinPath(path, it.key()), "unknown key" + didYouMean(it.key(), allowed));
+    if (!known) keyError(joinPath(path, it.key()), "unknown key" + didYouMean(it.key(), allowed));
   }
 }
 

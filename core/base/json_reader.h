@@ -1,5 +1,8 @@
 // Strict reading of JSON definitions (config, world files, archetypes) that collects every
-// problem as "file: /json/path: message" before the caller refuses the whole load.
+// problem as "file:line:col: /json/path: message" before the caller refuses the whole load.
+// line:col is where the value at the path starts (for an unknown key, where the key
+// starts; for a missing key, where the object holding it starts); it is known for
+// documents read by parse() or parseFile() and left out for documents built in code.
 //
 // nlohmann throws on type mismatches; the reader checks types first, so nothing here
 // throws past the loader boundary.
@@ -13,9 +16,13 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "base/json_positions.h"
 #include "world/vec3.h"
 
 namespace npc {
+
+enum class SchemaId;  // base/json_schema.h
+struct SchemaViolation;
 
 class JsonReader {
  public:
@@ -28,12 +35,24 @@ class JsonReader {
 
   // Records an error at a JSON path ("/agents/2/position").
   void error(std::string_view path, std::string_view message);
+  // Records an error about the key at `path` itself (an unknown or misspelt key).
+  void keyError(std::string_view path, std::string_view message);
+
+  // Checks `doc` against the format's schema (config/schema/), recording one error per
+  // root cause; false when it does not conform. Loaders stop at a false: the semantic
+  // checks that follow assume the document's shape.
+  bool validate(const nlohmann::json& doc, SchemaId schema);
+  // Checks `part`, found at `path` of the document, against the schema's definition
+  // `definition`; `note` is appended to each message ("(in template ...)").
+  bool validatePart(const nlohmann::json& part, SchemaId schema, std::string_view definition,
+                    std::string_view path, std::string_view note);
 
   // Each getter records an error and returns nullopt when `key` is missing (if required)
   // or has the wrong type. Paths are built as path + "/" + key.
   bool isObject(const nlohmann::json& j, std::string_view path);
   bool isArray(const nlohmann::json& j, std::string_view path);
-  // Errors for every key of `obj` not in `allowed` ("unknown key").
+  // Errors for every key of `obj` not in `allowed` ("unknown key"), for objects whose keys
+  // are not fixed by a schema.
   void onlyKeys(const nlohmann::json& obj, std::string_view path,
                 std::initializer_list<std::string_view> allowed);
   std::optional<std::string> string(const nlohmann::json& obj, std::string_view path,
@@ -58,7 +77,11 @@ class JsonReader {
  private:
   const nlohmann::json* member(const nlohmann::json& obj, std::string_view path,
                                std::string_view key, bool required);
+  bool reportViolations(const std::vector<SchemaViolation>& violations, std::string_view path,
+                        std::string_view note);
+  void record(std::optional<TextPosition> at, std::string_view path, std::string_view message);
   std::string file_;
+  JsonPositions positions_;  // of the last document parsed
   std::vector<std::string> errors_;
 };
 

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_schema.h"
+
 namespace npc::goap {
 
 using nlohmann::json;
@@ -67,11 +69,9 @@ void DomainLoader::err(std::string_view path, std::string_view message) {
 bool DomainLoader::load(std::string_view text, GoapDomain& out) {
   json root;
   if (!reader_.parse(text, root)) return false;
-  if (!reader_.isObject(root, "")) return false;
-  reader_.onlyKeys(root, "",
-                   {"domain", "comment", "search", "goal_selection", "facts", "targets",
-                    "blackboard", "conditions", "effects", "costs", "templates", "actions",
-                    "smart_objects", "goals", "buckets"});
+  // The schema fixes the document's shape; what follows checks names and ranges, and
+  // would only cascade from a shape error (a renamed action key: every use "unknown").
+  if (!reader_.validate(root, SchemaId::kGoapDomain)) return false;
   d_ = &out;
   d_->file_ = reader_.file();
   d_->library_ = &library_;
@@ -98,10 +98,6 @@ bool DomainLoader::load(std::string_view text, GoapDomain& out) {
 void DomainLoader::parseSearch(const json& root) {
   if (auto it = root.find("search"); it != root.end() && reader_.isObject(*it, "/search")) {
     const json& s = *it;
-    reader_.onlyKeys(s, "/search",
-                     {"weight", "heuristic", "max_nodes", "max_expansions", "max_depth",
-                      "max_work", "max_candidates", "object_radius_m", "at_tolerance_m",
-                      "prune", "accept_partial", "node_lmcut_after"});
     SearchSettings& o = d_->search_;
     if (auto v = reader_.number(s, "/search", "weight", false)) {
       if (*v < 1.0) err("/search/weight", "must be ≥ 1 (1 = optimal)");
@@ -141,7 +137,6 @@ void DomainLoader::parseSearch(const json& root) {
   }
   if (auto it = root.find("goal_selection");
       it != root.end() && reader_.isObject(*it, "/goal_selection")) {
-    reader_.onlyKeys(*it, "/goal_selection", {"hysteresis", "retry_s", "replan_cooldown_s"});
     GoalSelectionSettings& g = d_->goal_selection_;
     auto nonneg = [&](const char* key, float& field) {
       if (auto v = reader_.number(*it, "/goal_selection", key, false)) {
@@ -166,8 +161,6 @@ void DomainLoader::parseFacts(const json& root) {
     const json& j = (*it)[i];
     const std::string path = joinPath("/facts", i);
     if (!reader_.isObject(j, path)) continue;
-    reader_.onlyKeys(j, path,
-                     {"name", "type", "values", "min", "max", "initial", "positions", "comment"});
     FactDef f;
     auto name = reader_.string(j, path, "name", true);
     auto type = reader_.string(j, path, "type", true);
@@ -280,7 +273,6 @@ void DomainLoader::collectFragments(const json& root, const char* key, const cha
     const bool is_template = std::string_view(key) == "templates";
     if (wrapped || is_template) {
       if (!reader_.isObject(*k, path)) continue;
-      reader_.onlyKeys(*k, path, {"params", body_key, "comment"});
       auto body = k->find(body_key);
       if (body == k->end()) {
         err(joinPath(path, body_key), "missing required key");
@@ -362,14 +354,15 @@ void DomainLoader::parseActions(const json& root) {
       parseAction(j, path);
       continue;
     }
-    reader_.onlyKeys(j, path, {"template", "args", "for_each", "comment"});
     auto instantiate = [&](const json& use, const std::string& at) {
       json expanded;
       const Fragment* f = useFragment(use, at, templates_, "template", expanded);
       if (!f) return;
       const std::string saved = note_;
       note_ += " (in template \"" + use["template"].get<std::string>() + "\" used at " + at + ")";
-      if (reader_.isObject(expanded, f->path)) parseAction(expanded, f->path);
+      // The template's body has "$param" strings in it; its expansion is the action.
+      if (reader_.validatePart(expanded, SchemaId::kGoapDomain, "action", f->path, note_))
+        parseAction(expanded, f->path);
       note_ = saved;
     };
     if (auto each = j.find("for_each"); each != j.end()) {
@@ -389,9 +382,6 @@ void DomainLoader::parseActions(const json& root) {
 }
 
 void DomainLoader::parseAction(const json& j, const std::string& path) {
-  reader_.onlyKeys(j, path,
-                   {"name", "comment", "object", "pre", "effects", "cost", "pacing", "records",
-                    "on_success", "params"});
   ActionDef a;
   auto name = reader_.string(j, path, "name", true);
   if (!name) return;
@@ -404,7 +394,6 @@ void DomainLoader::parseAction(const json& j, const std::string& path) {
       a.needs_object = o->get<bool>();
     } else if (reader_.isObject(*o, joinPath(path, "object"))) {
       const std::string op = joinPath(path, "object");
-      reader_.onlyKeys(*o, op, {"max_distance_m", "max_candidates"});
       a.needs_object = true;
       if (auto v = reader_.number(*o, op, "max_distance_m", false)) {
         if (!(*v > 0)) err(joinPath(op, "max_distance_m"), "must be > 0");
@@ -431,7 +420,6 @@ void DomainLoader::parseAction(const json& j, const std::string& path) {
   }
   if (auto p = j.find("pacing"); p != j.end() && reader_.isObject(*p, joinPath(path, "pacing"))) {
     const std::string pp = joinPath(path, "pacing");
-    reader_.onlyKeys(*p, pp, {"tag", "agent_penalty", "group_penalty", "half_life_s"});
     std::string tag = a.name;
     if (auto t = reader_.string(*p, pp, "tag", false)) tag = *t;
     a.pacing.tag = library_.internPacingTag(tag);
@@ -457,7 +445,6 @@ void DomainLoader::parseAction(const json& j, const std::string& path) {
       const std::string wp = joinPath(joinPath(path, "on_success"), k);
       const json& e = (*w)[k];
       if (!reader_.isObject(e, wp)) continue;
-      reader_.onlyKeys(e, wp, {"blackboard", "set"});
       auto key = reader_.string(e, wp, "blackboard", true);
       auto v = e.find("set");
       if (!key) continue;
@@ -505,7 +492,6 @@ void DomainLoader::parseSmartObjects(const json& root) {
       const std::string path = joinPath("/smart_objects", i);
       const json& j = (*it)[i];
       if (!reader_.isObject(j, path)) continue;
-      reader_.onlyKeys(j, path, {"species", "actions", "comment"});
       SmartObjectTypeDef t;
       auto species = reader_.string(j, path, "species", true);
       if (!species) continue;
@@ -549,7 +535,6 @@ void DomainLoader::parseGoals(const json& root) {
     const std::string path = joinPath("/goals", i);
     const json& j = (*it)[i];
     if (!reader_.isObject(j, path)) continue;
-    reader_.onlyKeys(j, path, {"name", "comment", "priority", "desired", "relevant", "end_with"});
     GoalDef g;
     auto name = reader_.string(j, path, "name", true);
     if (!name) continue;
@@ -591,7 +576,6 @@ void DomainLoader::parseBuckets(const json& root) {
     const std::string path = joinPath("/buckets", i);
     const json& j = (*it)[i];
     if (!reader_.isObject(j, path)) continue;
-    reader_.onlyKeys(j, path, {"name", "comment", "actions", "goals", "fallback"});
     BucketDef b;
     auto name = reader_.string(j, path, "name", true);
     if (!name) continue;

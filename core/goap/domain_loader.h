@@ -1,9 +1,13 @@
 // Loads one GOAP domain from JSON (config/goap/*.json) into an immutable GoapDomain.
-// Every problem is collected as "file: /json/path: message" (core/base/json_reader.h)
-// before the whole file is refused; errors inside templates and named fragments give the
+// The file is first checked against config/schema/goap_domain.schema.json (keys, types,
+// enums; a file that fails stops there, one error per root cause). Then every problem is
+// collected as "file:line:col: /json/path: message" (core/base/json_reader.h) before the
+// whole file is refused; errors inside templates and named fragments give the
 // fragment's path and where it was used: "... (in template \"goto\" used at /actions/3)".
 //
-// Schema (every key not marked "required" is optional; unknown keys are errors):
+// Format (every key not marked "required" is optional; unknown keys are errors; the
+// machine-readable form is the schema file above, and an action expanded from a template
+// is checked against its "action" definition):
 //
 // {
 //   "domain": "guard",                                        required, unique per library

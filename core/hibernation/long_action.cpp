@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "base/json_schema.h"
 #include "world/limits.h"
 
 namespace npc {
@@ -96,8 +97,9 @@ int32_t LongActionDef::capOf(uint16_t item) const {
 }
 
 void LongActionLibrary::loadObject(const json& object, JsonReader& r) {
-  if (!r.isObject(object, "")) return;
+  if (!r.validate(object, SchemaId::kLongActions)) return;
   for (auto it = object.begin(); it != object.end(); ++it) {
+    if (it.key() == "$schema") continue;
     const std::string path = joinPath("", it.key());
     const json& j = it.value();
     if (!r.isObject(j, path)) continue;
@@ -105,7 +107,6 @@ void LongActionLibrary::loadObject(const json& object, JsonReader& r) {
       r.error(path, "long action \"" + it.key() + "\" is defined twice");
       continue;
     }
-    r.onlyKeys(j, path, {"turn_s", "recipes", "caps"});
     LongActionDef def;
     def.name = it.key();
     if (auto v = r.number(j, path, "turn_s", true)) {
@@ -131,7 +132,6 @@ void LongActionLibrary::loadObject(const json& object, JsonReader& r) {
         const std::string rp = joinPath(recipes_path, i);
         const json& rj = j["recipes"][i];
         if (!r.isObject(rj, rp)) continue;
-        r.onlyKeys(rj, rp, {"every_turns", "consumes", "produces"});
         Recipe recipe;
         if (auto v = r.integer(rj, rp, "every_turns", false)) {
           if (*v < 1) r.error(joinPath(rp, "every_turns"), "must be >= 1");

@@ -32,7 +32,6 @@ std::string resolve(const std::string& dir, const std::string& name) {
 void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& dir, NavConfig& out) {
   const std::string path(kPath);
   if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"file", "geometry", "obstacles_block", "build", "query"});
   const auto file = r.string(j, path, "file", false);
   const auto geometry = r.string(j, path, "geometry", false);
   if (file.has_value() == geometry.has_value()) {
@@ -47,9 +46,6 @@ void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& di
     const std::string bpath = joinPath(path, "build");
     const nlohmann::json& b = j["build"];
     if (r.isObject(b, bpath)) {
-      r.onlyKeys(b, bpath, {"agent_radius_m", "agent_height_m", "agent_climb_m", "max_slope_deg",
-                            "cell_size_m", "cell_height_m", "tile_size_cells",
-                            "max_edge_length_m", "min_region_area_m2", "max_tiles"});
       NavBuildConfig& c = out.build;
       readNumber(b, r, bpath, "agent_radius_m", c.agent_radius_m);
       readNumber(b, r, bpath, "agent_height_m", c.agent_height_m);
@@ -73,7 +69,6 @@ void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& di
     const std::string qpath = joinPath(path, "query");
     const nlohmann::json& q = j["query"];
     if (r.isObject(q, qpath)) {
-      r.onlyKeys(q, qpath, {"max_nodes", "max_path_polys", "snap_horizontal_m", "snap_vertical_m"});
       NavQueryLimits& l = out.query;
       auto count = [&](const char* key, int& field, int64_t lo, int64_t hi) {
         if (auto v = r.integer(q, qpath, key, false)) {

@@ -36,7 +36,8 @@ struct NavConfig {
   NavQueryLimits query;
 };
 
-// Reads the block at JSON path "/navmesh"; problems go to `r`. `dir` is the world file's folder.
+// Reads the block at JSON path "/navmesh", whose keys and types the world schema has checked
+// (config/schema/world.schema.json); problems go to `r`. `dir` is the world file's folder.
 void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& dir, NavConfig& out);
 
 // Loads or builds the configured mesh; `blockers` are used by geometry builds when

@@ -202,8 +202,6 @@ void readSensorConfig(const json& j, std::string_view path_view, JsonReader& r,
                       SensorConfig& s) {
   const std::string path(path_view);
   if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"vision", "hearing", "signals", "sight_range_m", "fov_deg",
-                       "hearing_scale", "soft_cover_s"});
   if (auto v = r.boolean(j, path, "vision", false)) s.vision = *v;
   if (auto v = r.boolean(j, path, "hearing", false)) s.hearing = *v;
   if (auto v = r.boolean(j, path, "signals", false)) s.signals = *v;

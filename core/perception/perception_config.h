@@ -124,6 +124,8 @@ struct SensorConfig {
 // with JSON paths under `path`; `out` is only meaningful when reader.ok().
 void readPerceptionConfig(const nlohmann::json& j, std::string_view path, JsonReader& reader,
                           PerceptionConfig& out);
+// Its keys and types are checked by the archetype schema (config/schema/archetype.schema.json)
+// before; this reads values and checks ranges.
 void readSensorConfig(const nlohmann::json& j, std::string_view path, JsonReader& reader,
                       SensorConfig& out);
 

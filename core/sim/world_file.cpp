@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "base/json_schema.h"
 #include "nav/nav_mesh.h"
 #include "sim/simulation.h"
 
@@ -44,7 +45,6 @@ void readPlaces(const json& arr, JsonReader& r, WorldReading& w, WorldFile& out)
     const std::string path = joinPath("/places", i);
     const json& j = arr[i];
     if (!r.isObject(j, path)) continue;
-    r.onlyKeys(j, path, {"name", "min", "max"});
     auto name = r.string(j, path, "name", true);
     auto min = r.vec3(j, path, "min", true);
     auto max = r.vec3(j, path, "max", true);
@@ -69,7 +69,6 @@ void readObstacles(const json& arr, JsonReader& r, WorldReading& w, WorldFile& o
     const std::string path = joinPath("/obstacles", i);
     const json& j = arr[i];
     if (!r.isObject(j, path)) continue;
-    r.onlyKeys(j, path, {"id", "min", "max", "cover"});
     auto id = r.integer(j, path, "id", true);
     auto min = r.vec3(j, path, "min", true);
     auto max = r.vec3(j, path, "max", true);
@@ -104,9 +103,6 @@ void readEntities(const json& arr, JsonReader& r, WorldReading& w, WorldFile& ou
     const std::string path = joinPath("/entities", i);
     const json& j = arr[i];
     if (!r.isObject(j, path)) continue;
-    r.onlyKeys(j, path,
-               {"id", "kind", "archetype", "group", "position", "forward", "species", "place",
-                "eye_height", "takeable"});
     EntityState s;
     auto id = r.integer(j, path, "id", true);
     auto kind = r.string(j, path, "kind", true);
@@ -150,7 +146,6 @@ void readPlayers(const json& arr, JsonReader& r, WorldReading& w, WorldFile& out
     const std::string path = joinPath("/simulated_players", i);
     const json& j = arr[i];
     if (!r.isObject(j, path)) continue;
-    r.onlyKeys(j, path, {"id", "species", "speed_mps", "route"});
     ScriptedPlayer p;
     auto id = r.integer(j, path, "id", true);
     if (auto v = r.string(j, path, "species", false)) p.species = *v;
@@ -183,9 +178,8 @@ void readPlayers(const json& arr, JsonReader& r, WorldReading& w, WorldFile& out
 bool readWorld(JsonReader& r, const json* root, const WorldBounds& bounds, WorldFile& out,
                std::vector<std::string>& errors) {
   out.source = r.file();
-  if (root && r.isObject(*root, "")) {
+  if (root && r.validate(*root, SchemaId::kWorld)) {
     WorldReading w{bounds, {}, {}};
-    r.onlyKeys(*root, "", {"places", "obstacles", "entities", "simulated_players", "navmesh"});
     if (root->contains("places")) readPlaces((*root)["places"], r, w, out);
     if (root->contains("obstacles")) readObstacles((*root)["obstacles"], r, w, out);
     if (root->contains("entities")) readEntities((*root)["entities"], r, w, out);

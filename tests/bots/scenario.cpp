@@ -199,7 +199,7 @@ void readExpect(JsonReader& r, const json& root, Expect& e) {
 void readScenario(JsonReader& r, const json& j, Scenario& s) {
   if (!r.isObject(j, "")) return;
   r.onlyKeys(j, "",
-             {"description", "clients", "duration_s", "warmup_s", "rate_hz", "seed", "area",
+             {"$schema", "description", "clients", "duration_s", "warmup_s", "rate_hz", "seed", "area",
               "players", "npcs", "actions", "subscribe_events", "expect",
               "max_items_per_update"});
   if (auto v = r.string(j, "", "description", false)) s.description = *v;

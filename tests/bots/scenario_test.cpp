@@ -60,9 +60,9 @@ TEST_CASE("Scenario files") {
     const auto errors = errorsOf(R"({ "client": 2, "players": { "walk_mps": "fast" },
                                       "npcs": { "updates": "some" } })");
     REQUIRE(errors.size() == 3);
-    CHECK(errors[0] == "test.json: /client: unknown key (did you mean \"clients\"?)");
-    CHECK(errors[1] == "test.json: /players/walk_mps: expected a number, got string");
-    CHECK(errors[2] == "test.json: /npcs/updates: expected \"moving\" or \"all\", got \"some\"");
+    CHECK(errors[0] == "test.json:1:3: /client: unknown key (did you mean \"clients\"?)");
+    CHECK(errors[1] == "test.json:1:41: /players/walk_mps: expected a number, got string");
+    CHECK(errors[2] == "test.json:2:60: /npcs/updates: expected \"moving\" or \"all\", got \"some\"");
   }
 
   SECTION("Should refuse out-of-range values and unknown event kinds") {
@@ -70,17 +70,17 @@ TEST_CASE("Scenario files") {
                                       "actions": { "failure_rate": 2 },
                                       "subscribe_events": ["errors"] })");
     REQUIRE(errors.size() == 4);
-    CHECK(errors[0] == "test.json: /clients: must be within [1, 1000]");
-    CHECK(errors[1] == "test.json: /rate_hz: must be > 0");
-    CHECK(errors[2] == "test.json: /actions/failure_rate: must be within [0, 1]");
-    CHECK(errors[3].rfind("test.json: /subscribe_events/0: \"errors\" is not an event kind", 0) == 0);
+    CHECK(errors[0] == "test.json:1:14: /clients: must be within [1, 1000]");
+    CHECK(errors[1] == "test.json:1:28: /rate_hz: must be > 0");
+    CHECK(errors[2] == "test.json:2:68: /actions/failure_rate: must be within [0, 1]");
+    CHECK(errors[3].rfind("test.json:3:60: /subscribe_events/0: \"errors\" is not an event kind", 0) == 0);
   }
 
   SECTION("Should refuse more entities per client than one update carries") {
     const auto errors = errorsOf(R"({ "clients": 1, "npcs": { "total": 9000 } })");
     REQUIRE(errors.size() == 1);
     CHECK(errors[0] ==
-          "test.json: /npcs: players + NPCs per client (9005) exceed 8000, one WorldUpdate's "
+          "test.json:1:25: /npcs: players + NPCs per client (9005) exceed 8000, one WorldUpdate's "
           "worth; use more clients");
   }
 

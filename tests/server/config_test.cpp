@@ -42,19 +42,19 @@ TEST_CASE("Config errors stop start-up and name the key", "[config]") {
   DaemonConfig c;
   SECTION("Should name an unknown key") {
     REQUIRE(parseErrors(R"({"tick_rate": 10})", c) ==
-            std::vector<std::string>{"npcd.json: /tick_rate: unknown key"});
+            std::vector<std::string>{"npcd.json:1:2: /tick_rate: unknown key"});
   }
   SECTION("Should name a key of the wrong type") {
     REQUIRE(parseErrors(R"({"tick_hz": "fast", "simulated_players": 1})", c) ==
-            std::vector<std::string>{"npcd.json: /tick_hz: expected a number, got string",
-                                     "npcd.json: /simulated_players: expected true or false, got number"});
+            std::vector<std::string>{"npcd.json:1:13: /tick_hz: expected a number, got string",
+                                     "npcd.json:1:42: /simulated_players: expected true or false, got number"});
   }
   SECTION("Should name out-of-range values") {
     REQUIRE(parseErrors(R"({"tick_hz": 0, "log_level": "loud", "seed": -1})", c) ==
             std::vector<std::string>{
-                "npcd.json: /seed: must be >= 0",
-                "npcd.json: /tick_hz: must be within (0, 1000]",
-                "npcd.json: /log_level: expected trace, debug, info, warn, error or off"});
+                "npcd.json:1:45: /seed: must be >= 0",
+                "npcd.json:1:13: /tick_hz: must be within (0, 1000]",
+                "npcd.json:1:29: /log_level: expected trace, debug, info, warn, error or off"});
   }
   SECTION("Should report a syntax error with its line") {
     auto errors = parseErrors("{\n\"listen\": \n}", c);
@@ -84,7 +84,7 @@ TEST_CASE("The debug page's address comes from debug_listen or --debug-listen", 
   REQUIRE(parseErrors(R"({"debug_listen": "127.0.0.1:9470"})", c).empty());
   REQUIRE(c.debug_listen == "127.0.0.1:9470");
   REQUIRE(parseErrors(R"({"debug_listen": 9470})", c) ==
-          std::vector<std::string>{"npcd.json: /debug_listen: expected a string, got number"});
+          std::vector<std::string>{"npcd.json:1:18: /debug_listen: expected a string, got number"});
 
   CommandLine cli;
   std::string error;
@@ -114,9 +114,9 @@ TEST_CASE("world_bounds_m sets the box positions must lie in", "[config][bounds]
     REQUIRE(parseErrors(R"({"world_bounds_m": {"half_extent": 1e30, "min_z": 10, "max_z": 0,
                                                "depth": 3}})",
                         c) == std::vector<std::string>{
-                                  "npcd.json: /world_bounds_m/depth: unknown key",
-                                  "npcd.json: /world_bounds_m/half_extent: must be within (0, 1e+07] m",
-                                  "npcd.json: /world_bounds_m: min_z must be < max_z, both within "
+                                  "npcd.json:2:48: /world_bounds_m/depth: unknown key",
+                                  "npcd.json:1:36: /world_bounds_m/half_extent: must be within (0, 1e+07] m",
+                                  "npcd.json:1:20: /world_bounds_m: min_z must be < max_z, both within "
                                   "+-1e+07 m"});
   }
 }
@@ -135,9 +135,9 @@ TEST_CASE("The watchdog section sets the stall warning and the shutdown limit", 
   SECTION("Should name bad values and unknown keys") {
     REQUIRE(parseErrors(R"({"watchdog": {"warn_budgets": 0, "shutdown_limit_s": -1, "bark": 1}})", c) ==
             std::vector<std::string>{
-                "npcd.json: /watchdog/bark: unknown key",
-                "npcd.json: /watchdog/warn_budgets: must be within (0, 1000000]",
-                "npcd.json: /watchdog/shutdown_limit_s: must be within [0, 3600]"});
+                "npcd.json:1:58: /watchdog/bark: unknown key",
+                "npcd.json:1:31: /watchdog/warn_budgets: must be within (0, 1000000]",
+                "npcd.json:1:54: /watchdog/shutdown_limit_s: must be within [0, 3600]"});
   }
 }
 
@@ -150,10 +150,10 @@ TEST_CASE("The tick section sets the threads of the per-agent phases", "[config]
   }
   SECTION("Should name a count out of range and unknown keys") {
     REQUIRE(parseErrors(R"({"tick": {"threads": 0, "hz": 10}})", c) ==
-            std::vector<std::string>{"npcd.json: /tick/hz: unknown key",
-                                     "npcd.json: /tick/threads: must be within [1, 256]"});
+            std::vector<std::string>{"npcd.json:1:25: /tick/hz: unknown key",
+                                     "npcd.json:1:22: /tick/threads: must be within [1, 256]"});
     REQUIRE(parseErrors(R"({"tick": {"threads": 1000}})", c) ==
-            std::vector<std::string>{"npcd.json: /tick/threads: must be within [1, 256]"});
+            std::vector<std::string>{"npcd.json:1:22: /tick/threads: must be within [1, 256]"});
     REQUIRE(c.tick_threads == 0);
   }
 }
@@ -170,9 +170,9 @@ TEST_CASE("The tick section's lod turns on the reduced rate for agents far from 
   }
   SECTION("Should name values out of range and unknown keys") {
     REQUIRE(parseErrors(R"({"tick": {"lod": {"near_m": -1, "far_period_ticks": 0, "far_m": 9}}})", c) ==
-            std::vector<std::string>{"npcd.json: /tick/lod/far_m: unknown key",
-                                     "npcd.json: /tick/lod/near_m: must be within (0, 100000]",
-                                     "npcd.json: /tick/lod/far_period_ticks: must be within [1, 1000]"});
+            std::vector<std::string>{"npcd.json:1:56: /tick/lod/far_m: unknown key",
+                                     "npcd.json:1:29: /tick/lod/near_m: must be within (0, 100000]",
+                                     "npcd.json:1:53: /tick/lod/far_period_ticks: must be within [1, 1000]"});
   }
 }
 
@@ -205,9 +205,9 @@ TEST_CASE("Client credentials name a client, a secret and a role", "[config][aut
   }
   SECTION("Should bound max_clients") {
     CHECK(parseErrors(R"({"max_clients": 0})", c) ==
-          std::vector<std::string>{"npcd.json: /max_clients: must be within [1, 1000000]"});
+          std::vector<std::string>{"npcd.json:1:17: /max_clients: must be within [1, 1000000]"});
     CHECK(parseErrors(R"({"max_clients": 4294967297})", c) ==
-          std::vector<std::string>{"npcd.json: /max_clients: must be within [1, 1000000]"});
+          std::vector<std::string>{"npcd.json:1:17: /max_clients: must be within [1, 1000000]"});
   }
   SECTION("Should name the entry and field of each problem") {
     ::unsetenv("NPCD_TEST_MISSING");
@@ -218,14 +218,14 @@ TEST_CASE("Client credentials name a client, a secret and a role", "[config][aut
                     {"name": "c", "token_env": "NPCD_TEST_MISSING", "role": "game"}]})",
                               c);
     CHECK(errors == std::vector<std::string>{
-                        "npcd.json: /clients/0/role: expected game, admin or observer",
-                        "npcd.json: /clients/1/name: \"a\" is used twice",
-                        "npcd.json: /clients/1/token: same token as client \"a\"",
-                        "npcd.json: /clients/2: needs token, token_env or certificate",
-                        "npcd.json: /clients/3/token_env: environment variable "
+                        "npcd.json:2:57: /clients/0/role: expected game, admin or observer",
+                        "npcd.json:3:30: /clients/1/name: \"a\" is used twice",
+                        "npcd.json:3:44: /clients/1/token: same token as client \"a\"",
+                        "npcd.json:4:21: /clients/2: needs token, token_env or certificate",
+                        "npcd.json:5:48: /clients/3/token_env: environment variable "
                         "NPCD_TEST_MISSING is not set",
-                        "npcd.json: /tls_client_auth: expected none, request or require",
-                        "npcd.json: /tls_client_auth: needs tls_client_ca, tls_cert and tls_key"});
+                        "npcd.json:1:21: /tls_client_auth: expected none, request or require",
+                        "npcd.json:1:21: /tls_client_auth: needs tls_client_ca, tls_cert and tls_key"});
   }
 }
 
@@ -248,13 +248,13 @@ TEST_CASE("The snapshot keys set where, how often and how many snapshots", "[con
   SECTION("Should name bad snapshot values") {
     DaemonConfig bad;
     CHECK(parseErrors(R"({"snapshot": {"interval_s": -1, "keep": 0, "every": 5}})", bad) ==
-          std::vector<std::string>{"npcd.json: /snapshot/every: unknown key",
-                                   "npcd.json: /snapshot/interval_s: must be within [0, 86400]",
-                                   "npcd.json: /snapshot/keep: must be within [1, 10000]"});
+          std::vector<std::string>{"npcd.json:1:44: /snapshot/every: unknown key",
+                                   "npcd.json:1:29: /snapshot/interval_s: must be within [0, 86400]",
+                                   "npcd.json:1:41: /snapshot/keep: must be within [1, 10000]"});
     DaemonConfig nodir;
     CHECK(parseErrors(R"({"snapshot": {"interval_s": 30}})", nodir) ==
           std::vector<std::string>{
-              "npcd.json: /snapshot/dir: is required for interval_s and restore_on_start"});
+              "npcd.json:1:14: /snapshot/dir: is required for interval_s and restore_on_start"});
   }
 }
 
@@ -309,18 +309,18 @@ TEST_CASE("The cluster section names Redis, the node, its lease and its places",
     CHECK(parseErrors(R"({"cluster": {"redis": "nohost", "lease_ttl_s": 0.1, "places": "fair",
         "key_prefix": "{x}", "redis_timeout_ms": 5, "ttl": 3}})", c) ==
           std::vector<std::string>{
-              "npcd.json: /cluster/ttl: unknown key",
-              "npcd.json: /cluster/redis: expected host:port, got \"nohost\"",
-              "npcd.json: /cluster/node_id: missing required key",
-              "npcd.json: /cluster/lease_ttl_s: must be within [0.3, 600]",
-              "npcd.json: /cluster/key_prefix: must be non-empty, without braces",
-              "npcd.json: /cluster/redis_timeout_ms: must be within [10, 60000]",
-              "npcd.json: /cluster/places: expected \"balanced\" or a list of place names"});
+              "npcd.json:2:53: /cluster/ttl: unknown key",
+              "npcd.json:1:23: /cluster/redis: expected host:port, got \"nohost\"",
+              "npcd.json:1:13: /cluster/node_id: missing required key",
+              "npcd.json:1:48: /cluster/lease_ttl_s: must be within [0.3, 600]",
+              "npcd.json:2:23: /cluster/key_prefix: must be non-empty, without braces",
+              "npcd.json:2:50: /cluster/redis_timeout_ms: must be within [10, 60000]",
+              "npcd.json:1:63: /cluster/places: expected \"balanced\" or a list of place names"});
     CHECK(parseErrors(R"({"cluster": {"node_id": "a|b", "advertise": "x|y:1", "places": [3, ""]}})", c) ==
-          std::vector<std::string>{"npcd.json: /cluster/node_id: must be 1 to 256 bytes without '|'",
-                                   "npcd.json: /cluster/advertise: must not contain '|'",
-                                   "npcd.json: /cluster/places/0: expected a place name",
-                                   "npcd.json: /cluster/places/1: expected a place name",
-                                   "npcd.json: /cluster/places: names no place"});
+          std::vector<std::string>{"npcd.json:1:25: /cluster/node_id: must be 1 to 256 bytes without '|'",
+                                   "npcd.json:1:45: /cluster/advertise: must not contain '|'",
+                                   "npcd.json:1:65: /cluster/places/0: expected a place name",
+                                   "npcd.json:1:68: /cluster/places/1: expected a place name",
+                                   "npcd.json:1:64: /cluster/places: names no place"});
   }
 }

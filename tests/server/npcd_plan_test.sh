@@ -30,6 +30,7 @@ sed 's/"type": "bool"/"type": "boolean"/' "$guard" > "$work/broken.json"
 "$npcd" plan "$work/broken.json" > "$work/out" 2> "$work/err"
 rc=$?
 [ "$rc" -eq 2 ] || fail "broken domain: exit $rc, expected 2"
-grep -q "^$work/broken.json: /facts/0/type: " "$work/err" || fail "the error does not locate the field"
+grep -q "^$work/broken.json:[0-9]*:[0-9]*: /facts/0/type: must be one of bool|enum|int$" "$work/err" ||
+  fail "the error does not locate the field with line:col"
 [ ! -s "$work/out" ] || fail "a broken domain printed a report"
 echo "npcd plan: ok"

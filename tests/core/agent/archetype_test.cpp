@@ -21,7 +21,7 @@ TEST_CASE("Archetype errors name the file from the archetypes directory down", "
   std::vector<std::string> errors;
   REQUIRE_FALSE(set.loadDirectory(dir.string(), errors));
   REQUIRE(errors == std::vector<std::string>{
-                        "archetypes/town/baker.json: /baker/species: expected a string, got number",
+                        "archetypes/town/baker.json:1:25: /baker/species: expected a string, got an integer",
                         "archetypes/wolf.json:2:25: number overflow parsing '-1e400'",
                     });
   fs::remove_all(dir.parent_path());

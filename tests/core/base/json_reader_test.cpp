@@ -82,3 +82,27 @@ TEST_CASE("JsonReader refuses numbers beyond a float's range", "[base][json]") {
                             "w.json: /x/p: coordinates are too large (beyond +-3.4e38)",
                         });
 }
+
+TEST_CASE("JsonReader errors carry line:col beside the pointer", "[base][json]") {
+  JsonReader r("w.json");
+  json j;
+  REQUIRE(r.parse("{\n  \"name\": 3,\n  \"spot\": { \"extra\": true }\n}", j));
+  SECTION("Should locate a value where it starts") {
+    REQUIRE_FALSE(r.string(j, "", "name", true));
+    REQUIRE(r.errors() == std::vector<std::string>{"w.json:2:11: /name: expected a string, got number"});
+  }
+  SECTION("Should locate an unknown key at the key") {
+    r.onlyKeys(j["spot"], "/spot", {"extras"});
+    REQUIRE(r.errors() == std::vector<std::string>{
+                              "w.json:3:13: /spot/extra: unknown key (did you mean \"extras\"?)"});
+  }
+  SECTION("Should locate a missing key at the object that lacks it") {
+    REQUIRE_FALSE(r.number(j["spot"], "/spot", "radius", true));
+    REQUIRE(r.errors() == std::vector<std::string>{"w.json:3:11: /spot/radius: missing required key"});
+  }
+  SECTION("Should keep the pointer alone for documents it did not parse") {
+    JsonReader other("x.json");
+    other.error("/a", "bad");
+    REQUIRE(other.errors() == std::vector<std::string>{"x.json: /a: bad"});
+  }
+}

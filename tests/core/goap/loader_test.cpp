@@ -138,7 +138,7 @@ TEST_CASE("A domain loads, resolves names to ids and compiles its actions", "[go
   SECTION("Should locate a negative node_lmcut_after") {
     CHECK(errorsOf(R"({ "domain": "d", "search": { "node_lmcut_after": -1 }, "facts": [],
                         "actions": [] })") ==
-          "bad.json: /search/node_lmcut_after: must be in [0, 1073741824]");
+          "bad.json:1:50: /search/node_lmcut_after: must be >= 0");
   }
 }
 
@@ -151,23 +151,27 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
                  { "name": "mood", "type": "enum", "values": ["calm", "angry"], "initial": "sad" } ],
       "actions": [
         { "name": "a", "pre": [{ "fact": "missing", "value": true }], "effects": [{ "fact": "ok", "set": 3 }] },
-        { "name": "b", "pre": [{ "fact": "ok", "op": "<", "value": true }], "cost": -1, "colour": "red" },
+        { "name": "b", "pre": [{ "fact": "ok", "op": "<", "value": true }], "cost": -1 },
         { "name": "c", "effects": [{ "move_to": "$object" }] }
       ],
       "goals": [ { "name": "g", "desired": [{ "distance_to": "x", "op": "<", "value": 1 }] } ]
     })");
     CHECK(errors ==
-          "bad.json: /facts/1/max: an int fact needs min ≤ max and at most 64 values\n"
-          "bad.json: /facts/2/initial: \"sad\" is not a value of enum fact \"mood\" (calm, angry)\n"
-          "bad.json: /actions/0/pre/0/fact: unknown fact \"missing\"\n"
-          "bad.json: /actions/0/effects/0/set: expected true or false for bool fact \"ok\"\n"
-          "bad.json: /actions/1/colour: unknown key\n"
-          "bad.json: /actions/1/pre/0/op: a bool fact is compared with = or != only\n"
-          "bad.json: /actions/1/cost: costs must be ≥ 0\n"
-          "bad.json: /actions/2/effects/0/move_to: \"$object\" is only available to actions "
+          "bad.json:4:69: /facts/1/max: an int fact needs min ≤ max and at most 64 values\n"
+          "bad.json:5:92: /facts/2/initial: \"sad\" is not a value of enum fact \"mood\" (calm, angry)\n"
+          "bad.json:7:42: /actions/0/pre/0/fact: unknown fact \"missing\"\n"
+          "bad.json:7:106: /actions/0/effects/0/set: expected true or false for bool fact \"ok\"\n"
+          "bad.json:8:54: /actions/1/pre/0/op: a bool fact is compared with = or != only\n"
+          "bad.json:8:85: /actions/1/cost: costs must be ≥ 0\n"
+          "bad.json:9:49: /actions/2/effects/0/move_to: \"$object\" is only available to actions "
           "with \"object\"\n"
-          "bad.json: /goals/0/desired/0: goal conditions may only test facts\n"
-          "bad.json: /goals/0/desired: a goal desires at least one fact");
+          "bad.json:11:45: /goals/0/desired/0: goal conditions may only test facts\n"
+          "bad.json:11:44: /goals/0/desired: a goal desires at least one fact");
+  }
+  SECTION("Should stop at a key the schema does not know, before the checks it would confuse") {
+    CHECK(errorsOf(R"({ "domain": "bad", "facts": [ { "name": "ok", "type": "bool" } ],
+      "actions": [ { "name": "b", "pre": [{ "fact": "missing", "value": true }], "colour": "red" } ] })") ==
+          "bad.json:2:82: /actions/0/colour: unknown key");
   }
   SECTION("Should locate errors inside templates and name where they were used") {
     const std::string errors = errorsOf(R"({
@@ -178,10 +182,10 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
       "actions": [ { "template": "go", "for_each": [{ "to": "a" }, { "to": "c" }, { "too": "b" }] } ]
     })");
     CHECK(errors ==
-          "bad.json: /templates/go/action/effects/0/set: \"c\" is not a value of enum fact "
+          "bad.json:5:62: /templates/go/action/effects/0/set: \"c\" is not a value of enum fact "
           "\"at\" (a, b) (in template \"go\" used at /actions/0/for_each/1)\n"
-          "bad.json: /actions/0/for_each/2/args: missing argument \"to\" for template \"go\"\n"
-          "bad.json: /actions/0/for_each/2/args/too: \"go\" has no parameter \"too\"");
+          "bad.json:6:83: /actions/0/for_each/2/args: missing argument \"to\" for template \"go\"\n"
+          "bad.json:6:83: /actions/0/for_each/2/args/too: \"go\" has no parameter \"too\"");
   }
   SECTION("Should refuse unknown references between sections") {
     const std::string errors = errorsOf(R"({
@@ -194,13 +198,13 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
       "buckets": [ { "name": "B", "actions": ["x*"], "goals": ["h"], "fallback": "idle" } ]
     })");
     CHECK(errors ==
-          "bad.json: /smart_objects/0/actions/0: unknown action \"nope\"\n"
-          "bad.json: /actions/0: action \"use_it\" needs an object but no smart object "
+          "bad.json:6:59: /smart_objects/0/actions/0: unknown action \"nope\"\n"
+          "bad.json:4:20: /actions/0: action \"use_it\" needs an object but no smart object "
           "advertises it\n"
-          "bad.json: /goals/0/end_with: unknown action \"later\"\n"
-          "bad.json: /buckets/0/actions/0: no action matches \"x*\"\n"
-          "bad.json: /buckets/0/goals/0: unknown goal \"h\"\n"
-          "bad.json: /buckets/0/fallback: fallback action \"idle\" must be always available "
+          "bad.json:7:90: /goals/0/end_with: unknown action \"later\"\n"
+          "bad.json:8:47: /buckets/0/actions/0: no action matches \"x*\"\n"
+          "bad.json:8:64: /buckets/0/goals/0: unknown goal \"h\"\n"
+          "bad.json:8:82: /buckets/0/fallback: fallback action \"idle\" must be always available "
           "(no conditions, no object)");
   }
   SECTION("Should locate misused \"any\", \"in\" and \"clamp\"") {
@@ -227,21 +231,21 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
                                           { "fact": "coins", "value": 3 }] }] } ]
     })");
     CHECK(errors ==
-          "bad.json: /actions/0/pre/0/any: expected an array of at least 2 alternative "
+          "bad.json:7:43: /actions/0/pre/0/any: expected an array of at least 2 alternative "
           "conditions\n"
-          "bad.json: /actions/1/pre/0/any/1: \"any\" cannot be nested (list the alternatives in "
+          "bad.json:9:13: /actions/1/pre/0/any/1: \"any\" cannot be nested (list the alternatives in "
           "one \"any\")\n"
-          "bad.json: /actions/2/pre/0/in: \"in\" applies to enum facts only (\"coins\" is not an "
+          "bad.json:10:62: /actions/2/pre/0/in: \"in\" applies to enum facts only (\"coins\" is not an "
           "enum)\n"
-          "bad.json: /actions/3/pre/0/in/1: \"castle\" is not a value of enum fact \"location\" "
+          "bad.json:11:78: /actions/3/pre/0/in/1: \"castle\" is not a value of enum fact \"location\" "
           "(home, woodshed, forest)\n"
-          "bad.json: /actions/4/pre/0/in: expected a non-empty array of values of enum fact "
+          "bad.json:12:67: /actions/4/pre/0/in: expected a non-empty array of values of enum fact "
           "\"location\"\n"
-          "bad.json: /actions/5/pre/0/value: unknown key\n"
-          "bad.json: /actions/6/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
-          "bad.json: /actions/7/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
-          "bad.json: /actions/8/effects/0/add: add/sub apply to int facts only\n"
-          "bad.json: /goals/0/relevant/0: \"any\" is only available in action preconditions "
+          "bad.json:14:57: /actions/5/pre/0/value: unknown key\n"
+          "bad.json:15:82: /actions/6/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
+          "bad.json:16:88: /actions/7/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
+          "bad.json:17:71: /actions/8/effects/0/add: add/sub apply to int facts only\n"
+          "bad.json:20:33: /goals/0/relevant/0: \"any\" is only available in action preconditions "
           "and goal \"desired\"");
   }
   SECTION("Should locate misused \"any\" in goals") {
@@ -262,15 +266,15 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
       ]
     })");
     CHECK(errors ==
-          "bad.json: /goals/0/desired/0/any: expected an array of at least 2 alternative "
+          "bad.json:10:47: /goals/0/desired/0/any: expected an array of at least 2 alternative "
           "conditions\n"
-          "bad.json: /goals/0/desired: a goal desires at least one fact\n"
-          "bad.json: /goals/1/desired/0/any/1: \"any\" cannot be nested (list the alternatives "
+          "bad.json:10:37: /goals/0/desired: a goal desires at least one fact\n"
+          "bad.json:12:13: /goals/1/desired/0/any/1: \"any\" cannot be nested (list the alternatives "
           "in one \"any\")\n"
-          "bad.json: /goals/1/desired: a goal desires at least one fact\n"
-          "bad.json: /goals/2/desired/0/any/1: goal conditions may only test facts\n"
-          "bad.json: /goals/2/desired/0/any/2: goal conditions may only test facts\n"
-          "bad.json: /goals/2/desired: a goal desires at least one fact");
+          "bad.json:11:40: /goals/1/desired: a goal desires at least one fact\n"
+          "bad.json:14:13: /goals/2/desired/0/any/1: goal conditions may only test facts\n"
+          "bad.json:14:55: /goals/2/desired/0/any/2: goal conditions may only test facts\n"
+          "bad.json:13:41: /goals/2/desired: a goal desires at least one fact");
   }
   SECTION("Should bound the variants a goal's \"any\"s combine into") {
     const std::string errors = errorsOf(R"({
@@ -295,11 +299,11 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
       ]
     })");
     CHECK(errors ==
-          "bad.json: /goals/1: goal \"many\": its \"any\" conditions combine into 18 variants "
+          "bad.json:10:9: /goals/1: goal \"many\": its \"any\" conditions combine into 18 variants "
           "(at most 16)\n"
-          "bad.json: /goals/2: goal \"never\": every alternative of its \"any\" conditions "
+          "bad.json:16:9: /goals/2: goal \"never\": every alternative of its \"any\" conditions "
           "contradicts its other desired conditions\n"
-          "bad.json: /goals/3: goal \"clash\": contradictory desired values for \"c\"");
+          "bad.json:18:9: /goals/3: goal \"clash\": contradictory desired values for \"c\"");
   }
   SECTION("Should bound the variants an action's \"any\"s combine into") {
     const std::string errors = errorsOf(R"({
@@ -322,9 +326,9 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
       ]
     })");
     CHECK(errors ==
-          "bad.json: /actions/1: action \"many\": its \"any\" conditions combine into 18 variants "
+          "bad.json:9:9: /actions/1: action \"many\": its \"any\" conditions combine into 18 variants "
           "(at most 16)\n"
-          "bad.json: /actions/2: action \"never\": every alternative of its \"any\" conditions "
+          "bad.json:15:9: /actions/2: action \"never\": every alternative of its \"any\" conditions "
           "contradicts its other conditions");
   }
   SECTION("Should give line and column for JSON syntax errors") {
@@ -337,7 +341,7 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
                                         "blackboard": { "k": "bool" } })").ok());
     const GoapLoadReport r = lib.loadText("b.json", R"({ "domain": "b", "facts": [], "actions": [],
                                                         "blackboard": { "k": "float" } })");
-    CHECK(r.text() == "b.json: /blackboard/k: blackboard key \"k\" is already declared as bool");
+    CHECK(r.text() == "b.json:2:78: /blackboard/k: blackboard key \"k\" is already declared as bool");
   }
   SECTION("Should refuse a whole set when one file is bad, and duplicate names") {
     GoapLibrary lib;
@@ -356,7 +360,7 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
                R"(", "type": "int", "min": 0, "max": 63 })";
     const std::string errors =
         errorsOf(R"({ "domain": "big", "facts": [)" + facts + R"(], "actions": [] })");
-    CHECK(errors == "bad.json: /facts: the facts need more than 256 state bits");
+    CHECK(errors == "bad.json:1:29: /facts: the facts need more than 256 state bits");
   }
 }
 
@@ -421,7 +425,7 @@ TEST_CASE("A cost table may leave out the values the action's preconditions excl
     std::string bad = domain;
     bad.replace(bad.find(R"("home": 5, )"), 11, "");
     CHECK(errorsOf(bad) ==
-          "bad.json: /actions/0/cost/table: no cost for value \"home\" (only values the "
+          "bad.json:7:45: /actions/0/cost/table: no cost for value \"home\" (only values the "
           "action's preconditions exclude may be left out)");
   }
 }
@@ -464,13 +468,13 @@ TEST_CASE("A travel cost is a formula over an enum fact's positions", "[goap][lo
     bad.replace(bad.find(R"({ "name": "wood", "type": "bool" })"), 34,
                 R"({ "name": "wood", "type": "bool", "positions": {} })");
     CHECK(errorsOf(bad) ==
-          "bad.json: /facts/0/positions/forest: expected [x, y] or [x, y, z] in metres\n"
-          "bad.json: /facts/1/positions: only enum facts have positions\n"
-          "bad.json: /templates/go/action/cost/round: must be ≥ 0 (0: not rounded) (in "
+          "bad.json:3:78: /facts/0/positions/forest: expected [x, y] or [x, y, z] in metres\n"
+          "bad.json:4:63: /facts/1/positions: only enum facts have positions\n"
+          "bad.json:8:77: /templates/go/action/cost/round: must be ≥ 0 (0: not rounded) (in "
           "template \"go\" used at /actions/0/for_each/0)\n"
-          "bad.json: /templates/go/action/cost/round: must be ≥ 0 (0: not rounded) (in "
+          "bad.json:8:77: /templates/go/action/cost/round: must be ≥ 0 (0: not rounded) (in "
           "template \"go\" used at /actions/0/for_each/1)\n"
-          "bad.json: /templates/go/action/cost/travel_to: value \"forest\" has no position "
+          "bad.json:8:47: /templates/go/action/cost/travel_to: value \"forest\" has no position "
           "(in template \"go\" used at /actions/0/for_each/2)");
   }
   SECTION("Should keep per_m and round with travel_to, and travel_to apart from a table") {
@@ -483,19 +487,77 @@ TEST_CASE("A travel cost is a formula over an enum fact's positions", "[goap][lo
       std::string bad = domain;
       bad.replace(bad.find(chop), chop.size(),
                   R"("effects": [{ "fact": "wood", "set": true }], "cost": )" + cost + " }");
-      CHECK(errorsOf(bad) == "bad.json: /actions/1/cost: " + error);
+      CHECK(errorsOf(bad) == "bad.json:12:63: /actions/1/cost: " + error);
     }
   }
   SECTION("Should refuse a value without a position that the preconditions allow") {
     std::string bad = domain;
     bad.replace(bad.find(R"(, "forest": [123, 0, 0])"), 23, "");
     const std::string errors = errorsOf(bad);
-    CHECK(errors.find("bad.json: /templates/go/action/cost/travel_to: value \"forest\" has no "
+    CHECK(errors.find("bad.json:8:47: /templates/go/action/cost/travel_to: value \"forest\" has no "
                       "position (in template \"go\" used at /actions/0/for_each/2)") !=
           std::string::npos);
-    CHECK(errors.find("bad.json: /templates/go/action/cost/by_fact: value \"forest\" has no "
+    CHECK(errors.find("bad.json:8:28: /templates/go/action/cost/by_fact: value \"forest\" has no "
                       "position (only values the action's preconditions exclude may be left "
                       "out) (in template \"go\" used at /actions/0/for_each/0)") !=
           std::string::npos);
+  }
+}
+
+namespace {
+
+// The shipped guard domain with its first `from` (a key, quoted) renamed to `to`, and the
+// line:col where the renamed key starts.
+struct Renamed {
+  std::string text;
+  std::string at;
+};
+
+Renamed renameKey(const std::string& from, const std::string& to, const std::string& after = "") {
+  Renamed r;
+  r.text = readFile(NPCD_SOURCE_DIR "/config/goap/guard.json");
+  const size_t start = after.empty() ? 0 : r.text.find(after);
+  const size_t pos = r.text.find("\"" + from + "\":", start);
+  REQUIRE(pos != std::string::npos);
+  r.text.replace(pos + 1, from.size(), to);
+  const size_t line_start = r.text.rfind('\n', pos);
+  const auto line = 1 + std::count(r.text.begin(), r.text.begin() + static_cast<long>(pos), '\n');
+  r.at = std::to_string(line) + ":" + std::to_string(pos - line_start);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("A renamed key in a domain gives one error, not a cascade", "[goap][loader][schema]") {
+  SECTION("Should report a misspelt section once, with line:col and did-you-mean") {
+    // Before schemas: "missing required key" for /facts, then every condition and effect
+    // naming a fact was "unknown fact" — 30 errors for one typo.
+    const Renamed guard = renameKey("facts", "fcats");
+    CHECK(errorsOf(guard.text, "config/goap/guard.json") ==
+          "config/goap/guard.json:" + guard.at +
+              ": /fcats: unknown key (did you mean \"facts\"?)");
+  }
+  SECTION("Should report a misspelt action name key once") {
+    // Before: /actions/0/name missing, then "unknown action" in smart objects and buckets.
+    const Renamed guard = renameKey("name", "nmae", "\"actions\"");
+    CHECK(errorsOf(guard.text, "config/goap/guard.json") ==
+          "config/goap/guard.json:" + guard.at +
+              ": /actions/0/nmae: unknown key (did you mean \"name\"?)");
+  }
+  SECTION("Should check an action a template expands to against the schema") {
+    CHECK(errorsOf(R"({ "domain": "t", "facts": [],
+      "templates": { "go": { "params": ["to"], "action": { "name": "go_$to", "efects": [] } } },
+      "actions": [ { "template": "go", "args": { "to": "a" } } ] })") ==
+          "bad.json:2:78: /templates/go/action/efects: unknown key (did you mean \"effects\"?) "
+          "(in template \"go\" used at /actions/0)");
+  }
+  SECTION("Should suggest the closest value for a misspelt enum") {
+    std::string text = readFile(NPCD_SOURCE_DIR "/config/goap/guard.json");
+    const size_t pos = text.find("\"bool\"", text.find("\"has_lamp\""));
+    text.replace(pos, 6, "\"bol\"");
+    const std::string errors = errorsOf(text, "config/goap/guard.json");
+    CHECK(errors.find("/facts/2/type: must be one of bool|enum|int (did you mean \"bool\"?)") !=
+          std::string::npos);
+    CHECK(errors.find('\n') == std::string::npos);
   }
 }

@@ -91,7 +91,7 @@ TEST_CASE("npcd plan reports a domain error as the loader locates it, exit 2",
   const PlanCommandResult r = run({path});
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
-  CHECK(r.err == path + ": /actions/0/pre/0/op: expected one of = != < <= > >=\n");
+  CHECK(r.err == path + ":6:61: /actions/0/pre/0/op: expected one of = != < <= > >=\n");
 }
 
 TEST_CASE("npcd plan refuses bad arguments with the usage, exit 2", "[goap][plan_command]") {

@@ -97,20 +97,29 @@ TEST_CASE("One-step settlement equals turn-by-turn simulation", "[hibernation][l
 }
 
 TEST_CASE("Long action definitions report located errors", "[hibernation][long_action]") {
-  std::vector<std::string> errors;
-  library(R"({ "A": { "turn_s": 0, "recipes": [ { "every_turns": 0, "produces": { "x": -1 } } ] },
+  SECTION("Should name keys, types and bounds the schema fixes, in file order") {
+    std::vector<std::string> errors;
+    library(R"({ "A": { "turn_s": 0, "recipes": [ { "every_turns": 0, "produces": { "x": -1 } } ] },
+                 "C": { "turn_s": 1, "speed": 2 } })",
+            &errors);
+    REQUIRE(errors == std::vector<std::string>{
+                          "long_actions.json:1:20: /A/turn_s: must be > 0",
+                          "long_actions.json:1:53: /A/recipes/0/every_turns: must be >= 1",
+                          "long_actions.json:1:75: /A/recipes/0/produces/x: must be >= 1",
+                          "long_actions.json:2:23: /C: missing required key \"recipes\"",
+                          "long_actions.json:2:38: /C/speed: unknown key",
+                      });
+  }
+  SECTION("Should name an item two recipes of one action share") {
+    std::vector<std::string> errors;
+    library(R"({
                "B": { "turn_s": 1, "recipes": [ { "consumes": { "x": 1 }, "produces": { "y": 1 } },
-                                                { "consumes": { "y": 1 }, "produces": { "z": 1 } } ] },
-               "C": { "turn_s": 1, "speed": 2 } })",
-          &errors);
-  REQUIRE(errors == std::vector<std::string>{
-                        "long_actions.json: /A/turn_s: must be > 0",
-                        "long_actions.json: /A/recipes/0/every_turns: must be >= 1",
-                        "long_actions.json: /A/recipes/0/produces/x: expected a positive integer",
-                        "long_actions.json: /B/recipes/1: \"y\" is used by another recipe of this action",
-                        "long_actions.json: /C/speed: unknown key",
-                        "long_actions.json: /C/recipes: missing required key",
-                    });
+                                                { "consumes": { "y": 1 }, "produces": { "z": 1 } } ] } })",
+            &errors);
+    REQUIRE(errors == std::vector<std::string>{
+                          "long_actions.json:3:49: /B/recipes/1: \"y\" is used by another recipe of this action",
+                      });
+  }
 }
 
 // Regression: a turn of 1e-300 s made the turn count of any sleep overflow (undefined
@@ -122,13 +131,13 @@ TEST_CASE("Long action numbers are bounded", "[hibernation][long_action][bounds]
                "B": { "turn_s": 1e30, "recipes": [ { "produces": { "y": 1 } } ] } })",
           &errors);
   REQUIRE(errors == std::vector<std::string>{
-                        "long_actions.json: /A/turn_s: must be at least 0.1 s (got 1e-300)",
-                        "long_actions.json: /A/caps/x: must be at most 1000000 (got 5000000)",
-                        "long_actions.json: /A/recipes/0/every_turns: must be at most 1000000 "
+                        "long_actions.json:1:20: /A/turn_s: must be at least 0.1 s (got 1e-300)",
+                        "long_actions.json:1:43: /A/caps/x: must be at most 1000000 (got 5000000)",
+                        "long_actions.json:2:53: /A/recipes/0/every_turns: must be at most 1000000 "
                         "(got 4294967297)",
-                        "long_actions.json: /A/recipes/0/produces/x: must be at most 1000000 "
+                        "long_actions.json:2:84: /A/recipes/0/produces/x: must be at most 1000000 "
                         "(got 2000000000)",
-                        "long_actions.json: /B/turn_s: must be at most 604800 s (got 1e+30)",
+                        "long_actions.json:3:33: /B/turn_s: must be at most 604800 s (got 1e+30)",
                     });
 }
 

@@ -10,6 +10,7 @@
 #include "nav/nav_config.h"
 #include "nav/nav_mesh.h"
 #include "nav/nav_mesh_file.h"
+#include "sim/world_file.h"
 #include "nav_test_support.h"
 
 using namespace npc;
@@ -18,11 +19,12 @@ using namespace npc::nav::test;
 
 namespace {
 
+// Reads `text` as a world file's "navmesh" block (so errors are located in the file).
 std::vector<std::string> read(const char* text, NavConfig& out, const std::string& dir = "/worlds") {
   JsonReader r("world.json");
   nlohmann::json j;
-  REQUIRE(r.parse(text, j));
-  readNavConfig(j, r, dir, out);
+  REQUIRE(r.parse(std::string(R"({ "navmesh": )") + text + " }", j));
+  readNavConfig(j["navmesh"], r, dir, out);
   return r.errors();
 }
 
@@ -56,17 +58,22 @@ TEST_CASE("NavConfig reads the navmesh block, files relative to the world file")
 TEST_CASE("NavConfig refuses a bad navmesh block naming the field") {
   NavConfig c;
   CHECK(read(R"({ "geometry": "a.obj", "file": "b.navmesh" })", c) ==
-        std::vector<std::string>{"world.json: /navmesh: needs exactly one of \"file\" (a Detour "
+        std::vector<std::string>{"world.json:1:14: /navmesh: needs exactly one of \"file\" (a Detour "
                                  "navmesh) or \"geometry\" (an OBJ to build from)"});
   CHECK_FALSE(c.present);
   CHECK(read(R"({ "geometry": "a.obj", "build": { "cell_size_m": 0, "agent_climb_m": 9 },
-                  "query": { "max_nodes": 3 }, "speed": 1 })", c) ==
+                  "query": { "max_nodes": 3 } })", c) ==
         std::vector<std::string>{
-            "world.json: /navmesh/speed: unknown key",
-            "world.json: /navmesh/build/agent_climb_m: must be in [0, 5] (got 9)",
-            "world.json: /navmesh/build/cell_size_m: must be in [0.05, 2] (got 0)",
-            "world.json: /navmesh/query/max_nodes: must be in [16, 65535] (got 3)",
+            "world.json:1:83: /navmesh/build/agent_climb_m: must be in [0, 5] (got 9)",
+            "world.json:1:63: /navmesh/build/cell_size_m: must be in [0.05, 2] (got 0)",
+            "world.json:2:43: /navmesh/query/max_nodes: must be in [16, 65535] (got 3)",
         });
+  // Keys and types are the world schema's (config/schema/world.schema.json).
+  WorldFile world;
+  std::vector<std::string> errors;
+  CHECK_FALSE(parseWorldFile("world.json", R"({ "navmesh": { "geometry": "a.obj", "sped": 1 } })",
+                             world, errors));
+  CHECK(errors == std::vector<std::string>{"world.json:1:37: /navmesh/sped: unknown key"});
 }
 
 TEST_CASE("makeNavMesh builds from the OBJ or loads the navmesh file it names") {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "base/json_schema.h"
 #include "sim/simulation.h"
 #include "sim_fixture.h"
 
@@ -749,7 +750,7 @@ TEST_CASE("Stream-style intention commands report their errors as error events",
 }
 
 TEST_CASE("Actions and influences in data are checked with file and JSON path", "[sim][intent]") {
-  SECTION("Should name each bad action field") {
+  SECTION("Should name each bad action field the schema catches, in file order") {
     JsonReader reader("archetypes/raoul.json");
     nlohmann::json j;
     REQUIRE(reader.parse(R"({ "raoul": { "species": "human", "actions": {
@@ -761,25 +762,40 @@ TEST_CASE("Actions and influences in data are checked with file and JSON path", 
     ArchetypeSet set;
     set.loadObject(j, reader);
     REQUIRE(reader.report() ==
-            "archetypes/raoul.json: /raoul/actions/Fly/kind: only daemon-side actions have a kind\n"
-            "archetypes/raoul.json: /raoul/actions/Fly/timeout_s: must be > 0\n"
-            "archetypes/raoul.json: /raoul/actions/Go/side: expected client or daemon\n"
-            "archetypes/raoul.json: /raoul/actions/Talk/colour: unknown key\n"
-            "archetypes/raoul.json: /raoul/actions/Talk: game_only and coercive apply to "
+            "archetypes/raoul.json:2:27: /raoul/actions/Go/side: must be one of client|daemon\n"
+            "archetypes/raoul.json:4:66: /raoul/actions/Fly/timeout_s: must be > 0\n"
+            "archetypes/raoul.json:5:73: /raoul/actions/Talk/colour: unknown key");
+  }
+  SECTION("Should name each action field that contradicts another") {
+    JsonReader reader("archetypes/raoul.json");
+    nlohmann::json j;
+    REQUIRE(reader.parse(R"({ "raoul": { "species": "human", "actions": {
+        "Wait": { "side": "daemon" },
+        "Fly":  { "side": "client", "kind": "wait" },
+        "Talk": { "side": "daemon", "kind": "signal", "coercive": true } } } })",
+                         j));
+    ArchetypeSet set;
+    set.loadObject(j, reader);
+    REQUIRE(reader.report() ==
+            "archetypes/raoul.json:3:45: /raoul/actions/Fly/kind: only daemon-side actions have "
+            "a kind\n"
+            "archetypes/raoul.json:4:17: /raoul/actions/Talk: game_only and coercive apply to "
             "client-side actions only\n"
-            "archetypes/raoul.json: /raoul/actions/Wait/kind: is required for a daemon-side "
+            "archetypes/raoul.json:2:17: /raoul/actions/Wait/kind: is required for a daemon-side "
             "action (wait or signal)");
   }
   SECTION("Should name a bad priority and refuse an influence named like an archetype") {
     JsonReader reader("actions/influences.json");
     nlohmann::json j;
-    REQUIRE(reader.parse(R"({ "spell:levitate": { "priority": 40000 },
-                              "raoul": { "priority": 1, "actions": { "Fly": {} } } })",
-                         j));
+    REQUIRE(reader.parse(R"({ "spell:levitate": { "priority": 40000 } })", j));
+    InfluenceSet bad;
+    bad.loadObject(j, reader);
+    REQUIRE(reader.report() == "actions/influences.json:1:35: /spell:levitate/priority: must be <= 32767");
+    JsonReader reader2("actions/influences.json");
+    REQUIRE(reader2.parse(R"({ "raoul": { "priority": 1, "actions": { "Fly": {} } } })", j));
     InfluenceSet set;
-    set.loadObject(j, reader);
-    REQUIRE(reader.report() ==
-            "actions/influences.json: /spell:levitate/priority: must be within -32768..32767");
+    set.loadObject(j, reader2);
+    REQUIRE(reader2.ok());
     Simulation sim(RaoulWorld::defaultConfig(), archetypes());
     const std::vector<std::string> errors = sim.setInfluences(set);
     REQUIRE(errors == std::vector<std::string>{
@@ -795,9 +811,9 @@ TEST_CASE("Actions and influences in data are checked with file and JSON path", 
     InfluenceSet set;
     set.loadObject(j, reader);
     REQUIRE(reader.report() ==
-            "actions/influences.json: /spell:thunder/actions/Thunder/emits/sound_m: must be at "
+            "actions/influences.json:2:44: /spell:thunder/actions/Thunder/emits/sound_m: must be at "
             "most 2000 m (got 1e+30)\n"
-            "actions/influences.json: /spell:thunder/actions/Thunder/emits/signal_m: must be at "
+            "actions/influences.json:2:85: /spell:thunder/actions/Thunder/emits/signal_m: must be at "
             "most 10000 m (got 1e+30)");
   }
 }
@@ -812,6 +828,8 @@ TEST_CASE("The shipped Raoul examples run on the shipped data", "[sim][intent][d
   JsonReader reader(NPCD_SOURCE_DIR "/config/actions/raoul_examples.json");
   nlohmann::json examples;
   REQUIRE(reader.parseFile(examples));
+  INFO(reader.report());
+  REQUIRE(reader.validate(examples, SchemaId::kActionExamples));
 
   Simulation sim(RaoulWorld::defaultConfig(), std::move(types));
   REQUIRE(sim.setInfluences(shipped).empty());

@@ -81,7 +81,7 @@ TEST_CASE("A world file's navmesh block builds the mesh when the world is applie
     CHECK_FALSE(parseWorldFile("world.json", R"({ "navmesh": { "geometry": "a.obj", "build": { "cell_size_m": 9 } } })",
                                bad, errors));
     CHECK(errors == std::vector<std::string>{
-                        "world.json: /navmesh/build/cell_size_m: must be in [0.05, 2] (got 9)"});
+                        "world.json:1:63: /navmesh/build/cell_size_m: must be in [0.05, 2] (got 9)"});
   }
 }
 

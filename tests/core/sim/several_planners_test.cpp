@@ -145,19 +145,19 @@ TEST_CASE("archetype files check the planners list", "[sim][planning][planners]"
                                    "planners": [ { "name": "p", "domain": "y" } ] } })"),
              Catch::Contains("archetypes.json: /a/planners: an archetype has \"planner\" or \"planners\", not both"));
   CHECK_THAT(errorsOf(R"({ "a": { "species": "human", "planners": [] } })"),
-             Catch::Contains("/a/planners: has 0 planners; expected 1 to 4"));
+             Catch::Contains("archetypes.json: /a/planners: must have at least 1 items"));
   CHECK_THAT(errorsOf(R"({ "a": { "species": "human", "planners": [
                { "name": "a", "domain": "x" }, { "name": "b", "domain": "x" }, { "name": "c", "domain": "x" },
                { "name": "d", "domain": "x" }, { "name": "e", "domain": "x" } ] } })"),
-             Catch::Contains("/a/planners: has 5 planners; expected 1 to 4"));
-  const std::string named = errorsOf(R"({ "a": { "species": "human", "planners": [
-      { "name": "p", "domain": "x" }, { "name": "p", "domain": "y" }, { "domain": "z" },
-      { "name": "q", "domain": "x", "colour": 1 } ] } })");
-  CHECK_THAT(named, Catch::Contains("/a/planners/1/name: planner \"p\" is named twice"));
-  CHECK_THAT(named, Catch::Contains("/a/planners/2"));
-  CHECK_THAT(named, Catch::Contains("name"));
-  CHECK_THAT(named, Catch::Contains("/a/planners/3"));
-  CHECK_THAT(named, Catch::Contains("colour"));
+             Catch::Contains("archetypes.json: /a/planners: must have at most 4 items"));
+  CHECK(errorsOf(R"({ "a": { "species": "human", "planners": [
+      { "name": "p", "domain": "x" }, { "name": "p", "domain": "y" } ] } })") ==
+        "archetypes.json: /a/planners/1/name: planner \"p\" is named twice\n");
+  CHECK(errorsOf(R"({ "a": { "species": "human", "planners": [
+      { "name": "p", "domain": "x" }, { "domain": "z" },
+      { "name": "q", "domain": "x", "colour": 1 } ] } })") ==
+        "archetypes.json: /a/planners/2/colour: unknown key\n"
+        "archetypes.json: /a/planners/1: missing required key \"name\"\n");
   CHECK(errorsOf(R"({ "a": { "species": "human", "behaviors": { "W": { "mode": "plan" } },
                             "planners": [ { "name": "p", "domain": "x" } ] } })") == "");
 }

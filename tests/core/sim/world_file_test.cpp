@@ -44,7 +44,26 @@ TEST_CASE("World files load places, obstacles, entities and players", "[sim][wor
   }
 }
 
-TEST_CASE("World file errors name the file and JSON path, all at once", "[sim][world_file]") {
+TEST_CASE("World file errors name the file, line:col and JSON path, all at once",
+          "[sim][world_file]") {
+  const std::string text = R"({
+    "places": [ { "name": "a", "min": [0, 0, 0], "max": [-1, 1, 1] } ],
+    "entities": [ { "id": 6, "kind": "npc", "position": [0, 0, 0] },
+                  { "id": 7, "kind": "object", "position": [0, 0, 0], "group": "crates" } ]
+  })";
+  WorldFile file;
+  std::vector<std::string> errors;
+  REQUIRE_FALSE(parseWorldFile("w.json", text, file, errors));
+  REQUIRE(errors == std::vector<std::string>{
+                        "w.json:2:17: /places/0: min must be <= max on every axis",
+                        "w.json:3:19: /entities/0/archetype: is required for an npc",
+                        "w.json:4:80: /entities/1/group: is for npcs only",
+                    });
+}
+
+// The schema (config/schema/world.schema.json) checks keys, types and enums first; a file
+// that fails it stops there, so its semantic checks do not add errors about the same keys.
+TEST_CASE("World file shape errors come from the schema, in file order", "[sim][world_file]") {
   const std::string text = R"({
     "places": [ { "name": "a", "min": [0, 0, 0], "max": [-1, 1, 1] } ],
     "obstacles": [ { "id": 0, "min": [0, 0, 0], "max": [1, 1, 1], "cover": "glass" } ],
@@ -52,20 +71,18 @@ TEST_CASE("World file errors name the file and JSON path, all at once", "[sim][w
                   { "id": 6, "kind": "npc", "position": [0, 0, 0] },
                   { "id": 7, "kind": "object", "position": [0, 0, 0], "group": "crates" } ],
     "simulated_players": [ { "id": 1, "route": [[0, 0, 0]] } ],
-    "weather": "rain"
+    "wether": "rain"
   })";
   WorldFile file;
   std::vector<std::string> errors;
   REQUIRE_FALSE(parseWorldFile("w.json", text, file, errors));
   REQUIRE(errors == std::vector<std::string>{
-                        "w.json: /weather: unknown key",
-                        "w.json: /places/0: min must be <= max on every axis",
-                        "w.json: /obstacles/0/cover: expected \"hard\" or \"soft\"",
-                        "w.json: /obstacles/0/id: must be > 0",
-                        "w.json: /entities/0/position: expected [x, y, z] of numbers",
-                        "w.json: /entities/1/archetype: is required for an npc",
-                        "w.json: /entities/2/group: is for npcs only",
-                        "w.json: /simulated_players/0/route: needs at least two waypoints",
+                        "w.json:3:28: /obstacles/0/id: must be > 0",
+                        "w.json:3:76: /obstacles/0/cover: must be one of hard|soft",
+                        "w.json:4:38: /entities/0/kind: must be one of npc|player|object|attribute",
+                        "w.json:4:60: /entities/0/position: must have at least 3 items",
+                        "w.json:7:48: /simulated_players/0/route: must have at least 2 items",
+                        "w.json:8:5: /wether: unknown key",
                     });
 }
 
@@ -91,9 +108,9 @@ TEST_CASE("World files refuse repeated ids, naming where each was first used",
   std::vector<std::string> errors;
   REQUIRE_FALSE(parseWorldFile("world.json", text, file, errors));
   REQUIRE(errors == std::vector<std::string>{
-                        "world.json: /obstacles/1/id: duplicate id 1 (first at /obstacles/0)",
-                        "world.json: /entities/2/id: duplicate id 1201 (first at /entities/0)",
-                        "world.json: /simulated_players/0/id: duplicate id 1202 (first at "
+                        "world.json:3:28: /obstacles/1/id: duplicate id 1 (first at /obstacles/0)",
+                        "world.json:6:27: /entities/2/id: duplicate id 1201 (first at /entities/0)",
+                        "world.json:7:36: /simulated_players/0/id: duplicate id 1202 (first at "
                         "/entities/1)",
                     });
 }
@@ -111,13 +128,13 @@ TEST_CASE("World files keep every position, size and speed within bounds",
   std::vector<std::string> errors;
   REQUIRE_FALSE(parseWorldFile("w.json", text, file, errors));
   REQUIRE(errors == std::vector<std::string>{
-                        "w.json: /places/0/max: x 200000 is outside the world bounds (+-100000 m)",
-                        "w.json: /obstacles/0: size must be at most 1000 m (got 5000)",
-                        "w.json: /entities/0/eye_height: must be within 0..100 m",
-                        "w.json: /entities/0/position: x 3.4e+38 is outside the world bounds "
+                        "w.json:2:59: /places/0/max: x 200000 is outside the world bounds (+-100000 m)",
+                        "w.json:3:20: /obstacles/0: size must be at most 1000 m (got 5000)",
+                        "w.json:5:35: /entities/0/eye_height: must be within 0..100 m",
+                        "w.json:4:60: /entities/0/position: x 3.4e+38 is outside the world bounds "
                         "(+-100000 m)",
-                        "w.json: /simulated_players/0/speed_mps: must be within (0, 100] m/s",
-                        "w.json: /simulated_players/0/route/1: z 100000 is outside the world "
+                        "w.json:6:52: /simulated_players/0/speed_mps: must be within (0, 100] m/s",
+                        "w.json:6:78: /simulated_players/0/route/1: z 100000 is outside the world "
                         "bounds (-10000..10000 m)",
                     });
 
