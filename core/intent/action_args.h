@@ -16,6 +16,8 @@
 // NameTable::kNone means "none" and reads back as an empty string.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -45,8 +47,11 @@ struct ActionArg {
   uint16_t name = NameTable::kNone;       // optional interned argument name ("key", "target")
   uint16_t unit = NameTable::kNone;       // kValue: interned unit ("s", "min", "m", "kg")
   PlaceIndex place = PlaceIndex::kNone;   // kPosition: the place the coordinates are in
+  // `raw` zeroes the whole union (bytes a shorter member leaves alone included): intention
+  // queues are kept in snapshots as their bytes. All zero is entity kNone.
   union {
-    EntityId entity = EntityId::kNone;    // kEntity
+    std::array<std::byte, 16> raw{};
+    EntityId entity;                      // kEntity
     double value;                         // kValue
     struct { float x, y, z; } xyz;        // kPosition (see position())
     uint16_t text;                        // kEntityType, kMessage
@@ -67,6 +72,8 @@ struct ActionArg {
   // Compares type, role, name and the payload of the type (unit and place where they apply).
   friend bool operator==(const ActionArg& a, const ActionArg& b);
 };
+// 8 bytes of fields and the 16-byte union: no padding, so a copy is the same bytes.
+static_assert(sizeof(ActionArg) == 24);
 
 // Access helpers for actions. All return nullptr when there is no such argument.
 // The n-th (0-based) argument with `role`, in argument order.

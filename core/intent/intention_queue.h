@@ -99,11 +99,15 @@ class IntentionQueue {
   // The scheduler must look at this agent on its next update (something changed).
   void touch() { wake_s_ = -std::numeric_limits<double>::infinity(); }
 
+  // Snapshots keep a queue as its bytes (state/README.md "native records"): the gaps the
+  // compiler would pad are named fields here, so every byte has a value.
   uint8_t count_ = 0;
   uint8_t current_ = kNoSlot;
   std::array<uint8_t, kCapacity> order_{};  // slots, chronological
+  uint16_t unused_after_order_ = 0;
   uint32_t overflow_ = 0;
   uint32_t access_version_ = 0;  // ActionAccess::version() the scheduler last checked
+  uint32_t unused_after_version_ = 0;
   double busy_until_s_ = 0.0;
   // Until then the scheduler has nothing to do (no due intention, no deadline) unless
   // touch()ed or the agent's ActionAccess changed.
