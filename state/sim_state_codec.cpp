@@ -1,5 +1,8 @@
 #include "sim_state_codec.h"
 
+#include <algorithm>
+#include <span>
+
 #include "agent/archetype.h"
 #include "bst_codec.h"
 #include "goap_codec.h"
@@ -130,6 +133,24 @@ const google::protobuf::RepeatedPtrField<std::string>& namesOf(const pb::SimStat
 }
 
 
+// Every place's sleeping planners, by ascending id: the file does not depend on the order
+// the agents fell asleep in, or on which place a capture read first.
+void encodeSleepingPlanners(std::span<const SleepingPlanners::Shared> places, pb::SimState& out) {
+  std::vector<const SleepingPlanner*> all;
+  for (const SleepingPlanners::Shared& place : places) {
+    if (!place) continue;
+    for (const SleepingPlanner& p : *place) all.push_back(&p);
+  }
+  std::sort(all.begin(), all.end(),
+            [](const SleepingPlanner* a, const SleepingPlanner* b) { return a->id < b->id; });
+  out.mutable_sleeping_planners()->Reserve(static_cast<int>(all.size()));
+  for (const SleepingPlanner* p : all) {
+    pb::GoapSleeper& s = *out.add_sleeping_planners();
+    s.set_id(raw(p->id));
+    encodeGoap(p->memory, *s.mutable_goap());
+  }
+}
+
 void restoreSquads(const pb::SimState& in, SimStateAccess& access) {
   std::vector<PlannerMemory> groups;
   for (const pb::GoapState& g : in.squad_memory()) groups.push_back(decodeGoap(g));
@@ -172,11 +193,7 @@ void buildSimState(const SimStateCopy& copy, pb::SimState& out) {
   out.mutable_agents()->Reserve(static_cast<int>(copy.agents.size()));
   for (const AgentCopy& agent : copy.agents) encodeAgent(copy, agent, *out.add_agents());
   encodeHibernation(copy, *out.mutable_hibernation());
-  for (const auto& [id, memory] : copy.sleeping_planners) {
-    pb::GoapSleeper& s = *out.add_sleeping_planners();
-    s.set_id(raw(id));
-    encodeGoap(memory, *s.mutable_goap());
-  }
+  encodeSleepingPlanners(copy.sleeping_planners, out);
   encodePerceptionSystem(copy, *out.mutable_perception());
 }
 

@@ -308,7 +308,7 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
   }
   out.dormant.clear();
   for (const SleeperList& list : access.dormant()) out.dormant.push_back(list.share());
-  access.copySleepingPlanners(out.sleeping_planners);
+  access.shareSleepingPlanners(out.sleeping_planners);
   copyPerceptionSystem(access, out);
 }
 
@@ -340,19 +340,12 @@ void copyAgents(Simulation& sim, std::span<const EntityId> ids, SimStateCopy& ou
 void keepPlaces(SimStateCopy& copy, std::span<const PlaceIndex> places) {
   auto kept = [&](PlaceIndex p) { return std::find(places.begin(), places.end(), p) != places.end(); };
   std::erase_if(copy.agents, [&](const AgentCopy& a) { return !a.has_body || !kept(a.body.place); });
-  std::vector<uint64_t> sleepers;
   for (size_t p = 0; p < copy.dormant.size(); ++p) {
-    if (!copy.dormant[p]) continue;
-    if (!kept(static_cast<PlaceIndex>(p))) {
-      copy.dormant[p].reset();
-      continue;
-    }
-    for (const DormantAgent& d : *copy.dormant[p]) sleepers.push_back(raw(d.body.id));
+    if (!kept(static_cast<PlaceIndex>(p))) copy.dormant[p].reset();
   }
-  std::sort(sleepers.begin(), sleepers.end());
-  std::erase_if(copy.sleeping_planners, [&](const std::pair<EntityId, PlannerMemory>& p) {
-    return !std::binary_search(sleepers.begin(), sleepers.end(), raw(p.first));
-  });
+  for (size_t p = 0; p < copy.sleeping_planners.size(); ++p) {
+    if (!kept(static_cast<PlaceIndex>(p))) copy.sleeping_planners[p].reset();
+  }
   copy.entities.clear();
   copy.obstacles.clear();
 }

@@ -172,7 +172,7 @@ struct SimStateCopy {
   // Every place's sleepers by place index (null: none), shared with the simulation, which
   // copies a list before it next changes it (SleeperList): no sleeper is copied here.
   std::vector<SleeperList::Shared> dormant;
-  std::vector<std::pair<EntityId, PlannerMemory>> sleeping_planners;  // ascending ids
+  std::vector<SleepingPlanners::Shared> sleeping_planners;  // by place, shared as `dormant`
 
   // Perception's daemon-wide state.
   float som_speed = 0.f;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/sim_messages.h"
+#include "sim/sim_planner.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -59,6 +60,8 @@ void Simulation::unloadPlace(PlaceIndex place) {
   if (raw(place) < dormant_.size()) {
     for (const DormantAgent& d : dormant_[raw(place)]) scratch_ids_.push_back(d.body.id);
   }
+  // All its sleeping planners go: at once, not one search of the place per sleeper.
+  if (raw(place) < planning_->sleeping.size()) planning_->sleeping[raw(place)] = {};
   for (EntityId id : scratch_ids_) removeEntity(id, true, false);
   scratch_ids_.clear();
   if (raw(place) < places_.size() && places_.state(place) != PlaceState::kAwake) {

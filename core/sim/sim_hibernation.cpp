@@ -4,10 +4,22 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/sim_planner.h"
 #include "sim/simulation.h"
 
 namespace npc {
 
+namespace {
+
+// The memory `id` slept with, in a place's sleeping planners sorted by id (null: it does
+// not plan).
+const PlannerMemory* sleptWith(const std::vector<SleepingPlanner>& planners, EntityId id) {
+  const auto at = std::lower_bound(planners.begin(), planners.end(), id,
+                                   [](const SleepingPlanner& p, EntityId x) { return p.id < x; });
+  return at != planners.end() && at->id == id ? &at->memory : nullptr;
+}
+
+}  // namespace
 
 std::vector<std::string> Simulation::setLongActions(LongActionLibrary library) {
   long_actions_ = std::move(library);
@@ -165,7 +177,7 @@ void Simulation::hibernateAgent(EntityId id, PlaceIndex place) {
   dormant_index_.emplace_back(raw(id), place);  // sorted in by mergeDormantIndex()
   ++dormant_count_;
   agents_.remove(id);
-  sleepPlanner(id);  // facts, blackboard and pacing kept; it plans afresh when it wakes
+  sleepPlanner(id, place);  // facts, blackboard and pacing kept; it plans afresh when it wakes
   world_.entities().remove(id);
   world_.markMoved();
 }
@@ -179,12 +191,17 @@ void Simulation::mergeDormantIndex(size_t sorted_prefix) {
   // Sleep events are rare and sleepers many: keep no spare capacity (see dormantBytes()).
   dormant_index_.shrink_to_fit();
   for (SleeperList& list : dormant_) list.shrinkToFit();
+  for (SleepingPlanners& list : planning_->sleeping) list.shrinkToFit();
 }
 
 void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
   const double now = timeS();
   const double slept = now - places_.asleepSince(place);
   const std::vector<DormantAgent> sleepers = dormant_[raw(place)].take();
+  std::vector<SleepingPlanner> planners;  // by id, for the sleepers to find theirs
+  if (raw(place) < planning_->sleeping.size()) planners = planning_->sleeping[raw(place)].take();
+  std::sort(planners.begin(), planners.end(),
+            [](const SleepingPlanner& a, const SleepingPlanner& b) { return a.id < b.id; });
   std::string settled;
   for (const DormantAgent& d : sleepers) {
     const EntityId id = d.body.id;
@@ -206,7 +223,7 @@ void Simulation::wakePlace(PlaceIndex place, std::string_view cause) {
     initPerceptionState(agent->perception, type.sensors, id, config_.seed);
     agent->intent.access = d.actions;
     agent->perception.group = d.group;
-    attachPlanner(*agent);
+    attachPlanner(*agent, sleptWith(planners, id));
     behaviors_.onBehaviorEntered(*agent);
     bindTree(*agent);
     if (agent->work.running()) {

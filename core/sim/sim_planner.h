@@ -108,7 +108,7 @@ struct SimPlanning {
   std::array<DenseTable<PlannerRun, EntityId>, kMaxPlannersPerAgent> runs;  // by planner index
   std::vector<GroupPlannerMemory> groups;            // by perception group
   std::map<PlannerKey, std::unique_ptr<goap::PlanTrace>> traces;  // traced planners only
-  std::map<EntityId, PlannerMemory> sleeping;        // planning agents of sleeping places
+  std::vector<SleepingPlanners> sleeping;            // by place: its sleeping planning agents
   std::array<goap::SmartObjectCandidate, 64> objects{};
   std::array<goap::TargetPosition, goap::kMaxTargets> targets{};
   std::string statistics_dir;
@@ -123,6 +123,10 @@ struct SimPlanning {
   }
   const goap::GoapDomain& domainOf(const PlannerBinding& b) const {
     return *domains[static_cast<size_t>(b.domain)].domain;
+  }
+  SleepingPlanners& sleepingIn(PlaceIndex place) {
+    if (sleeping.size() <= raw(place)) sleeping.resize(raw(place) + 1u);
+    return sleeping[raw(place)];
   }
 };
 

@@ -284,14 +284,29 @@ bool Simulation::installPlanning(std::unique_ptr<SimPlanning> fresh,
       is.traced = is.traced || was.traced;
     }
   }
-  for (const auto& [id, slept] : old->sleeping) {
-    const auto where = findDormant(id);
-    if (!where) continue;
-    const uint16_t archetype = dormant_[raw(where->first)][where->second].archetype;
-    if (planning_->bindingsOf(archetype).empty()) continue;
-    planning_->sleeping[id] = carryOverMemory(*old, *planning_, archetype, slept);
+  for (size_t place = 0; place < old->sleeping.size() && place < dormant_.size(); ++place) {
+    carryOverSleepingPlanners(*old, static_cast<PlaceIndex>(place));
   }
   return true;
+}
+
+// One place's sleeping planners moved to the new planning set (its sleepers' archetypes
+// found by id once per place, not by a search of the place per planner).
+void Simulation::carryOverSleepingPlanners(const SimPlanning& old, PlaceIndex place) {
+  const SleepingPlanners& slept = old.sleeping[raw(place)];
+  if (slept.empty()) return;
+  std::vector<std::pair<EntityId, uint16_t>> archetypes;
+  archetypes.reserve(dormant_[raw(place)].size());
+  for (const DormantAgent& d : dormant_[raw(place)]) archetypes.emplace_back(d.body.id, d.archetype);
+  std::sort(archetypes.begin(), archetypes.end());
+  SleepingPlanners& moved = planning_->sleepingIn(place);
+  for (const SleepingPlanner& planner : slept) {
+    const auto at = std::lower_bound(archetypes.begin(), archetypes.end(),
+                                     std::make_pair(planner.id, uint16_t{0}));
+    if (at == archetypes.end() || at->first != planner.id) continue;
+    if (planning_->bindingsOf(at->second).empty()) continue;
+    moved.edit().push_back({planner.id, carryOverMemory(old, *planning_, at->second, planner.memory)});
+  }
 }
 
 void Simulation::bindPlanners(SimPlanning& P, std::vector<std::string>& errors,
@@ -333,7 +348,7 @@ Status Simulation::savePlannerStatistics() const {
 
 // --- Per-agent state ----------------------------------------------------------------------
 
-void Simulation::attachPlanner(Agent& agent) {
+void Simulation::attachPlanner(Agent& agent, const PlannerMemory* slept) {
   SimPlanning& P = *planning_;
   const auto bound = P.bindingsOf(agent.archetype);
   if (bound.empty()) return;
@@ -343,7 +358,6 @@ void Simulation::attachPlanner(Agent& agent) {
   ap = AgentPlanner{};
   ap.id = agent.id;
   ap.count = static_cast<uint8_t>(bound.size());
-  const auto slept = P.sleeping.find(agent.id);  // waking up
   for (uint8_t i = 0; i < ap.count; ++i) {
     EntityHandle r = P.runs[i].find(agent.id);
     if (r.isNull()) r = P.runs[i].insert(agent.id);
@@ -352,14 +366,13 @@ void Simulation::attachPlanner(Agent& agent) {
     run.id = agent.id;
     run.facts = P.domainOf(bound[i]).initialState();
     run.traced = bound[i].trace;
-    if (slept != P.sleeping.end() && i < slept->second.planners) run.facts = slept->second.facts[i];
+    if (slept && i < slept->planners) run.facts = slept->facts[i];
     for (const PlannerBinding::Initial& v : bound[i].blackboard) ap.blackboard.setNumber(v.key, v.type, v.value);
     ap.runs[i] = r;
   }
-  if (slept != P.sleeping.end()) {
-    ap.blackboard = slept->second.blackboard;
-    ap.pacing = slept->second.pacing;
-    P.sleeping.erase(slept);
+  if (slept) {
+    ap.blackboard = slept->blackboard;
+    ap.pacing = slept->pacing;
   }
   agent.planner = h;
   if (P.groups.size() <= agent.perception.group) P.groups.resize(agent.perception.group + 1u);
@@ -372,19 +385,29 @@ void Simulation::detachPlanner(EntityId id) {
     P.runs[i].remove(id);
     P.traces.erase({id, i});
   }
-  P.sleeping.erase(id);
+}
+
+void Simulation::forgetSleepingPlanner(PlaceIndex place, EntityId id) {
+  if (raw(place) >= planning_->sleeping.size()) return;
+  SleepingPlanners& slept = planning_->sleeping[raw(place)];
+  const auto at = std::find_if(slept.begin(), slept.end(),
+                               [id](const SleepingPlanner& p) { return p.id == id; });
+  if (at == slept.end()) return;  // it does not plan: the shared rows stay shared
+  const ptrdiff_t index = at - slept.begin();  // edit() may move the rows
+  auto& rows = slept.edit();
+  rows.erase(rows.begin() + index);
 }
 
 size_t Simulation::sleepingPlannerBytes() const {
-  // A map node: the pair plus the tree's links and colour (4 words).
-  constexpr size_t kNode = sizeof(std::pair<const EntityId, PlannerMemory>) + 4 * sizeof(void*);
-  return planning_->sleeping.size() * kNode;
+  size_t bytes = 0;
+  for (const SleepingPlanners& place : planning_->sleeping) bytes += place.capacityBytes();
+  return bytes;
 }
 
-void Simulation::sleepPlanner(EntityId id) {
+void Simulation::sleepPlanner(EntityId id, PlaceIndex place) {
   const std::optional<PlannerMemory> memory = plannerMemory(id);
   detachPlanner(id);
-  if (memory) planning_->sleeping[id] = *memory;
+  if (memory) planning_->sleepingIn(place).edit().push_back({id, *memory});
 }
 
 std::optional<PlannerMemory> Simulation::plannerMemory(EntityId id) const {
@@ -397,9 +420,12 @@ std::optional<PlannerMemory> Simulation::plannerMemory(EntityId id) const {
     m.pacing = ap->pacing;
     return m;
   }
-  const auto slept = P.sleeping.find(id);
-  if (slept == P.sleeping.end()) return std::nullopt;
-  return slept->second;
+  const auto where = findDormant(id);
+  if (!where || raw(where->first) >= P.sleeping.size()) return std::nullopt;
+  for (const SleepingPlanner& slept : P.sleeping[raw(where->first)]) {
+    if (slept.id == id) return slept.memory;
+  }
+  return std::nullopt;
 }
 
 AgentPlanner* Simulation::plannerOf(const Agent& agent) {

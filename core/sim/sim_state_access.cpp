@@ -88,8 +88,11 @@ std::optional<PlannerMemory> SimStateAccess::planner(EntityId id) const {
 std::vector<EntityId> SimStateAccess::sleepingPlanners() const {
   std::vector<EntityId> ids;
   if (!sim_.planning_) return ids;
-  for (const auto& entry : sim_.planning_->sleeping) ids.push_back(entry.first);
-  return ids;  // std::map: ascending
+  for (const SleepingPlanners& place : sim_.planning_->sleeping) {
+    for (const SleepingPlanner& p : place) ids.push_back(p.id);
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 std::vector<std::string> SimStateAccess::plannerRuns(EntityId id) const {
@@ -115,12 +118,7 @@ bool SimStateAccess::copyPlanner(const Agent& agent, PlannerMemory& out) const {
   const AgentPlanner* ap = agent.planner.isNull() ? nullptr : P.agents.get(agent.planner);
   if (ap && ap->id != agent.id) ap = nullptr;
   if (!ap) ap = P.agents.get(agent.id);
-  if (!ap) {
-    const auto slept = P.sleeping.find(agent.id);
-    if (slept == P.sleeping.end()) return false;
-    out = slept->second;
-    return true;
-  }
+  if (!ap) return false;
   out.planners = ap->count;
   for (uint8_t i = 0; i < ap->count; ++i) out.facts[i] = P.runs[i].get(ap->runs[i])->facts;
   for (size_t i = ap->count; i < out.facts.size(); ++i) out.facts[i] = {};
@@ -149,11 +147,10 @@ uint8_t SimStateAccess::appendPlannerRuns(const Agent& agent, std::vector<Planne
   return ap->count;
 }
 
-void SimStateAccess::copySleepingPlanners(
-    std::vector<std::pair<EntityId, PlannerMemory>>& out) const {
+void SimStateAccess::shareSleepingPlanners(std::vector<SleepingPlanners::Shared>& out) const {
   out.clear();
   if (!sim_.planning_) return;
-  for (const auto& [id, memory] : sim_.planning_->sleeping) out.emplace_back(id, memory);
+  for (const SleepingPlanners& place : sim_.planning_->sleeping) out.push_back(place.share());
 }
 
 std::vector<PlannerMemory> SimStateAccess::groupPlannerMemory() const {
@@ -331,8 +328,7 @@ void SimStateAccess::addEntity(const Entity& entity) {
 void SimStateAccess::addObstacle(const Obstacle& obstacle) { sim_.world_.upsertObstacle(obstacle); }
 
 void SimStateAccess::addPlanner(EntityId id, const PlannerMemory& memory) {
-  if (!sim_.planning_) return;
-  sim_.planning_->sleeping[id] = memory;
+  if (sim_.planning_) planners_[id] = memory;
 }
 
 bool SimStateAccess::addAgent(const AgentRecord& r, RestoreMode mode) {
@@ -362,7 +358,9 @@ bool SimStateAccess::addAgent(const AgentRecord& r, RestoreMode mode) {
   agent->faced = r.faced;
   agent->investigated = r.investigated;
   agent->looked_around = r.looked_around;
-  sim_.attachPlanner(*agent);  // adopts the memory addPlanner() left for it
+  const auto memory = planners_.find(id);  // addPlanner()'s, when it plans
+  sim_.attachPlanner(*agent, memory == planners_.end() ? nullptr : &memory->second);
+  if (memory != planners_.end()) planners_.erase(memory);
   sim_.bindTree(*agent);
   if (agent->mbt.bound()) {
     agent->mbt.restoreRuntime(r.mbt_variables, r.mbt_timestamps.data(), r.mbt_timestamps.size(),
@@ -416,6 +414,10 @@ void SimStateAccess::addDormant(PlaceIndex place, const DormantAgent& record) {
   sim_.dormant_[raw(place)].edit().push_back(record);
   sim_.dormant_index_.emplace_back(raw(record.body.id), place);
   ++sim_.dormant_count_;
+  const auto memory = planners_.find(record.body.id);  // addPlanner()'s, when it plans
+  if (memory == planners_.end()) return;
+  sim_.planning_->sleepingIn(place).edit().push_back({record.body.id, memory->second});
+  planners_.erase(memory);
 }
 
 void SimStateAccess::setPlace(PlaceIndex place, PlaceState state, double last_activity_s,
@@ -436,6 +438,7 @@ void SimStateAccess::finishRestore() {
     if (e && e->id == EntityId::kNone) table.remove(id);
   }
   reserved_.clear();
+  planners_.clear();  // memories no agent came for
   std::sort(sim_.dormant_index_.begin(), sim_.dormant_index_.end());
   for (Agent& agent : sim_.agents_.rows()) {
     for (TargetTrack& track : agent.perception.activeTracks()) {

@@ -28,6 +28,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -153,10 +154,11 @@ class SimStateAccess {
   // The same three, into storage the caller reuses (a snapshot's copy on the tick thread):
   // false when the agent does not plan; appends the planner rows to `rows`, runners
   // unbound as in plannerRuns(), and returns how many (none when one is missing, as
-  // plannerRuns()); `out` overwritten with every sleeping planner, ascending.
+  // plannerRuns()); `out` overwritten with each place's sleeping planners, shared as the
+  // sleepers are (null for a place with none; rows in the order they fell asleep).
   bool copyPlanner(const Agent& agent, PlannerMemory& out) const;
   uint8_t appendPlannerRuns(const Agent& agent, std::vector<PlannerRun>& rows) const;
-  void copySleepingPlanners(std::vector<std::pair<EntityId, PlannerMemory>>& out) const;
+  void shareSleepingPlanners(std::vector<SleepingPlanners::Shared>& out) const;
   // Squad memory (blackboard and pacing) by perception group, and the planning budget's
   // round-robin cursor.
   std::vector<PlannerMemory> groupPlannerMemory() const;
@@ -186,7 +188,8 @@ class SimStateAccess {
   // A non-agent entity (players, objects, attributes) as it was.
   void addEntity(const Entity& entity);
   void addObstacle(const Obstacle& obstacle);
-  // A planning agent's memory: adopted by the agent when it is added (awake or asleep).
+  // A planning agent's memory: adopted by the agent when it is added (awake or asleep);
+  // dropped by finishRestore() when no agent of that id came.
   void addPlanner(EntityId id, const PlannerMemory& memory);
   // An awake agent; its behavior tree binds with the record's variables and timestamps and
   // starts at its root, or carries on (record.exact). False when its archetype index is
@@ -243,6 +246,7 @@ class SimStateAccess {
 
   Simulation& sim_;
   std::vector<EntityId> reserved_;  // setEntityOrder's rows
+  std::unordered_map<EntityId, PlannerMemory> planners_;  // addPlanner's, until the agent comes
 };
 
 }  // namespace npc

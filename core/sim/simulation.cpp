@@ -562,7 +562,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent, bool announce) 
     dormant_index_.erase(std::lower_bound(dormant_index_.begin(), dormant_index_.end(),
                                           std::make_pair(raw(id), PlaceIndex{})));
     --dormant_count_;
-    detachPlanner(id);
+    forgetSleepingPlanner(where->first, id);
     if (announce) emitEvent(EventKind::kAgentDespawned, id, where->first, {});
     return {};
   }

@@ -328,9 +328,13 @@ class Simulation {
                        const std::string& statistics_dir);
   void bindPlanners(SimPlanning& planning, std::vector<std::string>& errors,
                     const std::string& statistics_dir);
-  void attachPlanner(Agent& agent);    // spawn / wake: planner rows if its archetype plans
-  void detachPlanner(EntityId id);     // despawn (awake or asleep)
-  void sleepPlanner(EntityId id);      // its place sleeps: facts, blackboard, pacing kept
+  // Spawn / wake / restore: planner rows if its archetype plans, with the memory it slept
+  // with (facts, blackboard, pacing) when there is one.
+  void attachPlanner(Agent& agent, const PlannerMemory* slept = nullptr);
+  void detachPlanner(EntityId id);     // an awake agent's despawn
+  void forgetSleepingPlanner(PlaceIndex place, EntityId id);  // a sleeper's despawn
+  void sleepPlanner(EntityId id, PlaceIndex place);  // its place sleeps: its memory kept there
+  void carryOverSleepingPlanners(const SimPlanning& old, PlaceIndex place);  // domains reloaded
   std::optional<PlannerMemory> plannerMemory(EntityId id) const;  // awake or asleep
   size_t sleepingPlannerBytes() const;
   void resetPlanner(Agent& agent);     // behavior changed: the old plans are dropped

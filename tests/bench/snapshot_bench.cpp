@@ -3,6 +3,7 @@
 // the demo world and a generated scale world (core/sim/scale_world.h).
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -101,7 +102,8 @@ BENCHMARK(BM_CaptureScale)->Arg(10000)->Unit(benchmark::kMillisecond);
 // a small quiet place (no players) falls asleep for real, its sleepers are copied with new
 // ids into the captured state up to range(0), and that state is restored into a fresh
 // simulation (timed: restore_ms). Then the capture (the loop) and the encoding are measured
-// as for the other worlds, with the file's bytes per sleeping agent.
+// as for the other worlds, with the file's bytes per sleeping agent. One sleeper in five
+// plans (pyromaniacs), so its planner memory (facts, blackboard, pacing) sleeps with it.
 void BM_CaptureWithSleepers(benchmark::State& state) {
   const auto sleepers = static_cast<size_t>(state.range(0));
   ScaleWorldSpec awake_spec;  // 2 players per place: these stay awake
@@ -110,7 +112,8 @@ void BM_CaptureWithSleepers(benchmark::State& state) {
   ScaleWorldSpec quiet_spec;  // one place nobody visits, east of the others
   quiet_spec.agents = 500;
   quiet_spec.players_per_place = 0;
-  quiet_spec.mix = {{"villager", 2}, {"woodcutter", 1}, {"guard", 1}};  // one species: nobody to notice
+  // One species, nobody to notice; pyromaniacs plan.
+  quiet_spec.mix = {{"villager", 2}, {"woodcutter", 1}, {"guard", 1}, {"pyromaniac", 1}};
   quiet_spec.first_agent_id = 20000000;
   quiet_spec.first_object_id = 90000000;
   const WorldFile quiet = makeScaleWorld(quiet_spec);
@@ -143,15 +146,27 @@ void BM_CaptureWithSleepers(benchmark::State& state) {
     return;
   }
   const int seeds = h.dormant_size();
-  uint64_t previous_id = 0;  // ids are deltas from the sleeper before (hibernation.proto)
-  for (const pb::DormantAgentState& d : h.dormant()) previous_id += static_cast<uint64_t>(d.id_delta());
+  std::vector<uint64_t> seed_ids;  // ids are deltas from the sleeper before (hibernation.proto)
+  for (const pb::DormantAgentState& d : h.dormant()) {
+    seed_ids.push_back((seed_ids.empty() ? 0 : seed_ids.back()) + static_cast<uint64_t>(d.id_delta()));
+  }
+  std::map<uint64_t, pb::GoapSleeper> seed_planners;
+  for (const pb::GoapSleeper& s : captured.sleeping_planners()) seed_planners[s.id()] = s;
+  uint64_t previous_id = seed_ids.back();
   h.mutable_dormant()->Reserve(static_cast<int>(sleepers));
   for (size_t i = static_cast<size_t>(seeds); i < sleepers; ++i) {
-    pb::DormantAgentState copy = h.dormant(static_cast<int>(i % static_cast<size_t>(seeds)));
+    const size_t seed = i % static_cast<size_t>(seeds);
+    pb::DormantAgentState copy = h.dormant(static_cast<int>(seed));
     copy.set_id_delta(static_cast<int64_t>(30000000 + i - previous_id));
     previous_id = 30000000 + i;
     *h.add_dormant() = std::move(copy);
+    const auto planner = seed_planners.find(seed_ids[seed]);
+    if (planner == seed_planners.end()) continue;
+    pb::GoapSleeper& s = *captured.add_sleeping_planners();
+    s = planner->second;
+    s.set_id(previous_id);
   }
+  state.counters["sleeping_planners"] = static_cast<double>(captured.sleeping_planners_size());
   const auto second = loadWorld(world, 0, state, 2.0);
   std::string error;
   const auto start = std::chrono::steady_clock::now();
@@ -166,6 +181,7 @@ void BM_CaptureWithSleepers(benchmark::State& state) {
   pb::SimState only_awake;  // the same world with nobody asleep, for the sleepers' share
   captureSimState(*first, only_awake);
   only_awake.mutable_hibernation()->clear_dormant();
+  only_awake.clear_sleeping_planners();
   const double awake_bytes = static_cast<double>(encodeSnapshot(only_awake, SnapshotInfo{}).size());
   state.counters["bytes_per_sleeper"] =
       (state.counters["bytes"].value - awake_bytes) / static_cast<double>(sleepers);

@@ -6,7 +6,9 @@
 #include "allocation_counter.h"
 #include "demo_state_world.h"
 #include "direct_capture.h"
+#include "goap_codec.h"
 #include "sim/scale_world.h"
+#include "sim/sim_state_access.h"
 #include "sim_state_codec.h"
 #include "sim_state_copy.h"
 #include "snapshot_file.h"
@@ -122,5 +124,63 @@ TEST_CASE("a snapshot built from the tick thread's copy is the one built from th
     pb::SimState captured;
     captureSimState(*demo.sim, captured);
     REQUIRE(encodeSnapshot(captured, info()) == directBytes(*demo.sim));
+  }
+}
+
+TEST_CASE("sleeping planners are shared with a capture, not copied, and wake with their memory",
+          "[state][copy][sleepers]") {
+  // One place nobody visits, half of it planning pyromaniacs: it falls asleep for real.
+  ScaleWorldSpec spec;
+  spec.agents = 60;
+  spec.players_per_place = 0;
+  spec.mix = {{"villager", 1}, {"pyromaniac", 1}};
+  const WorldFile world = makeScaleWorld(spec);
+  SimConfig config = test::DemoStateWorld::demoConfig();
+  config.hibernation.quiet_s = 2.0;
+  test::DemoStateWorld quiet(&world, config);
+  quiet.run(300);
+  SimStateCopy first;
+  copySimState(*quiet.sim, first);
+  size_t place = 0;
+  while (place < first.sleeping_planners.size() && !first.sleeping_planners[place]) ++place;
+  REQUIRE(place < first.sleeping_planners.size());
+  const SleepingPlanners::Rows& slept = *first.sleeping_planners[place];
+  REQUIRE(slept.size() == 30);  // every pyromaniac, none of the villagers
+  requireSameFile(*quiet.sim, first);
+
+  SECTION("Should hand a second capture the same rows") {
+    SimStateCopy second;
+    copySimState(*quiet.sim, second);
+    REQUIRE(second.sleeping_planners[place].get() == first.sleeping_planners[place].get());
+  }
+
+  SECTION("Should leave a capture's rows as they were when a sleeping planner despawns") {
+    const EntityId gone = slept.front().id;
+    REQUIRE(quiet.sim->submit({ClientId::kDaemon, 0, DespawnAgent{gone, {}}}));
+    quiet.sim->tick();
+    SimStateCopy after;
+    copySimState(*quiet.sim, after);
+    REQUIRE(first.sleeping_planners[place]->size() == 30);
+    REQUIRE(first.sleeping_planners[place]->front().id == gone);
+    REQUIRE(after.sleeping_planners[place]->size() == 29);
+    REQUIRE_FALSE(SimStateAccess(*quiet.sim).planner(gone).has_value());
+    requireSameFile(*quiet.sim, after);
+  }
+
+  SECTION("Should give each agent back the memory it slept with when the place wakes") {
+    SimStateAccess(*quiet.sim).wakePlace(static_cast<PlaceIndex>(place), "test");
+    SimStateCopy awake;
+    copySimState(*quiet.sim, awake);
+    REQUIRE_FALSE(awake.sleeping_planners[place]);
+    for (const SleepingPlanner& p : slept) {
+      INFO("agent " << raw(p.id));
+      const std::optional<PlannerMemory> now = SimStateAccess(*quiet.sim).planner(p.id);
+      REQUIRE(now.has_value());
+      pb::GoapState woke, asleep;  // facts, blackboard and pacing, as a snapshot keeps them
+      encodeGoap(*now, woke);
+      encodeGoap(p.memory, asleep);
+      REQUIRE(woke.SerializeAsString() == asleep.SerializeAsString());
+    }
+    requireSameFile(*quiet.sim, awake);
   }
 }

@@ -395,6 +395,10 @@ TEST_CASE("a planning agent keeps its facts, blackboard and pacing while its pla
   std::string json;
   CHECK(sim.planTrace(EntityId{10}, "", std::nullopt, json).code() == StatusCode::kFailedPrecondition);
 
+  SECTION("Should wake with it") {}
+  SECTION("Should carry it over to domains reloaded while it sleeps") {
+    REQUIRE(sim.loadPlannerDomains({{"chef.json", kChefDomain}}).ok());
+  }
   REQUIRE(sim.submit({ClientId::kDaemon, 0, WakePlace{"kitchen", 0.0, {}}}));
   game.run(3);
   const nlohmann::json planner = describe(sim, 10)["planner"];
