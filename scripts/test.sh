@@ -6,4 +6,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 cd "${NPCD_BUILD_DIR:-$root/build}"
-ctest --output-on-failure --timeout 300 "$@"
+# In parallel, one test per core: the suite is run that way by developers too.
+ctest --output-on-failure --timeout 300 -j "${NPCD_TEST_JOBS:-$(nproc)}" "$@"

@@ -71,6 +71,7 @@ DefinitionSources definitionSources(const DaemonConfig& config) {
   sources.goap_statistics_dir = config.goap_statistics_dir;
   sources.selection_trees_dir = config.selection_trees_dir;
   sources.archetypes_dir = config.archetypes_dir;
+  sources.long_actions_file = config.long_actions;
   return sources;
 }
 

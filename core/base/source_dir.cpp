@@ -90,4 +90,12 @@ std::string sourceDirFingerprint(const std::string& dir, std::string_view extens
   return fingerprint;
 }
 
+std::string sourceFileFingerprint(const std::string& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return "missing";
+  const auto time = fs::last_write_time(path, ec).time_since_epoch().count();
+  return path + "|" + std::to_string(size) + "|" + std::to_string(time);
+}
+
 }  // namespace npc

@@ -38,4 +38,8 @@ SourceDirRead readSourceDir(const std::string& dir, std::string_view extension,
 std::string sourceDirFingerprint(const std::string& dir, std::string_view extension,
                                  SourceDirDepth depth = SourceDirDepth::kRecursive);
 
+// The same for one file (a definitions file that is not a directory: long actions,
+// influences): its name, size and modification time; "missing" when it is not there.
+std::string sourceFileFingerprint(const std::string& path);
+
 }  // namespace npc

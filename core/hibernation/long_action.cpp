@@ -208,6 +208,23 @@ void LongActionLibrary::settle(LongActionRun& run, double now_s, Inventory& inve
   if (out) out->turns += turns;
 }
 
+bool LongActionLibrary::adopt(LongActionRun& run, Inventory& inventory,
+                              const LongActionLibrary& before, double now_s,
+                              Settlement* settled) const {
+  if (!run.running()) return true;
+  const LongActionDef& was = before.at(run.action);
+  const uint16_t index = find(was.name);
+  if (index == LongActionRun::kNone) return false;
+  const LongActionDef& is = defs_[index];
+  if (!(is == was)) {
+    before.settle(run, now_s, inventory, settled);
+    const double in_turn = std::max(0.0, now_s - run.started_s - run.turns_done * was.turn_s);
+    run.started_s = now_s - in_turn - run.turns_done * is.turn_s;
+  }
+  run.action = index;
+  return true;
+}
+
 void LongActionLibrary::settleTurnByTurn(LongActionRun& run, double now_s,
                                          Inventory& inventory) const {
   if (!run.running()) return;

@@ -33,12 +33,16 @@ class JsonReader;
 struct ItemAmount {
   uint16_t item = 0;
   int32_t amount = 0;
+
+  friend bool operator==(const ItemAmount&, const ItemAmount&) = default;
 };
 
 struct Recipe {
   uint32_t every_turns = 1;
   std::vector<ItemAmount> consumes;
   std::vector<ItemAmount> produces;
+
+  friend bool operator==(const Recipe&, const Recipe&) = default;
 };
 
 struct LongActionDef {
@@ -48,6 +52,9 @@ struct LongActionDef {
   std::vector<ItemAmount> caps;  // an output not listed here has no cap
 
   int32_t capOf(uint16_t item) const;
+  // Item numbers compare equal only between libraries sharing an item table (a reload
+  // starts from the running one's: LongActionLibrary::items()).
+  friend bool operator==(const LongActionDef&, const LongActionDef&) = default;
 };
 
 // One agent's running long action: what it is and how much time it has not yet settled.
@@ -88,6 +95,14 @@ class LongActionLibrary {
   // `out` is given (debug/event text).
   void settle(LongActionRun& run, double now_s, Inventory& inventory,
               Settlement* out = nullptr) const;
+  // A reload: `run`, an action of `before`, carries on as this library's action of the
+  // same name. An unchanged definition just takes the new index. A changed one is settled
+  // first, up to now_s under `before`'s rules, into `inventory` (`settled`: what that
+  // did); then the turns settled stay settled (its recipes keep their phase) and the turn
+  // in progress keeps its elapsed seconds, counted in the new turn_s from here on. False
+  // (and `run` untouched) when this library has no action of that name.
+  bool adopt(LongActionRun& run, Inventory& inventory, const LongActionLibrary& before,
+             double now_s, Settlement* settled = nullptr) const;
   // The same result computed turn by turn (reference for tests; O(turns)).
   void settleTurnByTurn(LongActionRun& run, double now_s, Inventory& inventory) const;
   // "+20 bread, +10 sandwich, -20 flour".

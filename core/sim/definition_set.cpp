@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "base/source_dir.h"
+#include "hibernation/long_action.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -76,6 +77,26 @@ bool DefinitionSet::due(const std::string& dir, const char* extension, bool recu
   return true;
 }
 
+bool DefinitionSet::fileDue(const std::string& file, DefinitionLoad how, Watched& watched) const {
+  if (file.empty()) return false;
+  std::string now = sourceFileFingerprint(file);
+  if (how == DefinitionLoad::kChanged && now == watched.fingerprint) return false;
+  watched.fingerprint = std::move(now);
+  return true;
+}
+
+void DefinitionSet::loadLongActions(Simulation& sim, DefinitionReport& report) const {
+  LongActionLibrary fresh;
+  fresh.items() = sim.longActions().items();  // agents' items keep their numbers
+  std::vector<std::string> errors;
+  if (fresh.loadFile(sources_.long_actions_file, errors)) {
+    report.append(sim.reloadLongActions(std::move(fresh), sources_.long_actions_file));
+  } else {
+    appendAll(report.errors, errors);
+    report.refused.push_back("long actions");
+  }
+}
+
 DefinitionReport DefinitionSet::load(Simulation& sim, DefinitionLoad how) {
   DefinitionReport report;
   if (due(sources_.archetypes_dir, ".json", true, how, archetypes_) && how != DefinitionLoad::kFirst) {
@@ -87,6 +108,9 @@ DefinitionReport DefinitionSet::load(Simulation& sim, DefinitionLoad how) {
       report.errors.insert(report.errors.end(), errors.begin(), errors.end());
       report.refused.push_back("archetypes");
     }
+  }
+  if (fileDue(sources_.long_actions_file, how, long_actions_) && how != DefinitionLoad::kFirst) {
+    loadLongActions(sim, report);
   }
   SourceDirRead read;
   if (due(sources_.behavior_trees_dir, ".xml", true, how, behavior_trees_) &&

@@ -1,13 +1,14 @@
-// DefinitionSet: the definitions a simulation runs — archetypes, behavior trees, planner
-// domains, selection trees — with the directories they come from, loaded in one order and
-// reported in one DefinitionReport. Start-up, the daemon's poll, the ReloadDefinitions call
-// and `npcd check` are each one call to load().
+// DefinitionSet: the definitions a simulation runs — archetypes, long actions, behavior
+// trees, planner domains, selection trees — with the directories and files they come
+// from, loaded in one order and reported in one DefinitionReport. Start-up, the daemon's
+// poll, the ReloadDefinitions call and `npcd check` are each one call to load().
 //
-// Order: archetypes, behavior trees, planner domains, selection trees. Archetypes name
-// trees and planners for their behaviors; the selection trees come last because the
-// behaviors they select are checked against archetypes whose trees and planners are then
-// in place. The simulation is built with its archetypes, so a first load only notes their
-// files; later loads apply what can change live (Simulation::reloadArchetypes).
+// Order: archetypes, long actions, behavior trees, planner domains, selection trees.
+// Archetypes name long actions, trees and planners for their behaviors; the selection
+// trees come last because the behaviors they select are checked against archetypes whose
+// trees and planners are then in place. The simulation is built with its archetypes and
+// long actions, so a first load only notes their files; later loads apply what can change
+// live (Simulation::reloadArchetypes, Simulation::reloadLongActions).
 //
 // Each kind is all or nothing once something is loaded: a new set with an error is refused
 // and the running one stays. On the first load (DefinitionLoad::kFirst) there is nothing
@@ -30,9 +31,10 @@ struct DefinitionSources {
   std::string goap_statistics_dir;  // "" = planner statistics off
   std::string selection_trees_dir;  // *.xml, recursively
   std::string archetypes_dir;       // *.json, recursively
+  std::string long_actions_file;    // one JSON file
   bool empty() const {
     return behavior_trees_dir.empty() && goap_dir.empty() && selection_trees_dir.empty() &&
-           archetypes_dir.empty();
+           archetypes_dir.empty() && long_actions_file.empty();
   }
 };
 
@@ -81,9 +83,11 @@ class DefinitionSet {
   };
   bool due(const std::string& dir, const char* extension, bool recursive, DefinitionLoad how,
            Watched& watched) const;
+  bool fileDue(const std::string& file, DefinitionLoad how, Watched& watched) const;
+  void loadLongActions(Simulation& sim, DefinitionReport& report) const;
 
   DefinitionSources sources_;
-  Watched archetypes_, behavior_trees_, planner_domains_, selection_trees_;
+  Watched archetypes_, long_actions_, behavior_trees_, planner_domains_, selection_trees_;
 };
 
 }  // namespace npc

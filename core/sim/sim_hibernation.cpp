@@ -21,50 +21,6 @@ const PlannerMemory* sleptWith(const std::vector<SleepingPlanner>& planners, Ent
 
 }  // namespace
 
-std::vector<std::string> Simulation::setLongActions(LongActionLibrary library) {
-  long_actions_ = std::move(library);
-  std::vector<std::string> errors;
-  hibernation_action_.assign(archetypes_.size(), LongActionRun::kNone);
-  behavior_long_action_.assign(archetypes_.size(), {});
-  for (size_t a = 0; a < archetypes_.size(); ++a) {
-    const Archetype& type = archetypes_.at(static_cast<uint16_t>(a));
-    if (!type.hibernation_action.empty()) {
-      hibernation_action_[a] = long_actions_.find(type.hibernation_action);
-      if (hibernation_action_[a] == LongActionRun::kNone) {
-        errors.push_back("archetype \"" + type.name + "\": hibernation_action \"" +
-                         type.hibernation_action + "\" is not a known long action");
-      }
-    }
-    for (const BehaviorDef& def : type.behaviors) {
-      uint16_t index = LongActionRun::kNone;
-      if (def.mode == BehaviorMode::kLongAction) {
-        index = long_actions_.find(def.action);
-        if (index == LongActionRun::kNone) {
-          errors.push_back("archetype \"" + type.name + "\": behavior \"" + def.name +
-                           "\": \"" + def.action + "\" is not a known long action");
-        }
-      }
-      behavior_long_action_[a].push_back(index);
-    }
-  }
-  return errors;
-}
-
-void Simulation::startWork(Agent& agent, uint16_t long_action, bool for_hibernation) {
-  if (long_action == LongActionRun::kNone) return;
-  if (agent.work.running() && agent.work.action == long_action) return;  // carries on
-  stopWork(agent, nullptr);
-  agent.work = LongActionLibrary::start(long_action, timeS());
-  agent.work_is_hibernation = for_hibernation;
-}
-
-void Simulation::stopWork(Agent& agent, Settlement* settled) {
-  if (!agent.work.running()) return;
-  long_actions_.settle(agent.work, timeS(), agent.inventory, settled);
-  agent.work = LongActionRun{};
-  agent.work_is_hibernation = false;
-}
-
 void Simulation::updatePlaces() {
   const double now = timeS();
   if (places_.size() != world_.places().size()) {

@@ -139,6 +139,12 @@ class Simulation {
   // Set-up: the long actions archetypes name (behaviors of mode long_action, hibernation
   // actions). Returns one message per unknown name; empty when everything resolved.
   std::vector<std::string> setLongActions(LongActionLibrary library);
+  // A new library taking over live (the poll, ReloadDefinitions; `fresh` loaded with the
+  // running library's item table, so items keep their numbers): all or nothing. Refused,
+  // messages starting with `source`, when an archetype names an action it lacks or an
+  // agent, awake or asleep, is running one it lacks. Work of a changed action is settled
+  // under the old definition and carries on under the new one (LongActionLibrary::adopt).
+  DefinitionReport reloadLongActions(LongActionLibrary fresh, const std::string& source);
   const LongActionLibrary& longActions() const { return long_actions_; }
   // Set-up: registers the influences agents can be put under (AddInfluence) with their
   // actions. Returns one message per problem (a name already used by an archetype or

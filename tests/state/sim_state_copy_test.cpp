@@ -3,7 +3,12 @@
 // messages built straight from the simulation give (direct_capture.h), byte for byte.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "allocation_counter.h"
+#include "base/json_reader.h"
 #include "demo_state_world.h"
 #include "direct_capture.h"
 #include "goap_codec.h"
@@ -183,4 +188,51 @@ TEST_CASE("sleeping planners are shared with a capture, not copied, and wake wit
     }
     requireSameFile(*quiet.sim, awake);
   }
+}
+
+TEST_CASE("a long action reload settles sleepers' work, and a capture keeps the rows it had",
+          "[state][copy][sleepers][long_actions]") {
+  test::DemoStateWorld demo;
+  demo.run(1500);  // the bakery asleep, its baker baking in his sleep for a while
+  SimStateCopy before;
+  copySimState(*demo.sim, before);
+  const DormantAgent* baker = nullptr;
+  size_t place = 0;
+  for (size_t p = 0; p < before.dormant.size() && !baker; ++p) {
+    if (!before.dormant[p]) continue;
+    for (const DormantAgent& d : *before.dormant[p]) {
+      if (d.work.running() && demo.sim->longActions().at(d.work.action).name == "ContinuousBaking") {
+        baker = &d;
+        place = p;
+      }
+    }
+  }
+  REQUIRE(baker != nullptr);
+  const LongActionRun was = baker->work;
+
+  LongActionLibrary slower;  // the same with turns of 20 s
+  slower.items() = demo.sim->longActions().items();
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(NPCD_SOURCE_DIR "/config/long_actions.json"));
+  j["ContinuousBaking"]["turn_s"] = 20;
+  JsonReader reader("long_actions.json");
+  slower.loadObject(j, reader);
+  REQUIRE(reader.ok());
+  const DefinitionReport r = demo.sim->reloadLongActions(std::move(slower), "long_actions.json");
+  INFO(r.text());
+  REQUIRE(r.ok());
+  REQUIRE_THAT(r.loaded.at(0), Catch::Contains("changed: ContinuousBaking"));
+
+  SimStateCopy after;
+  copySimState(*demo.sim, after);
+  const DormantAgent* now = nullptr;
+  for (const DormantAgent& d : *after.dormant[place]) {
+    if (d.body.id == baker->body.id) now = &d;
+  }
+  REQUIRE(now != nullptr);
+  const uint64_t turns = static_cast<uint64_t>((demo.sim->timeS() - was.started_s) / 10.0 + 1e-9);
+  REQUIRE(turns > was.turns_done);  // turns it slept through, not settled until it wakes...
+  CHECK(now->work.turns_done == turns);  // ...settled now, under the 10 s turns they ran in
+  CHECK(baker->work.turns_done == was.turns_done);  // the earlier capture's row is as it was
+  CHECK(baker->work.started_s == was.started_s);
+  requireSameFile(*demo.sim, after);
 }

@@ -70,6 +70,70 @@ TEST_CASE("ContinuousBaking settles the seed's example in one step", "[hibernati
   }
 }
 
+TEST_CASE("A reloaded long action carries a run on", "[hibernation][long_action][reload]") {
+  const LongActionLibrary before = library(kBakery);
+  const uint16_t flour = before.items().find("flour"), bread = before.items().find("bread");
+  Inventory inventory;
+  inventory.add(flour, 100);
+  LongActionRun run = LongActionLibrary::start(before.find("ContinuousBaking"), 0.0);
+  // The reload's library starts from the running one's items, so numbers match.
+  auto reloaded = [&](const std::string& text) {
+    LongActionLibrary lib;
+    lib.items() = before.items();
+    JsonReader reader("long_actions.json");
+    nlohmann::json j;
+    REQUIRE(reader.parse(text, j));
+    lib.loadObject(j, reader);
+    REQUIRE(reader.ok());
+    return lib;
+  };
+
+  SECTION("Should settle under the old turn and go on under the new one") {
+    // Turns of 5 s instead of 10; a new action first (keys load sorted), so the baking's
+    // index changes too.
+    const LongActionLibrary after = reloaded(R"({
+      "Brewing": { "turn_s": 1, "recipes": [ { "every_turns": 2, "produces": { "wheat": 3 } } ] },
+      "ContinuousBaking": {
+        "turn_s": 5,
+        "recipes": [ { "every_turns": 3, "consumes": { "flour": 2 },
+                       "produces": { "bread": 2, "sandwich": 1 } } ],
+        "caps": { "bread": 30 } } })");
+    REQUIRE(after.find("ContinuousBaking") == 1);
+    Settlement settled;
+    REQUIRE(after.adopt(run, inventory, before, 65.0, &settled));
+    REQUIRE(run.action == 1);
+    // 6 old turns (10 s) by 65 s: two batches, every 3 turns. The 5 s of the 7th stay.
+    REQUIRE(settled.turns == 6);
+    REQUIRE(run.turns_done == 6);
+    REQUIRE(inventory.count(bread) == 4);
+    // From 65 s, turns of 5 s: the 7th ends at once (5 s elapsed), 8th at 70, 9th at 75:
+    // the 9th is the third batch, the phase of every_turns kept.
+    after.settle(run, 74.0, inventory);
+    REQUIRE(run.turns_done == 8);
+    REQUIRE(inventory.count(bread) == 4);
+    after.settle(run, 75.0, inventory);
+    REQUIRE(run.turns_done == 9);
+    REQUIRE(inventory.count(bread) == 6);
+    REQUIRE(inventory.count(flour) == 94);
+  }
+  SECTION("Should only take the new index when the definition did not change") {
+    const LongActionLibrary after = reloaded(kBakery);
+    const LongActionRun was = run;
+    REQUIRE(after.adopt(run, inventory, before, 65.0));
+    REQUIRE(run.started_s == was.started_s);
+    REQUIRE(run.turns_done == 0);  // nothing settled early
+    REQUIRE(inventory.count(bread) == 0);
+  }
+  SECTION("Should refuse a run whose action the new library lacks, leaving it alone") {
+    const LongActionLibrary after = reloaded(
+        R"({ "Harvest": { "turn_s": 1, "recipes": [ { "every_turns": 2, "produces": { "wheat": 3 } } ] } })");
+    const LongActionRun was = run;
+    REQUIRE_FALSE(after.adopt(run, inventory, before, 65.0));
+    REQUIRE(run.action == was.action);
+    REQUIRE(inventory.count(bread) == 0);
+  }
+}
+
 TEST_CASE("One-step settlement equals turn-by-turn simulation", "[hibernation][long_action]") {
   LongActionLibrary lib = library(kBakery);
   Rng rng(11);

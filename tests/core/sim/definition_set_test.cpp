@@ -8,6 +8,7 @@
 
 #include "../../config_copy.h"
 #include "agent/archetype_change.h"
+#include "hibernation/long_action.h"
 #include "sim/simulation.h"
 
 namespace npc {
@@ -24,8 +25,11 @@ class DefinitionsCopy {
     archetypes.loadDirectory(config_.path("archetypes"), errors);
     REQUIRE(errors.empty());
     sim_ = std::make_unique<Simulation>(SimConfig{}, std::move(archetypes));
-    sim_->setDefinitionSources(
-        {dir("behavior_trees"), dir("goap"), "", dir("selection_trees"), dir("archetypes")});
+    LongActionLibrary long_actions;
+    REQUIRE(long_actions.loadFile(config_.path("long_actions.json"), errors));
+    REQUIRE(sim_->setLongActions(std::move(long_actions)).empty());
+    sim_->setDefinitionSources({dir("behavior_trees"), dir("goap"), "", dir("selection_trees"),
+                                dir("archetypes"), dir("long_actions.json")});
   }
 
   std::string dir(const char* name) const { return config_.path(name); }
@@ -148,18 +152,23 @@ TEST_CASE("Definition directories: planner domains at the top level, a missing o
 
 namespace {
 
-// A guard spawned and ticked once; its sensors as GetAgent shows them.
-nlohmann::json guardSensors(Simulation& sim, uint64_t id) {
+// An agent as GetAgent shows it.
+nlohmann::json describe(Simulation& sim, uint64_t id) {
   std::string json;
   REQUIRE(sim.describeAgent(EntityId{id}, json).isOk());
-  return nlohmann::json::parse(json)["perception"]["sensors"];
+  return nlohmann::json::parse(json);
 }
 
-void spawnGuard(Simulation& sim, uint64_t id) {
+// A guard spawned and ticked once; its sensors as GetAgent shows them.
+nlohmann::json guardSensors(Simulation& sim, uint64_t id) {
+  return describe(sim, id)["perception"]["sensors"];
+}
+
+void spawn(Simulation& sim, uint64_t id, const char* archetype = "guard") {
   EntityState s;
   s.id = EntityId{id};
   s.kind = EntityKind::kNpc;
-  s.archetype = "guard";
+  s.archetype = archetype;
   s.position = Vec3{0.f, 0.f, 0.f};
   REQUIRE(sim.submit({ClientId::kDaemon, 0, UpsertEntity{s}}));
 }
@@ -170,8 +179,8 @@ TEST_CASE("Archetype edits that can change live reload; the others are refused b
           "[sim][definitions][archetypes]") {
   DefinitionsCopy defs;
   REQUIRE(defs.load(DefinitionLoad::kFirst).ok());
-  spawnGuard(defs.sim(), 900);
-  spawnGuard(defs.sim(), 901);
+  spawn(defs.sim(), 900);
+  spawn(defs.sim(), 901);
   REQUIRE(defs.sim().submit(
       {ClientId::kDaemon, 0, SetSensors{EntityId{901}, {}, {}, {}, 12.f, {}, {}, {}}}));
   defs.sim().tick();
@@ -189,7 +198,7 @@ TEST_CASE("Archetype edits that can change live reload; the others are refused b
     // The game switched this one's range: it keeps it.
     CHECK(guardSensors(defs.sim(), 901)["sight_range_m"] == 12.0);
     // A guard spawned from now on starts with the new range.
-    spawnGuard(defs.sim(), 902);
+    spawn(defs.sim(), 902);
     defs.sim().tick();
     CHECK(guardSensors(defs.sim(), 902)["sight_range_m"] == 61.0);
   }
@@ -228,6 +237,60 @@ TEST_CASE("compareArchetypes sorts changes into live and restart", "[definitions
   now.behaviors[0].tree = "Patrol";
   CHECK(compareArchetypes(was, now).live == std::vector<std::string>{"wander"});
   CHECK(compareArchetypes(was, now).restart == std::vector<std::string>{"behaviors"});
+}
+
+TEST_CASE("Long action edits reload live; work in progress carries on",
+          "[sim][definitions][long_actions]") {
+  DefinitionsCopy defs;
+  REQUIRE(defs.load(DefinitionLoad::kFirst).ok());
+  spawn(defs.sim(), 910, "baker");
+  // 38 s: the baker started within the first ticks, so 3 turns of 10 s are done (not yet
+  // settled: nothing settles until the work stops) and 7-8 s of the 4th.
+  for (int i = 0; i < 380; ++i) defs.sim().tick();
+  REQUIRE(describe(defs.sim(), 910)["work"]["action"] == "ContinuousBaking");
+  REQUIRE(describe(defs.sim(), 910)["work"]["turns_pending"] == 3);
+  CHECK_FALSE(defs.load(DefinitionLoad::kChanged).touched());
+
+  SECTION("a shorter turn: the work done settles under the old one, the rest runs on the new") {
+    defs.edit("long_actions.json", "\"turn_s\": 10", "\"turn_s\": 5");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    INFO(r.text());
+    REQUIRE(r.ok());
+    CHECK(r.loaded == std::vector<std::string>{
+                          "long actions: 2 actions (changed: ContinuousBaking; new: none; 1 "
+                          "agents' work settled under the old definition)"});
+    nlohmann::json j = describe(defs.sim(), 910);
+    CHECK(j["work"]["turns_settled"] == 3);  // every 3 turns: one batch
+    CHECK(j["inventory"]["bread"] == 2);
+    CHECK(j["inventory"]["flour"] == 398);
+    // The 7-8 s of the 4th turn count in 5 s turns now: the 4th is complete, the 5th ends
+    // 2-3 s later.
+    CHECK(j["work"]["turns_pending"] == 1);
+    for (int i = 0; i < 30; ++i) defs.sim().tick();
+    CHECK(describe(defs.sim(), 910)["work"]["turns_pending"] == 2);
+  }
+  SECTION("an action someone runs cannot go: refused, naming the file and the agent") {
+    defs.edit("long_actions.json", "\"ContinuousBaking\": {", "\"Baking\": {");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    CHECK(r.refused == std::vector<std::string>{"long actions"});
+    const std::string file = defs.dir("long_actions.json");
+    CHECK(r.errors.size() == 3);  // the baker's two behaviors, and the baker himself
+    CHECK_THAT(r.text(), Catch::Contains(file + ": archetype \"baker\": behavior \"Work\": "
+                                                "\"ContinuousBaking\" is not a known long action"));
+    CHECK_THAT(r.text(), Catch::Contains(file + ": long action \"ContinuousBaking\" is missing, "
+                                                "but 1 agent(s) are running it (first: 910)"));
+    // Nothing of it applied: the baker bakes on, nothing settled early.
+    CHECK(describe(defs.sim(), 910)["work"]["action"] == "ContinuousBaking");
+    CHECK(describe(defs.sim(), 910)["work"]["turns_pending"] == 3);
+  }
+  SECTION("a broken file is refused with its line; the running set stays") {
+    defs.edit("long_actions.json", "\"turn_s\": 10", "\"turn_s\": -10");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    CHECK(r.refused == std::vector<std::string>{"long actions"});
+    REQUIRE_FALSE(r.errors.empty());
+    CHECK_THAT(r.errors[0], Catch::StartsWith(defs.dir("long_actions.json") + ":4:15: /ContinuousBaking/turn_s"));
+    CHECK(describe(defs.sim(), 910)["work"]["turns_pending"] == 3);
+  }
 }
 
 }  // namespace npc
