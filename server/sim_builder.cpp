@@ -72,6 +72,7 @@ DefinitionSources definitionSources(const DaemonConfig& config) {
   sources.selection_trees_dir = config.selection_trees_dir;
   sources.archetypes_dir = config.archetypes_dir;
   sources.long_actions_file = config.long_actions;
+  sources.influences_file = config.influences;
   return sources;
 }
 

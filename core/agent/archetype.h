@@ -235,6 +235,8 @@ struct InfluenceDef {
   std::string name;
   int16_t priority = 0;
   std::vector<ActionDef> actions;
+
+  bool operator==(const InfluenceDef&) const = default;
 };
 
 class InfluenceSet {

@@ -43,6 +43,14 @@ ActionListId ActionRegistry::createInfluence(std::string_view name, int16_t prio
   return createList(name, true, priority);
 }
 
+bool ActionRegistry::resetInfluence(ActionListId list, int16_t priority) {
+  if (!isInfluence(list)) return false;
+  List& l = lists_[raw(list)];
+  l.entries.clear();
+  l.priority = priority;
+  return true;
+}
+
 Status ActionRegistry::addToList(ActionListId list, ActionImplId impl) {
   if (raw(list) >= lists_.size()) {
     return {StatusCode::kInvalidArgument,

@@ -57,6 +57,11 @@ class ActionRegistry {
   // empty.
   ActionListId createOwnList(std::string_view name);
   ActionListId createInfluence(std::string_view name, int16_t priority);
+  // A reload: influence `list` empties (its implementations stay, for intentions running
+  // from them) and takes `priority`; its new actions are then added again. False when
+  // `list` is not an influence. Agents holding it must be given the new priority
+  // (ActionAccess keeps lookup order by priority).
+  bool resetInfluence(ActionListId list, int16_t priority);
   // Puts `impl` in `list`. kInvalidArgument for unknown ids; kAlreadyExists when the list
   // already has an implementation of the same name (naming both).
   Status addToList(ActionListId list, ActionImplId impl);

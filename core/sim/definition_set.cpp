@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "base/source_dir.h"
+#include "agent/archetype.h"
 #include "hibernation/long_action.h"
 #include "sim/simulation.h"
 
@@ -35,6 +36,12 @@ bool readAll(const std::string& dir, const char* extension, SourceDirDepth depth
 }
 
 }  // namespace
+
+std::string nameList(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
 
 std::string DefinitionReport::text() const { return joinLines(errors, warnings); }
 
@@ -97,6 +104,17 @@ void DefinitionSet::loadLongActions(Simulation& sim, DefinitionReport& report) c
   }
 }
 
+void DefinitionSet::loadInfluences(Simulation& sim, DefinitionReport& report) const {
+  InfluenceSet fresh;
+  std::vector<std::string> errors;
+  if (fresh.loadFile(sources_.influences_file, errors)) {
+    report.append(sim.reloadInfluences(fresh, sources_.influences_file));
+  } else {
+    appendAll(report.errors, errors);
+    report.refused.push_back("influences");
+  }
+}
+
 DefinitionReport DefinitionSet::load(Simulation& sim, DefinitionLoad how) {
   DefinitionReport report;
   if (due(sources_.archetypes_dir, ".json", true, how, archetypes_) && how != DefinitionLoad::kFirst) {
@@ -111,6 +129,9 @@ DefinitionReport DefinitionSet::load(Simulation& sim, DefinitionLoad how) {
   }
   if (fileDue(sources_.long_actions_file, how, long_actions_) && how != DefinitionLoad::kFirst) {
     loadLongActions(sim, report);
+  }
+  if (fileDue(sources_.influences_file, how, influences_) && how != DefinitionLoad::kFirst) {
+    loadInfluences(sim, report);
   }
   SourceDirRead read;
   if (due(sources_.behavior_trees_dir, ".xml", true, how, behavior_trees_) &&

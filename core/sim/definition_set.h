@@ -1,14 +1,15 @@
-// DefinitionSet: the definitions a simulation runs — archetypes, long actions, behavior
-// trees, planner domains, selection trees — with the directories and files they come
-// from, loaded in one order and reported in one DefinitionReport. Start-up, the daemon's
-// poll, the ReloadDefinitions call and `npcd check` are each one call to load().
+// DefinitionSet: the definitions a simulation runs — archetypes, long actions, influences,
+// behavior trees, planner domains, selection trees — with the directories and files they
+// come from, loaded in one order and reported in one DefinitionReport. Start-up, the
+// daemon's poll, the ReloadDefinitions call and `npcd check` are each one call to load().
 //
-// Order: archetypes, long actions, behavior trees, planner domains, selection trees.
-// Archetypes name long actions, trees and planners for their behaviors; the selection
-// trees come last because the behaviors they select are checked against archetypes whose
-// trees and planners are then in place. The simulation is built with its archetypes and
-// long actions, so a first load only notes their files; later loads apply what can change
-// live (Simulation::reloadArchetypes, Simulation::reloadLongActions).
+// Order: archetypes, long actions, influences, behavior trees, planner domains, selection
+// trees. Archetypes name long actions, trees and planners for their behaviors; the
+// selection trees come last because the behaviors they select are checked against
+// archetypes whose trees and planners are then in place. The simulation is built with its
+// archetypes, long actions and influences, so a first load only notes their files; later
+// loads apply what can change live (Simulation::reloadArchetypes, reloadLongActions,
+// reloadInfluences).
 //
 // Each kind is all or nothing once something is loaded: a new set with an error is refused
 // and the running one stays. On the first load (DefinitionLoad::kFirst) there is nothing
@@ -32,9 +33,10 @@ struct DefinitionSources {
   std::string selection_trees_dir;  // *.xml, recursively
   std::string archetypes_dir;       // *.json, recursively
   std::string long_actions_file;    // one JSON file
+  std::string influences_file;      // one JSON file
   bool empty() const {
     return behavior_trees_dir.empty() && goap_dir.empty() && selection_trees_dir.empty() &&
-           archetypes_dir.empty() && long_actions_file.empty();
+           archetypes_dir.empty() && long_actions_file.empty() && influences_file.empty();
   }
 };
 
@@ -68,6 +70,9 @@ struct DefinitionReport {
   void outcome(const std::string& kind, bool installed, const std::string& what);
 };
 
+// "ContinuousBaking, Smelting": the names a report line lists, or "none".
+std::string nameList(const std::vector<std::string>& names);
+
 class DefinitionSet {
  public:
   DefinitionSet() = default;
@@ -85,9 +90,10 @@ class DefinitionSet {
            Watched& watched) const;
   bool fileDue(const std::string& file, DefinitionLoad how, Watched& watched) const;
   void loadLongActions(Simulation& sim, DefinitionReport& report) const;
+  void loadInfluences(Simulation& sim, DefinitionReport& report) const;
 
   DefinitionSources sources_;
-  Watched archetypes_, long_actions_, behavior_trees_, planner_domains_, selection_trees_;
+  Watched archetypes_, long_actions_, influences_, behavior_trees_, planner_domains_, selection_trees_;
 };
 
 }  // namespace npc

@@ -450,8 +450,85 @@ std::vector<std::string> Simulation::setInfluences(const InfluenceSet& influence
       continue;
     }
     addDataActions(list, def.actions, errors);
+    influences_.push_back(def);
   }
   return errors;
+}
+
+DefinitionReport Simulation::reloadInfluences(const InfluenceSet& fresh, const std::string& source) {
+  DefinitionReport report;
+  std::vector<std::string> errors;
+  auto named = [](const std::vector<InfluenceDef>& defs, const std::string& name) {
+    const auto at = std::find_if(defs.begin(), defs.end(),
+                                 [&](const InfluenceDef& d) { return d.name == name; });
+    return at == defs.end() ? nullptr : &*at;
+  };
+  for (const InfluenceDef& was : influences_) {
+    if (!named(fresh.all(), was.name)) {
+      errors.push_back("influence \"" + was.name +
+                       "\" is gone: removing an influence takes a restart (agents may be under it)");
+    }
+  }
+  for (const InfluenceDef& def : fresh.all()) {
+    if (!named(influences_, def.name) && registry_.findList(def.name) != ActionListId::kNone) {
+      errors.push_back("influence \"" + def.name + "\": the name is already used by an archetype");
+    }
+  }
+  if (!errors.empty()) {
+    for (const std::string& e : errors) report.errors.push_back(source + ": " + e);
+    report.refused.push_back("influences");
+    return report;
+  }
+  std::vector<std::string> changed, added;
+  std::vector<ActionListId> reprioritised;
+  for (const InfluenceDef& def : fresh.all()) {
+    const InfluenceDef* was = named(influences_, def.name);
+    if (was && *was == def) continue;
+    ActionListId list = registry_.findList(def.name);
+    if (was) {
+      registry_.resetInfluence(list, def.priority);
+      if (was->priority != def.priority) reprioritised.push_back(list);
+      changed.push_back(def.name);
+    } else {
+      list = registry_.createInfluence(def.name, def.priority);
+      added.push_back(def.name);
+    }
+    addDataActions(list, def.actions, report.errors);  // only a full registry fails here
+  }
+  const size_t moved = reprioritiseInfluences(reprioritised);
+  influences_ = fresh.all();
+  report.outcome("influences", true,
+                 std::to_string(influences_.size()) + " influences (changed: " +
+                     nameList(changed) + "; new: " + nameList(added) + "; " +
+                     std::to_string(moved) + " agents under a new priority)");
+  return report;
+}
+
+// Agents under `lists`, awake or asleep, take each one's registered priority again (an
+// ActionAccess keeps its influences in priority order). Returns how many agents.
+size_t Simulation::reprioritiseInfluences(std::span<const ActionListId> lists) {
+  if (lists.empty()) return 0;
+  size_t agents = 0;
+  auto update = [&](ActionAccess& access) {
+    bool touched = false;
+    for (ActionListId list : lists) {
+      if (!access.removeInfluence(list)) continue;
+      access.addInfluence(list, registry_.priority(list));
+      touched = true;
+    }
+    agents += touched;
+  };
+  auto holds = [&](const ActionAccess& access) {
+    return std::any_of(lists.begin(), lists.end(), [&](ActionListId l) { return access.has(l); });
+  };
+  for (Agent& agent : agents_.rows()) update(agent.intent.access);
+  for (SleeperList& place : dormant_) {
+    if (std::none_of(place.begin(), place.end(), [&](const DormantAgent& d) { return holds(d.actions); })) {
+      continue;  // shared rows stay shared
+    }
+    for (DormantAgent& d : place.edit()) update(d.actions);
+  }
+  return agents;
 }
 
 // --- Intention commands -----------------------------------------------------------------

@@ -48,13 +48,6 @@ LongActionRefs resolveLongActions(const ArchetypeSet& archetypes, const LongActi
   return refs;
 }
 
-// "ContinuousBaking, Smelting" of the names in `names`, or "none".
-std::string nameList(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out.empty() ? "none" : out;
-}
-
 }  // namespace
 
 std::vector<std::string> Simulation::setLongActions(LongActionLibrary library) {

@@ -871,6 +871,15 @@ nlohmann::json inventoryJson(const Inventory& inventory, const LongActionLibrary
   return j;
 }
 
+// The influences an agent is under, in lookup order (priority first).
+nlohmann::json influencesJson(const ActionAccess& access, const ActionRegistry& registry) {
+  nlohmann::json j = nlohmann::json::array();
+  for (ActionListId list : access.influences()) {
+    j.push_back({{"name", registry.listName(list)}, {"priority", registry.priority(list)}});
+  }
+  return j;
+}
+
 nlohmann::json workJson(const LongActionRun& run, bool for_hibernation,
                         const LongActionLibrary& lib, double now) {
   if (!run.running()) return nullptr;
@@ -899,6 +908,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
     j["position"] = {d.body.position.x, d.body.position.y, d.body.position.z};
     j["work"] = workJson(d.work, d.work_is_hibernation, long_actions_, timeS());
     j["inventory"] = inventoryJson(d.inventory, long_actions_);
+    j["influences"] = influencesJson(d.actions, registry_);
     j["selection"] = trees_.describe(d.bst);
     j["tick"] = tick_;
     json_out = j.dump();
@@ -938,6 +948,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   j["asleep"] = false;
   j["work"] = workJson(agent->work, agent->work_is_hibernation, long_actions_, now);
   j["inventory"] = inventoryJson(agent->inventory, long_actions_);
+  j["influences"] = influencesJson(agent->intent.access, registry_);
   j["perception"] = describePerception(agent->perception, now);
   describePlanner(*agent, j);
   describeNavigation(*agent, j);

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -150,6 +151,12 @@ class Simulation {
   // actions. Returns one message per problem (a name already used by an archetype or
   // influence, a full registry); the others are registered.
   std::vector<std::string> setInfluences(const InfluenceSet& influences);
+  // A new influence set taking over live (the poll, ReloadDefinitions): all or nothing,
+  // messages starting with `source`. New influences are registered; a changed one is
+  // redefined in place: agents under it keep it, with its new priority and actions (an
+  // action running from it finishes as it began). Removing or renaming one takes a
+  // restart (agents may be under it), and is refused.
+  DefinitionReport reloadInfluences(const InfluenceSet& fresh, const std::string& source);
   PlaceState placeState(PlaceIndex place) const { return places_.state(place); }
   // Which places this daemon runs (all, unless SimConfig::leased_places).
   const PlaceCustody& custody() const { return custody_; }
@@ -341,6 +348,7 @@ class Simulation {
   void forgetSleepingPlanner(PlaceIndex place, EntityId id);  // a sleeper's despawn
   void sleepPlanner(EntityId id, PlaceIndex place);  // its place sleeps: its memory kept there
   void carryOverSleepingPlanners(const SimPlanning& old, PlaceIndex place);  // domains reloaded
+  size_t reprioritiseInfluences(std::span<const ActionListId> lists);  // influences reloaded
   std::optional<PlannerMemory> plannerMemory(EntityId id) const;  // awake or asleep
   size_t sleepingPlannerBytes() const;
   void resetPlanner(Agent& agent);     // behavior changed: the old plans are dropped
@@ -462,6 +470,7 @@ class Simulation {
   uint64_t next_dropped_object_ = 0;  // Drop's objects take ids from kDroppedObjectIdBase
 
   LongActionLibrary long_actions_;
+  std::vector<InfluenceDef> influences_;                    // as registered, for reloads
   std::vector<uint16_t> hibernation_action_;               // per archetype
   std::vector<std::vector<uint16_t>> behavior_long_action_; // per archetype, per BehaviorDef
   PlaceDispatcher places_;

@@ -28,8 +28,12 @@ class DefinitionsCopy {
     LongActionLibrary long_actions;
     REQUIRE(long_actions.loadFile(config_.path("long_actions.json"), errors));
     REQUIRE(sim_->setLongActions(std::move(long_actions)).empty());
+    InfluenceSet influences;
+    REQUIRE(influences.loadFile(config_.path("actions/influences.json"), errors));
+    REQUIRE(sim_->setInfluences(influences).empty());
     sim_->setDefinitionSources({dir("behavior_trees"), dir("goap"), "", dir("selection_trees"),
-                                dir("archetypes"), dir("long_actions.json")});
+                                dir("archetypes"), dir("long_actions.json"),
+                                dir("actions/influences.json")});
   }
 
   std::string dir(const char* name) const { return config_.path(name); }
@@ -290,6 +294,74 @@ TEST_CASE("Long action edits reload live; work in progress carries on",
     REQUIRE_FALSE(r.errors.empty());
     CHECK_THAT(r.errors[0], Catch::StartsWith(defs.dir("long_actions.json") + ":4:15: /ContinuousBaking/turn_s"));
     CHECK(describe(defs.sim(), 910)["work"]["turns_pending"] == 3);
+  }
+}
+
+}  // namespace npc
+
+namespace npc {
+
+TEST_CASE("Influence edits reload live; agents under them keep them",
+          "[sim][definitions][influences]") {
+  DefinitionsCopy defs;
+  REQUIRE(defs.load(DefinitionLoad::kFirst).ok());
+  Simulation& sim = defs.sim();
+  spawn(sim, 920, "villager");
+  REQUIRE(sim.submit({ClientId::kDaemon, 0, AddInfluence{EntityId{920}, "spell:levitate", {}}}));
+  REQUIRE(sim.submit({ClientId::kDaemon, 0, AddInfluence{EntityId{920}, "vehicle:cart", {}}}));
+  sim.tick();
+  auto influences = [&] { return describe(sim, 920)["influences"]; };
+  REQUIRE(influences().size() == 2);
+  REQUIRE(influences()[0]["name"] == "spell:levitate");  // priority 10 before 1
+  auto program = [&](const char* action) {
+    Status got{StatusCode::kUnavailable, "no reply"};
+    REQUIRE(sim.submit({ClientId::kDaemon, 0,
+                        ProgramIntention{EntityId{920}, action, 0.0, {}, IntentionId::kNone,
+                                         [&](const Status& s, IntentionId) { got = s; }}}));
+    sim.tick();
+    return got;
+  };
+  REQUIRE(program("Glide").code() == StatusCode::kNotFound);
+  CHECK_FALSE(defs.load(DefinitionLoad::kChanged).touched());
+
+  SECTION("a new action and a new priority take effect for the agents under it") {
+    defs.edit("actions/influences.json", "\"Fly\":  { \"side\": \"client\", \"timeout_s\": 30 }",
+              "\"Fly\":  { \"side\": \"client\", \"timeout_s\": 30 },\n"
+              "      \"Glide\": { \"side\": \"client\", \"timeout_s\": 30 }");
+    defs.edit("actions/influences.json", "\"priority\": 1,", "\"priority\": 20,");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    INFO(r.text());
+    REQUIRE(r.ok());
+    CHECK(r.loaded == std::vector<std::string>{
+                          "influences: 3 influences (changed: spell:levitate, vehicle:cart; new: "
+                          "none; 1 agents under a new priority)"});
+    CHECK(program("Glide").isOk());
+    CHECK(program("Fly").isOk());
+    REQUIRE(influences().size() == 2);
+    CHECK(influences()[0]["name"] == "vehicle:cart");  // 20 now, before levitate's 10
+    CHECK(influences()[0]["priority"] == 20);
+  }
+  SECTION("a new influence can be put on agents at once") {
+    defs.edit("actions/influences.json", "\"vehicle:cart\": {",
+              "\"vehicle:boat\": { \"actions\": { \"Row\": { \"side\": \"client\" } } },\n"
+              "  \"vehicle:cart\": {");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    INFO(r.text());
+    REQUIRE(r.ok());
+    CHECK_THAT(r.loaded.at(0), Catch::Contains("new: vehicle:boat"));
+    REQUIRE(sim.submit({ClientId::kDaemon, 0, AddInfluence{EntityId{920}, "vehicle:boat", {}}}));
+    CHECK(program("Row").isOk());
+  }
+  SECTION("removing one is refused, naming the file; nothing of the set applies") {
+    defs.edit("actions/influences.json", "\"spell:levitate\"", "\"spell:hover\"");
+    const DefinitionReport r = defs.load(DefinitionLoad::kChanged);
+    CHECK(r.refused == std::vector<std::string>{"influences"});
+    CHECK(r.errors == std::vector<std::string>{
+                          defs.dir("actions/influences.json") +
+                          ": influence \"spell:levitate\" is gone: removing an influence takes a "
+                          "restart (agents may be under it)"});
+    CHECK(influences()[0]["name"] == "spell:levitate");
+    CHECK(program("Glide").code() == StatusCode::kNotFound);
   }
 }
 
