@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_schema.h"
 #include "goap/domain_loader.h"
 
 namespace npc::goap {
@@ -26,20 +27,20 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, Condit
   const bool allow_location = site == ConditionSite::kPrecondition;
   const bool allow_blackboard = site != ConditionSite::kDesired;
   if (j.contains("use")) {
-    reader_.onlyKeys(j, path, {"use", "args"});
     json expanded;
     const Fragment* f = useFragment(j, path, cond_fragments_, "condition", expanded);
     if (!f) return;
     const std::string saved = note_;
     note_ += " (in condition \"" + j["use"].get<std::string>() + "\" used at " + path + ")";
-    parseConditions(expanded, f->path, site, has_object, out);
+    // The schema saw the fragment's body with its "$param"s; its expansion is checked here.
+    if (reader_.validatePart(expanded, SchemaId::kGoapDomain, "conditionList", f->path, note_))
+      parseConditions(expanded, f->path, site, has_object, out);
     note_ = saved;
     return;
   }
   Condition c;
   c.declared = static_cast<uint16_t>(out.size());
   if (j.contains("any")) {
-    reader_.onlyKeys(j, path, {"any", "eval_cost"});
     // A goal's relevance is checked by the goal selector, condition by condition, outside
     // the planner's variants; `any` is for what the planner searches.
     if (site == ConditionSite::kRelevant) {
@@ -48,12 +49,10 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, Condit
     }
     if (!parseAny(j["any"], joinPath(path, "any"), site, has_object, c)) return;
   } else if (j.contains("fact") && j.contains("in")) {
-    reader_.onlyKeys(j, path, {"fact", "in", "eval_cost"});
     c.kind = ConditionKind::kFact;
     c.fact = factByName(j, path, "fact");
     if (c.fact == FactId::kNone || !parseIn(j["in"], joinPath(path, "in"), c)) return;
   } else if (j.contains("fact")) {
-    reader_.onlyKeys(j, path, {"fact", "op", "value", "eval_cost"});
     c.kind = ConditionKind::kFact;
     c.fact = factByName(j, path, "fact");
     if (!parseOp(j, path, c.op) || c.fact == FactId::kNone) return;
@@ -70,9 +69,6 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, Condit
     }
   } else if (j.contains("distance_to") || j.contains("at")) {
     const bool at = j.contains("at");
-    reader_.onlyKeys(j, path, at ? std::initializer_list<std::string_view>{"at", "eval_cost"}
-                                 : std::initializer_list<std::string_view>{
-                                       "distance_to", "op", "value", "eval_cost"});
     if (!allow_location) {
       err(path, "goal conditions may only test facts");
       return;
@@ -93,7 +89,6 @@ void DomainLoader::parseCondition(const json& j, const std::string& path, Condit
     }
     uses_location_ = true;
   } else if (j.contains("blackboard")) {
-    reader_.onlyKeys(j, path, {"blackboard", "scope", "op", "value", "eval_cost"});
     if (!allow_blackboard) {
       err(path, "goal conditions may only test facts");
       return;
@@ -206,19 +201,18 @@ void DomainLoader::parseEffect(const json& j, const std::string& path, bool has_
                                std::vector<Effect>& out) {
   if (!reader_.isObject(j, path)) return;
   if (j.contains("use")) {
-    reader_.onlyKeys(j, path, {"use", "args"});
     json expanded;
     const Fragment* f = useFragment(j, path, effect_fragments_, "effect", expanded);
     if (!f) return;
     const std::string saved = note_;
     note_ += " (in effect \"" + j["use"].get<std::string>() + "\" used at " + path + ")";
-    parseEffects(expanded, f->path, has_object, out);
+    if (reader_.validatePart(expanded, SchemaId::kGoapDomain, "effectList", f->path, note_))
+      parseEffects(expanded, f->path, has_object, out);
     note_ = saved;
     return;
   }
   Effect e;
   if (j.contains("fact")) {
-    reader_.onlyKeys(j, path, {"fact", "set", "add", "sub", "clamp"});
     e.fact = factByName(j, path, "fact");
     if (e.fact == FactId::kNone) return;
     const int kinds = j.contains("set") + j.contains("add") + j.contains("sub");
@@ -258,8 +252,6 @@ void DomainLoader::parseEffect(const json& j, const std::string& path, bool has_
       }
   } else if (j.contains("move_to") || j.contains("move_near")) {
     const bool near = j.contains("move_near");
-    reader_.onlyKeys(j, path, near ? std::initializer_list<std::string_view>{"move_near", "range"}
-                                   : std::initializer_list<std::string_view>{"move_to"});
     e.kind = near ? EffectKind::kMoveNear : EffectKind::kMoveTo;
     if (!parseRef(j[near ? "move_near" : "move_to"], joinPath(path, near ? "move_near" : "move_to"),
                   has_object, e.ref))
@@ -296,18 +288,16 @@ void DomainLoader::parseCost(const json& j, const std::string& path, bool has_ob
   }
   if (!reader_.isObject(j, path)) return;
   if (j.contains("use")) {
-    reader_.onlyKeys(j, path, {"use", "args"});
     json expanded;
     const Fragment* f = useFragment(j, path, cost_fragments_, "cost", expanded);
     if (!f) return;
     const std::string saved = note_;
     note_ += " (in cost \"" + j["use"].get<std::string>() + "\" used at " + path + ")";
-    parseCost(expanded, f->path, has_object, out);
+    if (reader_.validatePart(expanded, SchemaId::kGoapDomain, "cost", f->path, note_))
+      parseCost(expanded, f->path, has_object, out);
     note_ = saved;
     return;
   }
-  reader_.onlyKeys(j, path, {"base", "travel_per_m", "distance_to", "distance_per_m", "by_fact",
-                             "table", "travel_to", "per_m", "round"});
   auto nonneg = [&](const char* key, float& field) {
     if (auto v = reader_.number(j, path, key, false)) {
       if (!(*v >= 0)) err(joinPath(path, key), "costs must be ≥ 0");

@@ -220,8 +220,6 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
         { "name": "in_int", "pre": [{ "fact": "coins", "in": [1, 2] }] },
         { "name": "in_unknown", "pre": [{ "fact": "location", "in": ["home", "castle"] }] },
         { "name": "in_empty", "pre": [{ "fact": "location", "in": [] }] },
-        { "name": "in_and_value",
-          "pre": [{ "fact": "location", "in": ["home"], "value": "home" }] },
         { "name": "clamp_set", "effects": [{ "fact": "coins", "set": 1, "clamp": true }] },
         { "name": "clamp_bool", "effects": [{ "fact": "has_axe", "set": true, "clamp": true }] },
         { "name": "add_bool", "effects": [{ "fact": "has_axe", "add": 1, "clamp": true }] }
@@ -241,12 +239,24 @@ TEST_CASE("Errors name the file and the JSON path, all of them at once", "[goap]
           "(home, woodshed, forest)\n"
           "bad.json:12:67: /actions/4/pre/0/in: expected a non-empty array of values of enum fact "
           "\"location\"\n"
-          "bad.json:14:57: /actions/5/pre/0/value: unknown key\n"
-          "bad.json:15:82: /actions/6/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
-          "bad.json:16:88: /actions/7/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
-          "bad.json:17:71: /actions/8/effects/0/add: add/sub apply to int facts only\n"
-          "bad.json:20:33: /goals/0/relevant/0: \"any\" is only available in action preconditions "
+          "bad.json:13:82: /actions/5/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
+          "bad.json:14:88: /actions/6/effects/0/clamp: \"clamp\" applies to \"add\" and \"sub\" only\n"
+          "bad.json:15:71: /actions/7/effects/0/add: add/sub apply to int facts only\n"
+          "bad.json:18:33: /goals/0/relevant/0: \"any\" is only available in action preconditions "
           "and goal \"desired\"");
+  }
+  SECTION("Should name a key a condition's form does not have, before anything else") {
+    // "in" makes it a set test: "value" belongs to the other form. The schema says so,
+    // and the loader's checks wait for a document of the right shape.
+    const std::string errors = errorsOf(R"({
+      "domain": "forms",
+      "facts": [ { "name": "location", "type": "enum", "values": ["home", "woodshed"] } ],
+      "actions": [
+        { "name": "in_and_value",
+          "pre": [{ "fact": "location", "in": ["home"], "value": "home" }] },
+        { "name": "in_unknown", "pre": [{ "fact": "location", "in": ["castle"] }] } ]
+    })");
+    CHECK(errors == "bad.json:6:57: /actions/0/pre/0/value: unknown key");
   }
   SECTION("Should locate misused \"any\" in goals") {
     const std::string errors = errorsOf(R"({
@@ -550,6 +560,23 @@ TEST_CASE("A renamed key in a domain gives one error, not a cascade", "[goap][lo
       "actions": [ { "template": "go", "args": { "to": "a" } } ] })") ==
           "bad.json:2:78: /templates/go/action/efects: unknown key (did you mean \"effects\"?) "
           "(in template \"go\" used at /actions/0)");
+  }
+  SECTION("Should check a condition, effect and cost as written, and as a fragment expands") {
+    // A misspelt key where the condition is written...
+    CHECK(errorsOf(R"({ "domain": "t", "facts": [ { "name": "a", "type": "bool" } ],
+      "actions": [ { "name": "x", "pre": [ { "fact": "a", "vlaue": true } ] } ] })") ==
+          "bad.json:2:59: /actions/0/pre/0/vlaue: unknown key (did you mean \"value\"?)");
+    CHECK(errorsOf(R"({ "domain": "t", "facts": [ { "name": "a", "type": "bool" } ],
+      "actions": [ { "name": "x", "effects": [ { "fact": "a", "sett": true } ], "cost": { "bsae": 1 } } ] })") ==
+          "bad.json:2:63: /actions/0/effects/0/sett: unknown key (did you mean \"set\"?)\n"
+          "bad.json:2:91: /actions/0/cost/bsae: unknown key (did you mean \"base\"?)");
+    // ...and one a fragment's "$param" brings in whole, found when it is used: at the
+    // "$param" it replaced, naming the use.
+    CHECK(errorsOf(R"({ "domain": "t", "facts": [ { "name": "a", "type": "bool" } ],
+      "conditions": { "both": { "params": ["c"], "all": [ "$c" ] } },
+      "actions": [ { "name": "x", "pre": [ { "use": "both", "args": { "c": { "fact": "a", "vlaue": true } } } ] } ] })") ==
+          "bad.json:2:59: /conditions/both/all/0/vlaue: unknown key (did you mean \"value\"?) "
+          "(in condition \"both\" used at /actions/0/pre/0)");
   }
   SECTION("Should suggest the closest value for a misspelt enum") {
     std::string text = readFile(NPCD_SOURCE_DIR "/config/goap/guard.json");
