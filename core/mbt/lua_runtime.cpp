@@ -60,12 +60,12 @@ for _, k in ipairs({ "assert", "error", "ipairs", "next", "pairs", "pcall", "sel
                      "setmetatable", "getmetatable", "_VERSION" }) do
   globals[k] = G[k]
 end
--- pairs() in key order. Lua's own order follows a string hash seeded anew in every process,
--- so a script looping over a table would decide otherwise in a restored or replayed daemon,
--- or in the next run of the same world. Booleans, then numbers, then strings, each
--- ascending; keys of other types (tables, functions) come last, in Lua's order. next()
--- keeps Lua's order (it cannot sort without a pass per step): `next(t) == nil` is fine.
-local raw_pairs, sort = G.pairs, table.sort
+-- pairs() and next() in key order. Lua's own order follows a string hash seeded anew in
+-- every process, so a script looping over a table would decide otherwise in a restored or
+-- replayed daemon, or in the next run of the same world. Booleans, then numbers, then
+-- strings, each ascending; keys of other types (tables, functions) come last, in Lua's
+-- order.
+local raw_pairs, raw_next, sort = G.pairs, G.next, table.sort
 local rank = { boolean = 1, number = 2, string = 3 }
 local function before(a, b)
   local ra, rb = rank[type(a)] or 4, rank[type(b)] or 4
@@ -88,6 +88,45 @@ globals.pairs = function(t)
     local k = keys[i]
     if k ~= nil then return k, values[k] end
   end
+end
+-- next(t, k): the key after k in that order. A first call scans for the smallest key (so
+-- `next(t) == nil` stays cheap); the second sorts the keys once and keeps them for the
+-- rest of the traversal (a weak cache: a table's order is dropped with it). Fields set to
+-- nil meanwhile are skipped; a key the cache does not know (added since) re-reads the
+-- table, as Lua's next would have to.
+local orders = setmetatable({}, { __mode = "k" })
+local function order(t)
+  local keys, n = {}, 0
+  for k in raw_next, t do
+    n = n + 1
+    keys[n] = k
+  end
+  sort(keys, before)
+  local pos = {}
+  for i = 1, n do pos[keys[i]] = i end
+  local o = { keys = keys, pos = pos }
+  orders[t] = o
+  return o
+end
+globals.next = function(t, k)
+  if k == nil then
+    local first = raw_next(t)
+    for key in raw_next, t, first do
+      if before(key, first) then first = key end
+    end
+    if first ~= nil then return first, rawget(t, first) end
+    return nil
+  end
+  local o = orders[t]
+  if o == nil or o.pos[k] == nil then o = order(t) end
+  local i = o.pos[k]
+  if i == nil then error("invalid key to 'next'", 2) end
+  for j = i + 1, #o.keys do
+    local key = o.keys[j]
+    local v = rawget(t, key)
+    if v ~= nil then return key, v end
+  end
+  return nil
 end
 local m = {}
 for k, v in raw_pairs(math) do m[k] = v end

@@ -176,6 +176,22 @@ TEST_CASE("The Lua sandbox keeps scripts away from files, processes and each oth
             MbtStatus::kSuccess);
     REQUIRE(assertLua(f, "local n = 0 for k, v in pairs(math) do n = n + 1 end "
                          "return n > 20") == MbtStatus::kSuccess);  // frozen tables too
+    // next() walks the same order, skips fields cleared on the way, and says empty at once.
+    REQUIRE(assertLua(f, "local t = {} "
+                         "for _, k in ipairs({'theta', 'alpha', 'kappa', 'eps', 'zeta', 'beta', "
+                         "'iota', 'gamma', 'eta', 'delta'}) do t[k] = #k end "
+                         "t[2] = true; t[false] = 0 "
+                         "local seen, k, v = {}, next(t) "
+                         "while k ~= nil do "
+                         "  seen[#seen + 1] = tostring(k) "
+                         "  if k == 'delta' then t.eps = nil end "
+                         "  k, v = next(t, k) "
+                         "end "
+                         "return table.concat(seen, ' ') == 'false 2 alpha beta delta eta gamma "
+                         "iota kappa theta zeta' and next({}) == nil and next(t, 'zeta') == nil") ==
+            MbtStatus::kSuccess);
+    REQUIRE(assertLua(f, "return next({a = 1}, 'b')") == MbtStatus::kFailure);
+    REQUIRE(f.host.logged("invalid key to 'next'"));
   }
   SECTION("Should stop a runaway script with an error") {
     REQUIRE(assertLua(f, "while true do end") == MbtStatus::kFailure);
