@@ -1,5 +1,7 @@
 // Daemon configuration: a JSON file (config/npcd.json) overridden by command-line flags.
-// Unknown keys and wrong types stop start-up with a message naming the key.
+// The file is checked against config/schema/daemon_config.schema.json first: unknown keys,
+// wrong types and values out of range stop start-up with a message naming the key and
+// where it is; the reader then checks what ties keys together (tls_cert with tls_key).
 // Keys and defaults are listed in README.md ("Configuration").
 #pragma once
 
@@ -24,6 +26,7 @@ struct WatchdogConfig {
   double shutdown_limit_s = 5.0;  // [Limit: >= 0]
 };
 
+// max_clients' bound; the schema's "maximum" repeats it (config_test keeps them equal).
 inline constexpr int64_t kMaxClientsLimit = 1000000;
 // "snapshot": durable AI state (README.md "Snapshots"). Snapshots go to dir every
 // interval_s (0 = only on SIGTERM and the admin Snapshot call), the newest `keep` stay.

@@ -73,15 +73,44 @@ class JsonPositionScanner {
     }
   }
 
-  bool object(std::string& pointer, int depth) {
-    advance();  // '{'
+  // The members of an object or array, from its opening bracket to `close`: the one place
+  // that knows the separators, so objects and arrays cannot come to disagree on them.
+  // `member(index)` reads one member, starting at its first character.
+  template <class Member>
+  bool members(char close, Member&& member) {
+    advance();  // '{' or '['
     skipSpace();
-    if (peek() == '}') {
+    if (peek() == close) {
       advance();
       return true;
     }
-    while (true) {
+    for (size_t index = 0;; ++index) {
       skipSpace();
+      if (!member(index)) return false;
+      skipSpace();
+      if (peek() == ',') {
+        advance();
+        continue;
+      }
+      if (peek() != close) return false;
+      advance();
+      return true;
+    }
+  }
+
+  // The value of the child `segment` (already escaped) of `pointer`.
+  bool child(std::string& pointer, std::string_view segment, std::optional<TextPosition> key_at,
+             int depth) {
+    const size_t base = pointer.size();
+    pointer += '/';
+    pointer += segment;
+    const bool ok = value(pointer, key_at, depth + 1);
+    pointer.resize(base);
+    return ok;
+  }
+
+  bool object(std::string& pointer, int depth) {
+    return members('}', [&](size_t) {
       if (peek() != '"') return false;
       const TextPosition key_at = here();
       std::string key;
@@ -90,47 +119,14 @@ class JsonPositionScanner {
       if (peek() != ':') return false;
       advance();
       skipSpace();
-      const size_t base = pointer.size();
-      pointer += '/';
-      pointer += escapePointerSegment(key);
-      const bool ok = value(pointer, key_at, depth + 1);
-      pointer.resize(base);
-      if (!ok) return false;
-      skipSpace();
-      if (peek() == ',') {
-        advance();
-        continue;
-      }
-      if (peek() != '}') return false;
-      advance();
-      return true;
-    }
+      return child(pointer, escapePointerSegment(key), key_at, depth);
+    });
   }
 
   bool array(std::string& pointer, int depth) {
-    advance();  // '['
-    skipSpace();
-    if (peek() == ']') {
-      advance();
-      return true;
-    }
-    for (size_t index = 0;; ++index) {
-      skipSpace();
-      const size_t base = pointer.size();
-      pointer += '/';
-      pointer += std::to_string(index);
-      const bool ok = value(pointer, std::nullopt, depth + 1);
-      pointer.resize(base);
-      if (!ok) return false;
-      skipSpace();
-      if (peek() == ',') {
-        advance();
-        continue;
-      }
-      if (peek() != ']') return false;
-      advance();
-      return true;
-    }
+    return members(']', [&](size_t index) {
+      return child(pointer, std::to_string(index), std::nullopt, depth);
+    });
   }
 
   // Decodes a string starting at its opening quote into `out` (UTF-8).

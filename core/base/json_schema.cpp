@@ -377,6 +377,9 @@ class Translator {
                                     : "must be at least " + numberText((*s)["minLength"]) +
                                           " characters long";
     }
+    if (startsWith(d, "String should be no more than") && s->contains("maxLength")) {
+      return "must be at most " + numberText((*s)["maxLength"]) + " characters long";
+    }
     if (startsWith(d, "Array should contain no fewer than") && s->contains("minItems")) {
       return "must have at least " + numberText((*s)["minItems"]) + " items";
     }

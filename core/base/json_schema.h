@@ -16,10 +16,12 @@
 // read-only afterwards; validate() may run on any thread.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -75,5 +77,16 @@ class JsonSchema {
   std::unique_ptr<Compiled> compiled_;
   std::string error_;
 };
+
+// For the readers of a document that has passed its schema: sets each field whose key is
+// in `obj` and leaves the others at their defaults. The schema has fixed each value's type
+// and bounded it to what the field holds, so get<T> neither throws nor overflows.
+template <class T>
+void readConforming(const nlohmann::json& obj,
+                    std::initializer_list<std::pair<const char*, T*>> fields) {
+  for (const auto& [key, out] : fields) {
+    if (auto it = obj.find(key); it != obj.end()) *out = it->template get<T>();
+  }
+}
 
 }  // namespace npc

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "base/json_schema.h"
 #include "world/limits.h"
 
 namespace npc {
@@ -52,93 +53,68 @@ void boundAbove(const std::string& path, std::string_view key, JsonReader& r, fl
   }
 }
 
-// readFloat with an upper bound from world/limits.h, named in the message as
-// "must be at most 2000 m (got 1e+30)".
-void readBounded(const json& j, const std::string& path, std::string_view key, JsonReader& r,
-                 float& out, float lo, bool lo_open, double max, const char* unit) {
-  readFloat(j, path, key, r, out, lo, lo_open);
-  boundAbove(path, key, r, out, max, unit);
-}
-
-void readCount(const json& j, const std::string& path, std::string_view key, JsonReader& r,
-               uint32_t& out, int64_t lo, int64_t max) {
-  auto v = r.integer(j, path, key, false);
-  if (!v) return;
-  if (*v < lo) {
-    r.error(joinPath(path, key), "must be an integer >= " + std::to_string(lo));
-    return;
-  }
-  if (*v > max) {
-    r.error(joinPath(path, key), "must be at most " + std::to_string(max) + " (got " +
-                                     std::to_string(*v) + ")");
-    return;
-  }
-  out = static_cast<uint32_t>(*v);
-}
-
 void readMemory(const json& j, const std::string& path, JsonReader& r, MemoryConfig& m) {
-  if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"base_s", "per_visible_s", "min_s", "max_s"});
-  readBounded(j, path, "base_s", r, m.base_s, 0.f, false, kMaxDelayS, "s");
-  readBounded(j, path, "per_visible_s", r, m.per_visible_s, 0.f, false, kMaxDelayS, "s");
-  readBounded(j, path, "min_s", r, m.min_s, 0.f, false, kMaxDelayS, "s");
-  readBounded(j, path, "max_s", r, m.max_s, 0.f, false, kMaxDelayS, "s");
+  readConforming<float>(j, {{"base_s", &m.base_s}, {"per_visible_s", &m.per_visible_s},
+                            {"min_s", &m.min_s}, {"max_s", &m.max_s}});
   if (m.min_s > m.max_s) r.error(joinPath(path, "min_s"), "must be <= max_s");
 }
 
-void readSounds(const json& j, const std::string& path, JsonReader& r,
-                std::array<SoundKindConfig, kSoundKindCount>& sounds) {
-  if (!r.isObject(j, path)) return;
+// The schema lists parseSoundKind's kinds by name (perception_config_test checks that each
+// is accepted), so a key it let through parses.
+void readSounds(const json& j, std::array<SoundKindConfig, kSoundKindCount>& sounds) {
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string kind_path = joinPath(path, it.key());
-    auto kind = parseSoundKind(it.key());
-    if (!kind) {
-      r.error(kind_path, "unknown sound kind (expected generic, footstep, collision, gunshot, "
-                         "explosion or bullet_impact)");
-      continue;
-    }
-    if (!r.isObject(it.value(), kind_path)) continue;
-    r.onlyKeys(it.value(), kind_path, {"lifetime_s", "threat"});
+    const auto kind = parseSoundKind(it.key());
+    if (!kind) continue;
     SoundKindConfig& s = sounds[static_cast<size_t>(*kind)];
-    readBounded(it.value(), kind_path, "lifetime_s", r, s.lifetime_s, 0.f, true, kMaxDelayS, "s");
-    readFloat(it.value(), kind_path, "threat", r, s.threat, 0.f, false, 1.f);
+    readConforming<float>(it.value(), {{"lifetime_s", &s.lifetime_s}, {"threat", &s.threat}});
   }
 }
 
-void readFootsteps(const json& j, const std::string& path, JsonReader& r, FootstepConfig& f) {
-  if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path, {"stand_base_m", "crouch_base_m", "stand_per_mps", "crouch_per_mps",
-                       "crouch_eye_height_m", "min_speed_mps"});
-  readBounded(j, path, "stand_base_m", r, f.stand_base_m, 0.f, false, kMaxSoundRadiusM, "m");
-  readBounded(j, path, "crouch_base_m", r, f.crouch_base_m, 0.f, false, kMaxSoundRadiusM, "m");
-  // Metres of radius per m/s: a footstep's radius is capped at kMaxSoundRadiusM anyway.
-  readBounded(j, path, "stand_per_mps", r, f.stand_per_mps, 0.f, false, kMaxSoundRadiusM, "");
-  readBounded(j, path, "crouch_per_mps", r, f.crouch_per_mps, 0.f, false, kMaxSoundRadiusM, "");
-  readBounded(j, path, "crouch_eye_height_m", r, f.crouch_eye_height_m, 0.f, false,
-              kMaxEyeHeightM, "m");
-  readBounded(j, path, "min_speed_mps", r, f.min_speed_mps, 0.f, false, kMaxEntitySpeedMps,
-              "m/s");
+void readFootsteps(const json& j, FootstepConfig& f) {
+  readConforming<float>(j, {{"stand_base_m", &f.stand_base_m},
+                            {"crouch_base_m", &f.crouch_base_m},
+                            {"stand_per_mps", &f.stand_per_mps},
+                            {"crouch_per_mps", &f.crouch_per_mps},
+                            {"crouch_eye_height_m", &f.crouch_eye_height_m},
+                            {"min_speed_mps", &f.min_speed_mps}});
 }
 
+// An empty name is refused here: valijson's propertyNames gives no message to report.
 void readVisibilityTypes(const json& j, const std::string& path, JsonReader& r,
                          std::vector<VisibilityTypeConfig>& out) {
-  if (!r.isObject(j, path)) return;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string type_path = joinPath(path, it.key());
     if (it.key().empty()) {
-      r.error(type_path, "type name must not be empty");
+      r.error(joinPath(path, it.key()), "type name must not be empty");
       continue;
     }
-    if (!r.isObject(it.value(), type_path)) continue;
-    r.onlyKeys(it.value(), type_path, {"multiplier", "use_coefficient", "neutral"});
     VisibilityTypeConfig t;
     t.name = it.key();
-    readBounded(it.value(), type_path, "multiplier", r, t.multiplier, 0.f, true,
-                kMaxVisibilityMultiplier, "");
-    if (auto v = r.boolean(it.value(), type_path, "use_coefficient", false)) t.use_coefficient = *v;
-    if (auto v = r.boolean(it.value(), type_path, "neutral", false)) t.neutral = *v;
+    readConforming<float>(it.value(), {{"multiplier", &t.multiplier}});
+    readConforming<bool>(it.value(),
+                         {{"use_coefficient", &t.use_coefficient}, {"neutral", &t.neutral}});
     out.push_back(std::move(t));
   }
+}
+
+// Every number of the block is bounded by the schema (world/limits.h).
+void readNumbers(const json& j, PerceptionConfig& c) {
+  readConforming<float>(
+      j, {{"som_speed", &c.som_speed}, {"decay_per_update", &c.decay_per_update},
+          {"suspicious_threshold", &c.suspicious_threshold}, {"near_range_m", &c.near_range_m},
+          {"near_boost", &c.near_boost}, {"low_eye_height_m", &c.low_eye_height_m},
+          {"low_factor", &c.low_factor}, {"still_factor", &c.still_factor},
+          {"still_speed_mps", &c.still_speed_mps}, {"obstacle_cell_m", &c.obstacle_cell_m},
+          {"target_cell_m", &c.target_cell_m}, {"stealth_report_step", &c.stealth_report_step},
+          {"threatening_threshold", &c.threatening_threshold},
+          {"bullet_rain_radius_m", &c.bullet_rain_radius_m},
+          {"bullet_rain_cooldown_s", &c.bullet_rain_cooldown_s},
+          {"sound_merge_radius_m", &c.sound_merge_radius_m}});
+  readConforming<uint32_t>(j, {{"full_update_period_ticks", &c.full_update_period_ticks},
+                               {"max_rays_per_tick", &c.max_rays_per_tick},
+                               {"max_candidates", &c.max_candidates},
+                               {"max_pending_sounds", &c.max_pending_sounds},
+                               {"max_pending_signals", &c.max_pending_signals}});
+  readConforming<bool>(j, {{"hear_friendly_movement", &c.hear_friendly_movement}});
 }
 
 }  // namespace
@@ -146,52 +122,14 @@ void readVisibilityTypes(const json& j, const std::string& path, JsonReader& r,
 void readPerceptionConfig(const json& j, std::string_view path_view, JsonReader& r,
                           PerceptionConfig& c) {
   const std::string path(path_view);
-  if (!r.isObject(j, path)) return;
-  r.onlyKeys(j, path,
-             {"som_speed", "decay_per_update", "suspicious_threshold", "near_range_m",
-              "near_boost", "low_eye_height_m", "low_factor", "still_factor", "still_speed_mps",
-              "full_update_period_ticks", "max_rays_per_tick", "max_candidates",
-              "max_pending_sounds", "max_pending_signals", "obstacle_cell_m", "target_cell_m",
-              "memory", "stealth_report_step", "sounds", "threatening_threshold",
-              "bullet_rain_radius_m", "bullet_rain_cooldown_s", "sound_merge_radius_m",
-              "hear_friendly_movement", "footsteps", "visibility_types"});
-  // Every number is bounded (world/limits.h, README "Bounds"): capacities are allocated
-  // once from these, radii size queries, cells size grids.
-  readBounded(j, path, "som_speed", r, c.som_speed, 0.f, true, kMaxPerceptionFactor, "");
-  readBounded(j, path, "decay_per_update", r, c.decay_per_update, 0.f, false,
-              kMaxCoefficientStep, "");
-  readFloat(j, path, "suspicious_threshold", r, c.suspicious_threshold, 0.f, true, 10.f);
-  readBounded(j, path, "near_range_m", r, c.near_range_m, 0.f, false, kMaxSightRangeM, "m");
-  readBounded(j, path, "near_boost", r, c.near_boost, 0.f, false, kMaxCoefficientStep, "");
-  readBounded(j, path, "low_eye_height_m", r, c.low_eye_height_m, 0.f, false, kMaxEyeHeightM,
-              "m");
-  readFloat(j, path, "low_factor", r, c.low_factor, 0.f, false, 1.f);
-  readFloat(j, path, "still_factor", r, c.still_factor, 0.f, false, 1.f);
-  readBounded(j, path, "still_speed_mps", r, c.still_speed_mps, 0.f, false, kMaxEntitySpeedMps,
-              "m/s");
-  readCount(j, path, "full_update_period_ticks", r, c.full_update_period_ticks, 1,
-            kMaxUpdatePeriodTicks);
-  readCount(j, path, "max_rays_per_tick", r, c.max_rays_per_tick, 0, kMaxRaysPerTick);
-  readCount(j, path, "max_candidates", r, c.max_candidates, 1, kMaxPerceptionCandidates);
-  readCount(j, path, "max_pending_sounds", r, c.max_pending_sounds, 1, kMaxPendingPerTick);
-  readCount(j, path, "max_pending_signals", r, c.max_pending_signals, 1, kMaxPendingPerTick);
-  readFloat(j, path, "obstacle_cell_m", r, c.obstacle_cell_m, kMinGridCellM, false,
-            kMaxGridCellM);
-  readFloat(j, path, "target_cell_m", r, c.target_cell_m, kMinGridCellM, false, kMaxGridCellM);
+  // Checked here, not only by the daemon config's own validation, because the block's
+  // bounds protect what the simulation allocates once from it (candidates, pending sounds),
+  // whoever calls this.
+  if (!r.validatePart(j, SchemaId::kDaemonConfig, "perception", path, "")) return;
+  readNumbers(j, c);
   if (j.contains("memory")) readMemory(j["memory"], joinPath(path, "memory"), r, c.memory);
-  readFloat(j, path, "stealth_report_step", r, c.stealth_report_step, 0.f, false, 10.f);
-  if (j.contains("sounds")) readSounds(j["sounds"], joinPath(path, "sounds"), r, c.sounds);
-  readFloat(j, path, "threatening_threshold", r, c.threatening_threshold, 0.f, false, 1.f);
-  readBounded(j, path, "bullet_rain_radius_m", r, c.bullet_rain_radius_m, 0.f, false,
-              kMaxSoundRadiusM, "m");
-  readBounded(j, path, "bullet_rain_cooldown_s", r, c.bullet_rain_cooldown_s, 0.f, false,
-              kMaxDelayS, "s");
-  readBounded(j, path, "sound_merge_radius_m", r, c.sound_merge_radius_m, 0.f, false,
-              kMaxSoundRadiusM, "m");
-  if (auto v = r.boolean(j, path, "hear_friendly_movement", false)) c.hear_friendly_movement = *v;
-  if (j.contains("footsteps")) {
-    readFootsteps(j["footsteps"], joinPath(path, "footsteps"), r, c.footsteps);
-  }
+  if (j.contains("sounds")) readSounds(j["sounds"], c.sounds);
+  if (j.contains("footsteps")) readFootsteps(j["footsteps"], c.footsteps);
   if (j.contains("visibility_types")) {
     readVisibilityTypes(j["visibility_types"], joinPath(path, "visibility_types"), r,
                         c.visibility_types);

@@ -16,7 +16,10 @@
 //   sensors: { "vision": true, "hearing": true, "signals": true, "sight_range_m": 50,
 //              "fov_deg": 160, "hearing_scale": 1, "soft_cover_s": [3, 5] }
 // Every key is optional; unknown keys and out-of-range values are errors naming the JSON
-// path ("archetypes/guard.json: /guard/perception/fov_deg: must be within (0, 360]").
+// path ("archetypes/guard.json: /guard/perception/fov_deg: must be within (0, 360]"). The
+// global block's keys, types and bounds (world/limits.h) are its schema's,
+// config/schema/daemon_config.schema.json#/definitions/perception; the sensors' keys and
+// types are the archetype schema's.
 #pragma once
 
 #include <array>
@@ -120,7 +123,8 @@ struct SensorConfig {
   bool operator==(const SensorConfig&) const = default;
 };
 
-// Read `j` (an object) into `out`, keeping defaults for missing keys. Problems go to `reader`
+// Read `j` (an object) into `out`, keeping defaults for missing keys. `j` is checked against
+// its schema first, and nothing is read when it does not conform. Problems go to `reader`
 // with JSON paths under `path`; `out` is only meaningful when reader.ok().
 void readPerceptionConfig(const nlohmann::json& j, std::string_view path, JsonReader& reader,
                           PerceptionConfig& out);

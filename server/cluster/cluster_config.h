@@ -38,7 +38,8 @@ struct ClusterConfig {
   double snapshot_interval_s = 5.0;
 };
 
-// Reads the "cluster" object at /cluster; problems are recorded in `r` naming the key.
+// Reads the "cluster" object at /cluster, once the daemon config has passed its schema
+// (config/schema/daemon_config.schema.json); problems are recorded in `r` naming the key.
 void readClusterConfig(JsonReader& r, const nlohmann::json& j, ClusterConfig& out);
 
 }  // namespace npc

@@ -1,11 +1,11 @@
 #include "scenario.h"
 
 #include <cctype>
-#include <cmath>
 
 #include <nlohmann/json.hpp>
 
 #include "base/json_reader.h"
+#include "base/json_schema.h"
 #include "npc/v1/npc.pb.h"
 
 namespace npc::bots {
@@ -14,77 +14,29 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int64_t kMaxClients = 1000;
 // One client streams at most this many players + NPCs (a game server's share of a world;
 // frames beyond max_items_per_update are split, see frame_split.h).
 constexpr int64_t kMaxEntitiesPerClient = 8000;
 
-void readCount(JsonReader& r, const json& j, const std::string& path, const char* key,
-               int64_t min, int64_t max, uint32_t& out) {
-  if (auto v = r.integer(j, path, key, false)) {
-    if (*v < min || *v > max) {
-      r.error(joinPath(path, key),
-              "must be within [" + std::to_string(min) + ", " + std::to_string(max) + "]");
-    } else {
-      out = static_cast<uint32_t>(*v);
-    }
+// The readers below run once the file has passed config/schema/bots_scenario.schema.json,
+// which checks every key, type and range; they keep the rules that tie keys together.
+
+// The schema bounds these only from below: the reader still refuses one beyond a float.
+void readFloats(JsonReader& r, const json& j, const std::string& path,
+                std::initializer_list<std::pair<const char*, float*>> fields) {
+  for (const auto& [key, out] : fields) {
+    if (auto v = r.number(j, path, key, false)) *out = static_cast<float>(*v);
   }
 }
 
-// A number that must be finite and >= min (or > min when `strict`).
 template <class T>
-void readNumber(JsonReader& r, const json& j, const std::string& path, const char* key,
-                double min, bool strict, T& out) {
-  if (auto v = r.number(j, path, key, false)) {
-    const bool ok = std::isfinite(*v) && (strict ? *v > min : *v >= min);
-    if (!ok) {
-      r.error(joinPath(path, key), std::string("must be ") + (strict ? "> " : ">= ") +
-                                       std::to_string(static_cast<int64_t>(min)));
-    } else {
-      out = static_cast<T>(*v);
-    }
-  }
-}
-
-void readFraction(JsonReader& r, const json& j, const std::string& path, const char* key,
-                  double& out) {
-  if (auto v = r.number(j, path, key, false)) {
-    if (!(*v >= 0.0 && *v <= 1.0)) {
-      r.error(joinPath(path, key), "must be within [0, 1]");
-    } else {
-      out = *v;
-    }
-  }
-}
-
-// A required-to-be-non-empty array of non-empty strings.
-std::optional<std::vector<std::string>> readNames(JsonReader& r, const json& j,
-                                                  const std::string& path, const char* key,
-                                                  bool allow_empty) {
-  auto it = j.find(key);
-  if (it == j.end()) return std::nullopt;
-  const std::string p = joinPath(path, key);
-  if (!r.isArray(*it, p)) return std::nullopt;
-  if (it->empty() && !allow_empty) {
-    r.error(p, "must not be empty");
-    return std::nullopt;
-  }
-  std::vector<std::string> names;
-  for (size_t i = 0; i < it->size(); ++i) {
-    const json& v = (*it)[i];
-    if (!v.is_string() || v.get<std::string>().empty()) {
-      r.error(joinPath(p, i), "expected a non-empty string");
-      continue;
-    }
-    names.push_back(v.get<std::string>());
-  }
-  return names;
+void readOptional(const json& j, const char* key, std::optional<T>& out) {
+  if (auto it = j.find(key); it != j.end()) out = it->get<T>();
 }
 
 void readArea(JsonReader& r, const json& root, Scenario& s) {
   auto it = root.find("area");
-  if (it == root.end() || !r.isObject(*it, "/area")) return;
-  r.onlyKeys(*it, "/area", {"min", "max"});
+  if (it == root.end()) return;
   auto min = r.vec3(*it, "/area", "min", true);
   auto max = r.vec3(*it, "/area", "max", true);
   if (!min || !max) return;
@@ -97,147 +49,90 @@ void readArea(JsonReader& r, const json& root, Scenario& s) {
 
 void readPlayers(JsonReader& r, const json& root, PlayerSpec& p) {
   auto it = root.find("players");
-  if (it == root.end() || !r.isObject(*it, "/players")) return;
+  if (it == root.end()) return;
   const json& j = *it;
   const std::string path = "/players";
-  r.onlyKeys(j, path,
-             {"per_client", "species", "walk_mps", "run_mps", "run_fraction", "footstep_hz",
-              "footstep_radius_m", "gunshot_hz", "gunshot_radius_m", "fight_hz",
-              "fight_radius_m", "fight_signal"});
-  readCount(r, j, path, "per_client", 0, kMaxEntitiesPerClient, p.per_client);
-  if (auto v = r.string(j, path, "species", false)) {
-    if (v->empty()) {
-      r.error(joinPath(path, "species"), "must not be empty");
-    } else {
-      p.species = *v;
-    }
-  }
-  readNumber(r, j, path, "walk_mps", 0.0, true, p.walk_mps);
-  readNumber(r, j, path, "run_mps", 0.0, true, p.run_mps);
-  readFraction(r, j, path, "run_fraction", p.run_fraction);
-  readNumber(r, j, path, "footstep_hz", 0.0, false, p.footstep_hz);
-  readNumber(r, j, path, "footstep_radius_m", 0.0, true, p.footstep_radius_m);
-  readNumber(r, j, path, "gunshot_hz", 0.0, false, p.gunshot_hz);
-  readNumber(r, j, path, "gunshot_radius_m", 0.0, true, p.gunshot_radius_m);
-  readNumber(r, j, path, "fight_hz", 0.0, false, p.fight_hz);
-  readNumber(r, j, path, "fight_radius_m", 0.0, true, p.fight_radius_m);
-  if (auto v = r.string(j, path, "fight_signal", false)) {
-    if (v->empty()) {
-      r.error(joinPath(path, "fight_signal"), "must not be empty");
-    } else {
-      p.fight_signal = *v;
-    }
-  }
+  readConforming<uint32_t>(j, {{"per_client", &p.per_client}});
+  readConforming<std::string>(j, {{"species", &p.species}, {"fight_signal", &p.fight_signal}});
+  readFloats(r, j, path,
+             {{"walk_mps", &p.walk_mps}, {"run_mps", &p.run_mps},
+              {"footstep_radius_m", &p.footstep_radius_m},
+              {"gunshot_radius_m", &p.gunshot_radius_m}, {"fight_radius_m", &p.fight_radius_m}});
+  readConforming<double>(j, {{"run_fraction", &p.run_fraction}, {"footstep_hz", &p.footstep_hz},
+                             {"gunshot_hz", &p.gunshot_hz}, {"fight_hz", &p.fight_hz}});
 }
 
 void readNpcs(JsonReader& r, const json& root, NpcSpec& n) {
   auto it = root.find("npcs");
-  if (it == root.end() || !r.isObject(*it, "/npcs")) return;
+  if (it == root.end()) return;
   const json& j = *it;
   const std::string path = "/npcs";
-  r.onlyKeys(j, path, {"per_client", "total", "archetypes", "updates"});
   if (j.contains("per_client") && j.contains("total")) {
     r.error(path, "give per_client or total, not both");
   }
-  readCount(r, j, path, "per_client", 0, kMaxEntitiesPerClient, n.per_client);
-  readCount(r, j, path, "total", 0, kMaxEntitiesPerClient * kMaxClients, n.total);
-  if (auto names = readNames(r, j, path, "archetypes", false)) n.archetypes = *names;
-  if (auto v = r.string(j, path, "updates", false)) {
-    if (*v == "moving") {
-      n.updates = NpcSpec::Updates::kMoving;
-    } else if (*v == "all") {
-      n.updates = NpcSpec::Updates::kAll;
-    } else {
-      r.error(joinPath(path, "updates"), "expected \"moving\" or \"all\", got \"" + *v + "\"");
-    }
-  }
+  readConforming<uint32_t>(j, {{"per_client", &n.per_client}, {"total", &n.total}});
+  if (j.contains("archetypes")) n.archetypes = j["archetypes"].get<std::vector<std::string>>();
+  if (j.value("updates", "moving") == "all") n.updates = NpcSpec::Updates::kAll;
 }
 
 void readActions(JsonReader& r, const json& root, ActionSpec& a) {
   auto it = root.find("actions");
-  if (it == root.end() || !r.isObject(*it, "/actions")) return;
+  if (it == root.end()) return;
   const json& j = *it;
-  const std::string path = "/actions";
-  r.onlyKeys(j, path,
-             {"failure_rate", "default_duration_s", "progress_interval_s", "default_speed_mps"});
-  readFraction(r, j, path, "failure_rate", a.failure_rate);
-  readNumber(r, j, path, "default_duration_s", 0.0, false, a.default_duration_s);
-  readNumber(r, j, path, "progress_interval_s", 0.0, false, a.progress_interval_s);
-  readNumber(r, j, path, "default_speed_mps", 0.0, true, a.default_speed_mps);
+  readConforming<double>(j, {{"failure_rate", &a.failure_rate},
+                             {"default_duration_s", &a.default_duration_s},
+                             {"progress_interval_s", &a.progress_interval_s}});
+  readFloats(r, j, "/actions", {{"default_speed_mps", &a.default_speed_mps}});
 }
 
-void readExpect(JsonReader& r, const json& root, Expect& e) {
+void readExpect(const json& root, Expect& e) {
   auto it = root.find("expect");
-  if (it == root.end() || !r.isObject(*it, "/expect")) return;
-  const json& j = *it;
-  const std::string path = "/expect";
-  r.onlyKeys(j, path, {"max_errors", "max_p99_latency_ticks", "min_updates_per_s", "min_actions"});
-  auto unsignedKey = [&](const char* key, std::optional<uint64_t>& out) {
-    if (auto v = r.integer(j, path, key, false)) {
-      if (*v < 0) {
-        r.error(joinPath(path, key), "must be >= 0");
-      } else {
-        out = static_cast<uint64_t>(*v);
-      }
-    }
-  };
-  auto numberKey = [&](const char* key, std::optional<double>& out) {
-    if (auto v = r.number(j, path, key, false)) {
-      if (!(std::isfinite(*v) && *v >= 0.0)) {
-        r.error(joinPath(path, key), "must be >= 0");
-      } else {
-        out = *v;
-      }
-    }
-  };
-  unsignedKey("max_errors", e.max_errors);
-  numberKey("max_p99_latency_ticks", e.max_p99_latency_ticks);
-  numberKey("min_updates_per_s", e.min_updates_per_s);
-  unsignedKey("min_actions", e.min_actions);
+  if (it == root.end()) return;
+  readOptional(*it, "max_errors", e.max_errors);
+  readOptional(*it, "max_p99_latency_ticks", e.max_p99_latency_ticks);
+  readOptional(*it, "min_updates_per_s", e.min_updates_per_s);
+  readOptional(*it, "min_actions", e.min_actions);
 }
 
-void readScenario(JsonReader& r, const json& j, Scenario& s) {
-  if (!r.isObject(j, "")) return;
-  r.onlyKeys(j, "",
-             {"$schema", "description", "clients", "duration_s", "warmup_s", "rate_hz", "seed", "area",
-              "players", "npcs", "actions", "subscribe_events", "expect",
-              "max_items_per_update"});
-  if (auto v = r.string(j, "", "description", false)) s.description = *v;
-  readCount(r, j, "", "clients", 1, kMaxClients, s.clients);
-  readNumber(r, j, "", "duration_s", 0.0, true, s.duration_s);
-  readNumber(r, j, "", "warmup_s", 0.0, false, s.warmup_s);
-  readNumber(r, j, "", "rate_hz", 0.0, true, s.rate_hz);
-  readCount(r, j, "", "max_items_per_update", 1, 1000000, s.max_items_per_update);
-  if (s.rate_hz > 1000.0) r.error("/rate_hz", "must be at most 1000");
-  if (auto v = r.integer(j, "", "seed", false)) {
-    if (*v < 0) {
-      r.error("/seed", "must be >= 0");
-    } else {
-      s.seed = static_cast<uint64_t>(*v);
+// Event kinds are the API's (EventKind in npc.proto), which the schema does not list.
+void readEvents(JsonReader& r, const json& j, Scenario& s) {
+  auto it = j.find("subscribe_events");
+  if (it == j.end()) return;
+  s.subscribe_events.clear();
+  for (size_t i = 0; i < it->size(); ++i) {
+    const std::string name = (*it)[i].get<std::string>();
+    if (eventKindValue(name) == 0) {
+      r.error(joinPath("/subscribe_events", i),
+              "\"" + name + "\" is not an event kind (" + eventKindList() + ")");
     }
+    s.subscribe_events.push_back(name);
   }
-  readArea(r, j, s);
-  readPlayers(r, j, s.players);
-  readNpcs(r, j, s.npcs);
-  readActions(r, j, s.actions);
+}
+
+void checkEntitiesPerClient(JsonReader& r, const Scenario& s) {
   const int64_t entities = int64_t{s.players.per_client} + s.npcs.countFor(0, s.clients);
   if (r.ok() && entities > kMaxEntitiesPerClient) {
     r.error("/npcs", "players + NPCs per client (" + std::to_string(entities) +
                          ") exceed " + std::to_string(kMaxEntitiesPerClient) +
                          ", one WorldUpdate's worth; use more clients");
   }
-  if (auto names = readNames(r, j, "", "subscribe_events", true)) {
-    s.subscribe_events.clear();
-    for (size_t i = 0; i < names->size(); ++i) {
-      const std::string& name = (*names)[i];
-      if (eventKindValue(name) == 0) {
-        r.error(joinPath("/subscribe_events", i),
-                "\"" + name + "\" is not an event kind (" + eventKindList() + ")");
-      }
-      s.subscribe_events.push_back(name);
-    }
-  }
-  readExpect(r, j, s.expect);
+}
+
+void readScenario(JsonReader& r, const json& j, Scenario& s) {
+  if (!r.validate(j, SchemaId::kBotsScenario)) return;
+  readConforming<std::string>(j, {{"description", &s.description}});
+  readConforming<uint32_t>(
+      j, {{"clients", &s.clients}, {"max_items_per_update", &s.max_items_per_update}});
+  readConforming<uint64_t>(j, {{"seed", &s.seed}});
+  readConforming<double>(
+      j, {{"duration_s", &s.duration_s}, {"warmup_s", &s.warmup_s}, {"rate_hz", &s.rate_hz}});
+  readArea(r, j, s);
+  readPlayers(r, j, s.players);
+  readNpcs(r, j, s.npcs);
+  readActions(r, j, s.actions);
+  checkEntitiesPerClient(r, s);
+  readEvents(r, j, s);
+  readExpect(j, s.expect);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Scenario: what one npcd-bots run does — how many game clients, players and NPCs, how they
 // behave, for how long, and what the run must achieve to pass. Read from a JSON file
-// (config/bots/*.json); every key is optional except where noted, unknown keys and wrong
-// types are errors naming the key ("smoke.json: /players/walk_mps: expected a number, got
-// string"), collected before the file is refused.
+// (config/bots/*.json, checked against config/schema/bots_scenario.schema.json); every key
+// is optional except where noted, unknown keys, wrong types and values out of range are
+// errors naming the key and where it is ("smoke.json:3:20: /players/walk_mps: expected a
+// number, got a string"), collected before the file is refused.
 //
 //   {
 //     "description": "free text",

@@ -61,19 +61,36 @@ TEST_CASE("Scenario files") {
                                       "npcs": { "updates": "some" } })");
     REQUIRE(errors.size() == 3);
     CHECK(errors[0] == "test.json:1:3: /client: unknown key (did you mean \"clients\"?)");
-    CHECK(errors[1] == "test.json:1:41: /players/walk_mps: expected a number, got string");
-    CHECK(errors[2] == "test.json:2:60: /npcs/updates: expected \"moving\" or \"all\", got \"some\"");
+    CHECK(errors[1] == "test.json:1:41: /players/walk_mps: expected a number, got a string");
+    CHECK(errors[2] == "test.json:2:60: /npcs/updates: must be one of moving|all");
   }
 
-  SECTION("Should refuse out-of-range values and unknown event kinds") {
+  SECTION("Should refuse out-of-range values") {
     const auto errors = errorsOf(R"({ "clients": 0, "rate_hz": 0,
                                       "actions": { "failure_rate": 2 },
-                                      "subscribe_events": ["errors"] })");
-    REQUIRE(errors.size() == 4);
-    CHECK(errors[0] == "test.json:1:14: /clients: must be within [1, 1000]");
+                                      "players": { "species": "", "walk_mps": 0 },
+                                      "npcs": { "archetypes": [], "total": 8000001 } })");
+    REQUIRE(errors.size() == 7);
+    CHECK(errors[0] == "test.json:1:14: /clients: must be >= 1");
     CHECK(errors[1] == "test.json:1:28: /rate_hz: must be > 0");
-    CHECK(errors[2] == "test.json:2:68: /actions/failure_rate: must be within [0, 1]");
-    CHECK(errors[3].rfind("test.json:3:60: /subscribe_events/0: \"errors\" is not an event kind", 0) == 0);
+    CHECK(errors[2] == "test.json:2:68: /actions/failure_rate: must be <= 1");
+    CHECK(errors[3] == "test.json:3:63: /players/species: must not be empty");
+    CHECK(errors[4] == "test.json:3:79: /players/walk_mps: must be > 0");
+    CHECK(errors[5] == "test.json:4:63: /npcs/archetypes: must have at least 1 items");
+    CHECK(errors[6] == "test.json:4:76: /npcs/total: must be <= 8000000");
+    CHECK(errorsOf(R"({ "clients": 1001, "rate_hz": 1001 })") ==
+          std::vector<std::string>{"test.json:1:14: /clients: must be <= 1000",
+                                   "test.json:1:31: /rate_hz: must be <= 1000"});
+  }
+
+  SECTION("Should refuse unknown event kinds and rules across keys once the file conforms") {
+    const auto errors = errorsOf(R"({ "area": { "min": [0, 0, 0], "max": [0, 10, 0] },
+                                      "npcs": { "per_client": 1, "total": 2 },
+                                      "subscribe_events": ["errors"] })");
+    REQUIRE(errors.size() == 3);
+    CHECK(errors[0] == "test.json:1:11: /area: min must be below max in x and y (and <= in z)");
+    CHECK(errors[1] == "test.json:2:47: /npcs: give per_client or total, not both");
+    CHECK(errors[2].rfind("test.json:3:60: /subscribe_events/0: \"errors\" is not an event kind", 0) == 0);
   }
 
   SECTION("Should refuse more entities per client than one update carries") {

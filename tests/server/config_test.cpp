@@ -40,21 +40,42 @@ TEST_CASE("Config files set every key and resolve relative paths", "[config]") {
 
 TEST_CASE("Config errors stop start-up and name the key", "[config]") {
   DaemonConfig c;
-  SECTION("Should name an unknown key") {
+  SECTION("Should name an unknown key, suggesting the key it is close to") {
     REQUIRE(parseErrors(R"({"tick_rate": 10})", c) ==
             std::vector<std::string>{"npcd.json:1:2: /tick_rate: unknown key"});
+    REQUIRE(parseErrors(R"({"tick_hs": 10})", c) ==
+            std::vector<std::string>{
+                "npcd.json:1:2: /tick_hs: unknown key (did you mean \"tick_hz\"?)"});
   }
   SECTION("Should name a key of the wrong type") {
     REQUIRE(parseErrors(R"({"tick_hz": "fast", "simulated_players": 1})", c) ==
-            std::vector<std::string>{"npcd.json:1:13: /tick_hz: expected a number, got string",
-                                     "npcd.json:1:42: /simulated_players: expected true or false, got number"});
+            std::vector<std::string>{
+                "npcd.json:1:13: /tick_hz: expected a number, got a string",
+                "npcd.json:1:42: /simulated_players: expected true or false, got an integer"});
   }
-  SECTION("Should name out-of-range values") {
+  SECTION("Should name out-of-range values, in the order of the file") {
     REQUIRE(parseErrors(R"({"tick_hz": 0, "log_level": "loud", "seed": -1})", c) ==
             std::vector<std::string>{
-                "npcd.json:1:45: /seed: must be >= 0",
-                "npcd.json:1:13: /tick_hz: must be within (0, 1000]",
-                "npcd.json:1:29: /log_level: expected trace, debug, info, warn, error or off"});
+                "npcd.json:1:13: /tick_hz: must be > 0",
+                "npcd.json:1:29: /log_level: must be one of trace|debug|info|warn|error|off",
+                "npcd.json:1:45: /seed: must be >= 0"});
+    REQUIRE(parseErrors(R"({"tick_hz": 1001, "log_format": "xml", "listen": ""})", c) ==
+            std::vector<std::string>{"npcd.json:1:13: /tick_hz: must be <= 1000",
+                                     "npcd.json:1:33: /log_format: must be one of text|json",
+                                     "npcd.json:1:50: /listen: must not be empty"});
+    REQUIRE(parseErrors(R"({"grid_cell_m": 0.25, "max_message_bytes": 1023,
+                            "outbox_max_messages": 0, "max_agents": 4294967296})", c) ==
+            std::vector<std::string>{
+                "npcd.json:1:17: /grid_cell_m: must be >= 0.5",
+                "npcd.json:1:44: /max_message_bytes: must be >= 1024",
+                "npcd.json:2:52: /outbox_max_messages: must be >= 1",
+                "npcd.json:2:69: /max_agents: must be <= 4294967295"});
+  }
+  SECTION("Should stop at a schema error, before the checks across keys") {
+    REQUIRE(parseErrors(R"({"tls_cert": "s.pem", "tick_hz": -1})", c) ==
+            std::vector<std::string>{"npcd.json:1:34: /tick_hz: must be > 0"});
+    REQUIRE(parseErrors(R"({"tls_cert": "s.pem"})", c) ==
+            std::vector<std::string>{"npcd.json:1:1: /tls_key: tls_cert and tls_key go together"});
   }
   SECTION("Should report a syntax error with its line") {
     auto errors = parseErrors("{\n\"listen\": \n}", c);
@@ -84,7 +105,7 @@ TEST_CASE("The debug page's address comes from debug_listen or --debug-listen", 
   REQUIRE(parseErrors(R"({"debug_listen": "127.0.0.1:9470"})", c).empty());
   REQUIRE(c.debug_listen == "127.0.0.1:9470");
   REQUIRE(parseErrors(R"({"debug_listen": 9470})", c) ==
-          std::vector<std::string>{"npcd.json:1:18: /debug_listen: expected a string, got number"});
+          std::vector<std::string>{"npcd.json:1:18: /debug_listen: expected a string, got an integer"});
 
   CommandLine cli;
   std::string error;
@@ -110,15 +131,41 @@ TEST_CASE("world_bounds_m sets the box positions must lie in", "[config][bounds]
     REQUIRE(c.world_bounds.min_z_m == -50.0);
     REQUIRE(c.world_bounds.max_z_m == 500.0);
   }
-  SECTION("Should refuse an empty, absurd or inverted box, naming the key") {
-    REQUIRE(parseErrors(R"({"world_bounds_m": {"half_extent": 1e30, "min_z": 10, "max_z": 0,
+  SECTION("Should refuse an empty or absurd box, naming the key") {
+    REQUIRE(parseErrors(R"({"world_bounds_m": {"half_extent": 1e30, "min_z": -2e7, "max_z": 0,
                                                "depth": 3}})",
                         c) == std::vector<std::string>{
-                                  "npcd.json:2:48: /world_bounds_m/depth: unknown key",
-                                  "npcd.json:1:36: /world_bounds_m/half_extent: must be within (0, 1e+07] m",
-                                  "npcd.json:1:20: /world_bounds_m: min_z must be < max_z, both within "
-                                  "+-1e+07 m"});
+                                  "npcd.json:1:36: /world_bounds_m/half_extent: must be <= 10000000",
+                                  "npcd.json:1:51: /world_bounds_m/min_z: must be >= -10000000",
+                                  "npcd.json:2:48: /world_bounds_m/depth: unknown key"});
+    REQUIRE(parseErrors(R"({"world_bounds_m": {"half_extent": 0}})", c) ==
+            std::vector<std::string>{"npcd.json:1:36: /world_bounds_m/half_extent: must be > 0"});
   }
+  SECTION("Should refuse an inverted box") {
+    REQUIRE(parseErrors(R"({"world_bounds_m": {"min_z": 10, "max_z": 0}})", c) ==
+            std::vector<std::string>{"npcd.json:1:20: /world_bounds_m: min_z must be < max_z"});
+    REQUIRE(parseErrors(R"({"world_bounds_m": {"min_z": 20000}})", c) ==
+            std::vector<std::string>{"npcd.json:1:20: /world_bounds_m: min_z must be < max_z"});
+  }
+}
+
+// The schema repeats world/limits.h's bounds on the config's own numbers; these keep them equal.
+TEST_CASE("The config schema bounds world_bounds_m and grid_cell_m as world/limits.h does",
+          "[config][bounds]") {
+  DaemonConfig c;
+  auto with = [&](const std::string& key_value) { return parseErrors("{" + key_value + "}", c); };
+  const std::string extent = formatNumber(kMaxWorldHalfExtentM);
+  CHECK(with("\"world_bounds_m\": {\"half_extent\": " + extent + ", \"min_z\": -" + extent +
+             ", \"max_z\": " + extent + "}")
+            .empty());
+  CHECK(c.world_bounds.half_extent_m == kMaxWorldHalfExtentM);
+  CHECK(with("\"world_bounds_m\": {\"max_z\": " + formatNumber(kMaxWorldHalfExtentM * 1.01) + "}") ==
+        std::vector<std::string>{"npcd.json:1:30: /world_bounds_m/max_z: must be <= 10000000"});
+  CHECK(with("\"grid_cell_m\": " + formatNumber(kMinGridCellM)).empty());
+  CHECK(with("\"grid_cell_m\": " + formatNumber(kMaxGridCellM)).empty());
+  CHECK(c.grid_cell_m == kMaxGridCellM);
+  CHECK(with("\"grid_cell_m\": " + formatNumber(kMaxGridCellM * 1.01)) ==
+        std::vector<std::string>{"npcd.json:1:17: /grid_cell_m: must be <= 1000"});
 }
 
 TEST_CASE("The watchdog section sets the stall warning and the shutdown limit", "[config]") {
@@ -135,9 +182,12 @@ TEST_CASE("The watchdog section sets the stall warning and the shutdown limit", 
   SECTION("Should name bad values and unknown keys") {
     REQUIRE(parseErrors(R"({"watchdog": {"warn_budgets": 0, "shutdown_limit_s": -1, "bark": 1}})", c) ==
             std::vector<std::string>{
-                "npcd.json:1:58: /watchdog/bark: unknown key",
-                "npcd.json:1:31: /watchdog/warn_budgets: must be within (0, 1000000]",
-                "npcd.json:1:54: /watchdog/shutdown_limit_s: must be within [0, 3600]"});
+                "npcd.json:1:31: /watchdog/warn_budgets: must be > 0",
+                "npcd.json:1:54: /watchdog/shutdown_limit_s: must be >= 0",
+                "npcd.json:1:58: /watchdog/bark: unknown key"});
+    REQUIRE(parseErrors(R"({"watchdog": {"warn_budgets": 1e7, "shutdown_limit_s": 3601}})", c) ==
+            std::vector<std::string>{"npcd.json:1:31: /watchdog/warn_budgets: must be <= 1000000",
+                                     "npcd.json:1:56: /watchdog/shutdown_limit_s: must be <= 3600"});
   }
 }
 
@@ -150,10 +200,10 @@ TEST_CASE("The tick section sets the threads of the per-agent phases", "[config]
   }
   SECTION("Should name a count out of range and unknown keys") {
     REQUIRE(parseErrors(R"({"tick": {"threads": 0, "hz": 10}})", c) ==
-            std::vector<std::string>{"npcd.json:1:25: /tick/hz: unknown key",
-                                     "npcd.json:1:22: /tick/threads: must be within [1, 256]"});
+            std::vector<std::string>{"npcd.json:1:22: /tick/threads: must be >= 1",
+                                     "npcd.json:1:25: /tick/hz: unknown key"});
     REQUIRE(parseErrors(R"({"tick": {"threads": 1000}})", c) ==
-            std::vector<std::string>{"npcd.json:1:22: /tick/threads: must be within [1, 256]"});
+            std::vector<std::string>{"npcd.json:1:22: /tick/threads: must be <= 256"});
     REQUIRE(c.tick_threads == 0);
   }
 }
@@ -170,9 +220,13 @@ TEST_CASE("The tick section's lod turns on the reduced rate for agents far from 
   }
   SECTION("Should name values out of range and unknown keys") {
     REQUIRE(parseErrors(R"({"tick": {"lod": {"near_m": -1, "far_period_ticks": 0, "far_m": 9}}})", c) ==
-            std::vector<std::string>{"npcd.json:1:56: /tick/lod/far_m: unknown key",
-                                     "npcd.json:1:29: /tick/lod/near_m: must be within (0, 100000]",
-                                     "npcd.json:1:53: /tick/lod/far_period_ticks: must be within [1, 1000]"});
+            std::vector<std::string>{"npcd.json:1:29: /tick/lod/near_m: must be > 0",
+                                     "npcd.json:1:53: /tick/lod/far_period_ticks: must be >= 1",
+                                     "npcd.json:1:56: /tick/lod/far_m: unknown key"});
+    REQUIRE(parseErrors(R"({"tick": {"lod": {"near_m": 100001, "far_period_ticks": 1001}}})", c) ==
+            std::vector<std::string>{"npcd.json:1:29: /tick/lod/near_m: must be <= 100000",
+                                     "npcd.json:1:57: /tick/lod/far_period_ticks: must be <= 1000"});
+    REQUIRE_FALSE(c.detail.enabled);
   }
 }
 
@@ -203,28 +257,44 @@ TEST_CASE("Client credentials name a client, a secret and a role", "[config][aut
     CHECK(c.max_memory_mb == 64);
     CHECK(c.max_clients == 12);
   }
-  SECTION("Should bound max_clients") {
+  SECTION("Should bound max_clients by kMaxClientsLimit") {
     CHECK(parseErrors(R"({"max_clients": 0})", c) ==
-          std::vector<std::string>{"npcd.json:1:17: /max_clients: must be within [1, 1000000]"});
+          std::vector<std::string>{"npcd.json:1:17: /max_clients: must be >= 1"});
     CHECK(parseErrors(R"({"max_clients": 4294967297})", c) ==
-          std::vector<std::string>{"npcd.json:1:17: /max_clients: must be within [1, 1000000]"});
+          std::vector<std::string>{"npcd.json:1:17: /max_clients: must be <= 1000000"});
+    CHECK(parseErrors("{\"max_clients\": " + std::to_string(kMaxClientsLimit) + "}", c).empty());
+    CHECK(c.max_clients == kMaxClientsLimit);
+    CHECK(parseErrors("{\"max_clients\": " + std::to_string(kMaxClientsLimit + 1) + "}", c) ==
+          std::vector<std::string>{"npcd.json:1:17: /max_clients: must be <= " +
+                                   std::to_string(kMaxClientsLimit)});
   }
-  SECTION("Should name the entry and field of each problem") {
-    ::unsetenv("NPCD_TEST_MISSING");
+  SECTION("Should name the entry and field of each badly formed client") {
     auto errors = parseErrors(R"({"tls_client_auth": "always",
         "clients": [{"name": "a", "token": "x", "role": "boss"},
+                    {"name": "", "token": "y", "role": "game", "tokn": "z"},
+                    {"token": "w", "role": "game"}]})",
+                              c);
+    CHECK(errors == std::vector<std::string>{
+                        "npcd.json:1:21: /tls_client_auth: must be one of none|request|require",
+                        "npcd.json:2:57: /clients/0/role: must be one of game|admin|observer",
+                        "npcd.json:3:30: /clients/1/name: must not be empty",
+                        "npcd.json:3:64: /clients/1/tokn: unknown key (did you mean \"token\"?)",
+                        "npcd.json:4:21: /clients/2: missing required key \"name\""});
+  }
+  SECTION("Should name the entry and field of each problem across keys") {
+    ::unsetenv("NPCD_TEST_MISSING");
+    auto errors = parseErrors(R"({"tls_client_auth": "request",
+        "clients": [{"name": "a", "token": "x", "role": "admin"},
                     {"name": "a", "token": "x", "role": "game"},
                     {"name": "b", "role": "game"},
                     {"name": "c", "token_env": "NPCD_TEST_MISSING", "role": "game"}]})",
                               c);
     CHECK(errors == std::vector<std::string>{
-                        "npcd.json:2:57: /clients/0/role: expected game, admin or observer",
                         "npcd.json:3:30: /clients/1/name: \"a\" is used twice",
                         "npcd.json:3:44: /clients/1/token: same token as client \"a\"",
                         "npcd.json:4:21: /clients/2: needs token, token_env or certificate",
                         "npcd.json:5:48: /clients/3/token_env: environment variable "
                         "NPCD_TEST_MISSING is not set",
-                        "npcd.json:1:21: /tls_client_auth: expected none, request or require",
                         "npcd.json:1:21: /tls_client_auth: needs tls_client_ca, tls_cert and tls_key"});
   }
 }
@@ -248,9 +318,16 @@ TEST_CASE("The snapshot keys set where, how often and how many snapshots", "[con
   SECTION("Should name bad snapshot values") {
     DaemonConfig bad;
     CHECK(parseErrors(R"({"snapshot": {"interval_s": -1, "keep": 0, "every": 5}})", bad) ==
-          std::vector<std::string>{"npcd.json:1:44: /snapshot/every: unknown key",
-                                   "npcd.json:1:29: /snapshot/interval_s: must be within [0, 86400]",
-                                   "npcd.json:1:41: /snapshot/keep: must be within [1, 10000]"});
+          std::vector<std::string>{"npcd.json:1:29: /snapshot/interval_s: must be >= 0",
+                                   "npcd.json:1:41: /snapshot/keep: must be >= 1",
+                                   "npcd.json:1:44: /snapshot/every: unknown key"});
+    CHECK(parseErrors(R"({"snapshot": {"dir": "s", "interval_s": 86401, "keep": 10001,
+                          "journal": {"sync": "always", "sync_interval_ms": 0}}})", bad) ==
+          std::vector<std::string>{
+              "npcd.json:1:41: /snapshot/interval_s: must be <= 86400",
+              "npcd.json:1:56: /snapshot/keep: must be <= 10000",
+              "npcd.json:2:47: /snapshot/journal/sync: must be one of tick|interval|none",
+              "npcd.json:2:77: /snapshot/journal/sync_interval_ms: must be >= 1"});
     DaemonConfig nodir;
     CHECK(parseErrors(R"({"snapshot": {"interval_s": 30}})", nodir) ==
           std::vector<std::string>{
@@ -309,18 +386,35 @@ TEST_CASE("The cluster section names Redis, the node, its lease and its places",
     CHECK(parseErrors(R"({"cluster": {"redis": "nohost", "lease_ttl_s": 0.1, "places": "fair",
         "key_prefix": "{x}", "redis_timeout_ms": 5, "ttl": 3}})", c) ==
           std::vector<std::string>{
-              "npcd.json:2:53: /cluster/ttl: unknown key",
-              "npcd.json:1:23: /cluster/redis: expected host:port, got \"nohost\"",
-              "npcd.json:1:13: /cluster/node_id: missing required key",
-              "npcd.json:1:48: /cluster/lease_ttl_s: must be within [0.3, 600]",
-              "npcd.json:2:23: /cluster/key_prefix: must be non-empty, without braces",
-              "npcd.json:2:50: /cluster/redis_timeout_ms: must be within [10, 60000]",
-              "npcd.json:1:63: /cluster/places: expected \"balanced\" or a list of place names"});
+              "npcd.json:1:13: /cluster: missing required key \"node_id\"",
+              "npcd.json:1:48: /cluster/lease_ttl_s: must be >= 0.3",
+              "npcd.json:1:63: /cluster/places: must match ^balanced$",
+              "npcd.json:2:23: /cluster/key_prefix: must match ^[^{}]*$",
+              "npcd.json:2:50: /cluster/redis_timeout_ms: must be >= 10",
+              "npcd.json:2:53: /cluster/ttl: unknown key"});
     CHECK(parseErrors(R"({"cluster": {"node_id": "a|b", "advertise": "x|y:1", "places": [3, ""]}})", c) ==
-          std::vector<std::string>{"npcd.json:1:25: /cluster/node_id: must be 1 to 256 bytes without '|'",
-                                   "npcd.json:1:45: /cluster/advertise: must not contain '|'",
-                                   "npcd.json:1:65: /cluster/places/0: expected a place name",
-                                   "npcd.json:1:68: /cluster/places/1: expected a place name",
-                                   "npcd.json:1:64: /cluster/places: names no place"});
+          std::vector<std::string>{"npcd.json:1:25: /cluster/node_id: must match ^[^|]*$",
+                                   "npcd.json:1:45: /cluster/advertise: must match ^[^|]*$",
+                                   "npcd.json:1:65: /cluster/places/0: expected a string, got an integer",
+                                   "npcd.json:1:68: /cluster/places/1: must not be empty"});
+    CHECK(parseErrors(R"({"cluster": {"node_id": "", "places": [], "key_prefix": "",
+                          "lease_ttl_s": 601, "redis_timeout_ms": 60001,
+                          "snapshot_interval_s": 0.05}})", c) ==
+          std::vector<std::string>{
+              "npcd.json:1:25: /cluster/node_id: must not be empty",
+              "npcd.json:1:39: /cluster/places: must have at least 1 items",
+              "npcd.json:1:57: /cluster/key_prefix: must not be empty",
+              "npcd.json:2:42: /cluster/lease_ttl_s: must be <= 600",
+              "npcd.json:2:67: /cluster/redis_timeout_ms: must be <= 60000",
+              "npcd.json:3:50: /cluster/snapshot_interval_s: must be >= 0.1"});
+    CHECK(parseErrors("{\"cluster\": {\"node_id\": \"" + std::string(257, 'n') + "\"}}", c) ==
+          std::vector<std::string>{
+              "npcd.json:1:25: /cluster/node_id: must be at most 256 characters long"});
+  }
+  SECTION("Should name an address it cannot use") {
+    CHECK(parseErrors(R"({"cluster": {"node_id": "a", "redis": "nohost"}})", c) ==
+          std::vector<std::string>{"npcd.json:1:39: /cluster/redis: expected host:port, got \"nohost\""});
+    CHECK(parseErrors(R"({"cluster": {"node_id": "a", "redis": "h:70000"}})", c) ==
+          std::vector<std::string>{"npcd.json:1:39: /cluster/redis: expected host:port, got \"h:70000\""});
   }
 }

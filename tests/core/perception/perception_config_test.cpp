@@ -10,6 +10,7 @@
 
 #include "base/json_reader.h"
 #include "perception/perception_config.h"
+#include "world/limits.h"
 
 using namespace npc;
 
@@ -66,25 +67,35 @@ TEST_CASE("Config: reading JSON", "[perception][config]") {
     REQUIRE(c.visibility_types[1].neutral);
     REQUIRE(c.visibility_types[2].multiplier == 2.f);
   }
-  SECTION("Should name the path and the rule of every bad value") {
+  SECTION("Should name the path and the rule of every bad value, reading none of them") {
     PerceptionConfig c;
     readPerceptionConfig(parse(R"({
       "som_speed": 0, "full_update_period_ticks": 0, "low_factor": 2, "sight": 1,
-      "memory": { "min_s": 40 },
-      "sounds": { "whistle": {}, "explosion": { "lifetime_s": "long" } },
+      "sounds": { "gunshots": {}, "explosion": { "lifetime_s": "long" } },
       "visibility_types": { "grenade": { "multiplier": -1 } }
     })"), "/perception", r, c);
+    // A document built in code has no positions: valijson's order, keys sorted and an
+    // object's unknown keys after its members.
     REQUIRE(r.report() ==
-            "config/npcd.json: /perception/sight: unknown key\n"
+            "config/npcd.json: /perception/full_update_period_ticks: must be >= 1\n"
+            "config/npcd.json: /perception/low_factor: must be <= 1\n"
             "config/npcd.json: /perception/som_speed: must be > 0\n"
-            "config/npcd.json: /perception/low_factor: must be within [0, 1]\n"
-            "config/npcd.json: /perception/full_update_period_ticks: must be an integer >= 1\n"
-            "config/npcd.json: /perception/memory/min_s: must be <= max_s\n"
             "config/npcd.json: /perception/sounds/explosion/lifetime_s: "
-            "expected a number, got string\n"
-            "config/npcd.json: /perception/sounds/whistle: unknown sound kind (expected generic, "
-            "footstep, collision, gunshot, explosion or bullet_impact)\n"
-            "config/npcd.json: /perception/visibility_types/grenade/multiplier: must be > 0");
+            "expected a number, got a string\n"
+            "config/npcd.json: /perception/sounds/gunshots: unknown key (did you mean "
+            "\"gunshot\"?)\n"
+            "config/npcd.json: /perception/visibility_types/grenade/multiplier: must be > 0\n"
+            "config/npcd.json: /perception/sight: unknown key");
+    CHECK(c.low_factor == PerceptionConfig().low_factor);
+  }
+  SECTION("Should name the rules across keys and names the schema leaves to the reader") {
+    PerceptionConfig c;
+    readPerceptionConfig(parse(R"({
+      "memory": { "min_s": 40 }, "visibility_types": { "": { "multiplier": 2 } }
+    })"), "/perception", r, c);
+    REQUIRE(r.report() ==
+            "config/npcd.json: /perception/memory/min_s: must be <= max_s\n"
+            "config/npcd.json: /perception/visibility_types/: type name must not be empty");
   }
   SECTION("Should read an archetype's sensors") {
     SensorConfig s;
@@ -142,25 +153,109 @@ TEST_CASE("Config: every number of the global block is bounded", "[perception][c
     "visibility_types": { "grenade": { "multiplier": 1e30 } }
   })"), "/perception", r, c);
   REQUIRE(r.report() ==
-          "config/npcd.json: /perception/som_speed: must be at most 100 (got 1e+30)\n"
-          "config/npcd.json: /perception/full_update_period_ticks: must be at most 1000 (got "
-          "1000000)\n"
-          "config/npcd.json: /perception/max_candidates: must be at most 4096 (got 4294967295)\n"
-          "config/npcd.json: /perception/max_pending_sounds: must be at most 1000000 (got "
-          "1000000000)\n"
-          "config/npcd.json: /perception/target_cell_m: must be within [0.5, 1000]\n"
-          "config/npcd.json: /perception/memory/max_s: must be at most 604800 s (got 1e+30)\n"
-          "config/npcd.json: /perception/sounds/gunshot/lifetime_s: must be at most 604800 s "
-          "(got 1e+30)\n"
-          "config/npcd.json: /perception/bullet_rain_radius_m: must be at most 2000 m (got "
-          "1e+30)\n"
-          "config/npcd.json: /perception/footsteps/stand_base_m: must be at most 2000 m (got "
-          "1e+30)\n"
-          "config/npcd.json: /perception/visibility_types/grenade/multiplier: must be at most "
-          "100 (got 1e+30)");
-  // The load is refused; what was read stays bounded and no capacity took a refused value.
-  CHECK(c.som_speed == 100.f);
+          "config/npcd.json: /perception/bullet_rain_radius_m: must be <= 2000\n"
+          "config/npcd.json: /perception/footsteps/stand_base_m: must be <= 2000\n"
+          "config/npcd.json: /perception/full_update_period_ticks: must be <= 1000\n"
+          "config/npcd.json: /perception/max_candidates: must be <= 4096\n"
+          "config/npcd.json: /perception/max_pending_sounds: must be <= 1000000\n"
+          "config/npcd.json: /perception/memory/max_s: must be <= 604800\n"
+          "config/npcd.json: /perception/som_speed: must be <= 100\n"
+          "config/npcd.json: /perception/sounds/gunshot/lifetime_s: must be <= 604800\n"
+          "config/npcd.json: /perception/target_cell_m: must be >= 0.5\n"
+          "config/npcd.json: /perception/visibility_types/grenade/multiplier: must be <= 100");
+  // The load is refused before anything is read: no capacity took a refused value.
+  CHECK(c.som_speed == PerceptionConfig().som_speed);
   CHECK(c.max_candidates == PerceptionConfig().max_candidates);
   CHECK(c.max_pending_sounds == PerceptionConfig().max_pending_sounds);
   CHECK(c.target_cell_m == PerceptionConfig().target_cell_m);
+}
+
+// The schema repeats world/limits.h's bounds of the global block (the one place they are
+// defined): each key takes its bound and refuses the next value past it, so the two cannot
+// drift apart unnoticed.
+TEST_CASE("Config: the schema bounds the global block as world/limits.h does",
+          "[perception][config][bounds]") {
+  struct Bound {
+    const char* pointer;  // below /perception
+    double max;
+    double past;  // the first value refused
+  };
+  const Bound bounds[] = {
+      {"/som_speed", kMaxPerceptionFactor, kMaxPerceptionFactor * 1.01},
+      {"/decay_per_update", kMaxCoefficientStep, kMaxCoefficientStep * 1.01},
+      {"/near_boost", kMaxCoefficientStep, kMaxCoefficientStep * 1.01},
+      {"/near_range_m", kMaxSightRangeM, kMaxSightRangeM * 1.01},
+      {"/low_eye_height_m", kMaxEyeHeightM, kMaxEyeHeightM * 1.01},
+      {"/still_speed_mps", kMaxEntitySpeedMps, kMaxEntitySpeedMps * 1.01},
+      {"/full_update_period_ticks", kMaxUpdatePeriodTicks, kMaxUpdatePeriodTicks + 1.0},
+      {"/max_rays_per_tick", kMaxRaysPerTick, kMaxRaysPerTick + 1.0},
+      {"/max_candidates", kMaxPerceptionCandidates, kMaxPerceptionCandidates + 1.0},
+      {"/max_pending_sounds", kMaxPendingPerTick, kMaxPendingPerTick + 1.0},
+      {"/max_pending_signals", kMaxPendingPerTick, kMaxPendingPerTick + 1.0},
+      {"/obstacle_cell_m", kMaxGridCellM, kMaxGridCellM * 1.01},
+      {"/target_cell_m", kMaxGridCellM, kMaxGridCellM * 1.01},
+      {"/memory/max_s", kMaxDelayS, kMaxDelayS * 1.01},
+      {"/memory/base_s", kMaxDelayS, kMaxDelayS * 1.01},
+      {"/memory/per_visible_s", kMaxDelayS, kMaxDelayS * 1.01},
+      {"/sounds/footstep/lifetime_s", kMaxDelayS, kMaxDelayS * 1.01},
+      {"/bullet_rain_radius_m", kMaxSoundRadiusM, kMaxSoundRadiusM * 1.01},
+      {"/bullet_rain_cooldown_s", kMaxDelayS, kMaxDelayS * 1.01},
+      {"/sound_merge_radius_m", kMaxSoundRadiusM, kMaxSoundRadiusM * 1.01},
+      {"/footsteps/stand_base_m", kMaxSoundRadiusM, kMaxSoundRadiusM * 1.01},
+      {"/footsteps/crouch_base_m", kMaxSoundRadiusM, kMaxSoundRadiusM * 1.01},
+      {"/footsteps/stand_per_mps", kMaxSoundRadiusM, kMaxSoundRadiusM * 1.01},
+      {"/footsteps/crouch_per_mps", kMaxSoundRadiusM, kMaxSoundRadiusM * 1.01},
+      {"/footsteps/crouch_eye_height_m", kMaxEyeHeightM, kMaxEyeHeightM * 1.01},
+      {"/footsteps/min_speed_mps", kMaxEntitySpeedMps, kMaxEntitySpeedMps * 1.01},
+      {"/visibility_types/grenade/multiplier", kMaxVisibilityMultiplier,
+       kMaxVisibilityMultiplier * 1.01},
+  };
+  // Whole bounds as integers: the count keys take no other, and messages print them so.
+  auto number = [](double v) {
+    const auto whole = static_cast<int64_t>(v);
+    return v == static_cast<double>(whole) ? nlohmann::json(whole) : nlohmann::json(v);
+  };
+  auto withValue = [&](const char* pointer, double value) {
+    nlohmann::json j = nlohmann::json::object();
+    j[nlohmann::json::json_pointer(pointer)] = number(value);
+    return j;
+  };
+  for (const Bound& b : bounds) {
+    INFO(b.pointer);
+    PerceptionConfig c;
+    JsonReader at("npcd.json");
+    readPerceptionConfig(withValue(b.pointer, b.max), "/perception", at, c);
+    CHECK(at.report().empty());
+    JsonReader past("npcd.json");
+    readPerceptionConfig(withValue(b.pointer, b.past), "/perception", past, c);
+    CHECK(past.report() == "npcd.json: /perception" + std::string(b.pointer) +
+                               ": must be <= " + number(b.max).dump());
+  }
+  SECTION("Should take the grid cells' lower bound too") {
+    JsonReader r("npcd.json");
+    PerceptionConfig c;
+    readPerceptionConfig(parse(R"({ "obstacle_cell_m": 0.5, "target_cell_m": 0.49 })"),
+                         "/perception", r, c);
+    CHECK(r.report() == "npcd.json: /perception/target_cell_m: must be >= " +
+                            nlohmann::json(kMinGridCellM).dump());
+  }
+}
+
+// The schema lists the sound kinds by name: each kind the simulation knows is accepted and
+// read, a name that is not one is refused.
+TEST_CASE("Config: the schema's sound kinds are the simulation's", "[perception][config]") {
+  nlohmann::json sounds = nlohmann::json::object();
+  for (size_t i = 0; i < kSoundKindCount; ++i) {
+    sounds[std::string(toString(static_cast<SoundKind>(i)))] = {{"threat", 0.25 + 0.1 * i}};
+  }
+  JsonReader r("npcd.json");
+  PerceptionConfig c;
+  readPerceptionConfig({{"sounds", sounds}}, "/perception", r, c);
+  INFO(r.report());
+  REQUIRE(r.ok());
+  for (size_t i = 0; i < kSoundKindCount; ++i) {
+    CHECK(c.sounds[i].threat == static_cast<float>(0.25 + 0.1 * i));
+  }
+  readPerceptionConfig(parse(R"({ "sounds": { "whistle": {} } })"), "/perception", r, c);
+  CHECK(r.report() == "npcd.json: /perception/sounds/whistle: unknown key");
 }
