@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/did_you_mean.h"
 #include "base/json_schema.h"
 
 namespace npc {
@@ -177,16 +176,6 @@ bool JsonReader::isArray(const json& j, std::string_view path) {
   if (j.is_array()) return true;
   error(path, std::string("expected an array, got ") + std::string(typeName(j)));
   return false;
-}
-
-void JsonReader::onlyKeys(const json& obj, std::string_view path,
-                          std::initializer_list<std::string_view> allowed) {
-  if (!obj.is_object()) return;
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    bool known = false;
-    for (std::string_view k : allowed) known = known || k == it.key();
-    if (!known) keyError(joinPath(path, it.key()), "unknown key" + didYouMean(it.key(), allowed));
-  }
 }
 
 const json* JsonReader::member(const json& obj, std::string_view path, std::string_view key,

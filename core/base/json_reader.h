@@ -8,7 +8,6 @@
 // throws past the loader boundary.
 #pragma once
 
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,10 +50,6 @@ class JsonReader {
   // or has the wrong type. Paths are built as path + "/" + key.
   bool isObject(const nlohmann::json& j, std::string_view path);
   bool isArray(const nlohmann::json& j, std::string_view path);
-  // Errors for every key of `obj` not in `allowed` ("unknown key"), for objects whose keys
-  // are not fixed by a schema.
-  void onlyKeys(const nlohmann::json& obj, std::string_view path,
-                std::initializer_list<std::string_view> allowed);
   std::optional<std::string> string(const nlohmann::json& obj, std::string_view path,
                                     std::string_view key, bool required);
   std::optional<double> number(const nlohmann::json& obj, std::string_view path,
