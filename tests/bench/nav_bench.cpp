@@ -1,6 +1,7 @@
 // Navigation benchmarks (core/nav): path-length query latency (p50/p99 over random pairs,
-// as counters) on the demo village and on a generated town of 2.56 km², and navmesh build
-// time and memory. Figures in core/nav/README.md. Printed, never gated on.
+// as counters) on the demo village and on a generated town of 2.56 km², navmesh build time
+// and memory, and what the planner pays for reachability. Figures in core/nav/README.md.
+// Printed, never gated on.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -11,13 +12,19 @@
 
 #include <benchmark/benchmark.h>
 
+#include "base/rng.h"
+#include "goap/domain.h"
+#include "goap/planner.h"
+#include "goap/smart_objects.h"
 #include "nav/level_geometry.h"
 #include "nav/nav_config.h"
 #include "nav/nav_mesh.h"
 #include "nav/nav_mesh_builder.h"
 #include "nav/nav_query.h"
 #include "nav/path_cost_cache.h"
+#include "sim/nav_reachability.h"
 #include "sim/world_file.h"
+#include "world/world.h"
 
 using namespace npc;
 using namespace npc::nav;
@@ -148,6 +155,80 @@ void reportBuild(benchmark::State& state, const Scene& s) {
   getrusage(RUSAGE_SELF, &ru);
   state.counters["peak_rss_MB"] = static_cast<double>(ru.ru_maxrss) / 1024;
 }
+
+// The guard domain's StartFire, planned by 100 of 2,000 guards per iteration in the town:
+// 2,000 torches, braziers, haystacks, carts and oil lamps on the streets, each guard
+// gathering those within the domain's object radius, as the daemon does. range(0): 0 =
+// no navmesh (every object within distance is reachable, travel is a straight line);
+// 1 = the daemon's NavReachability (pruning by path, travel by path length) through its
+// PathCostCache, which stays warm between plans as it does between ticks.
+void BM_PlanTownGuards(benchmark::State& state) {
+  static goap::GoapLibrary* lib = [] {
+    auto* l = new goap::GoapLibrary;
+    if (!l->loadDirectory(NPCD_SOURCE_DIR "/config/goap").ok()) std::abort();
+    return l;
+  }();
+  const goap::GoapDomain& d = *lib->find("guard");
+  const Scene& town = townScene();
+  NavQuery query(town.mesh);
+  PathCostCache cache;
+  const NavReachability nav(query, cache);
+  World world;
+  std::vector<Vec3> guards;
+  Rng rng(11);
+  const char* kinds[] = {"torch", "brazier", "haystack", "cart", "oil_lamp"};
+  auto onMesh = [&] {
+    for (;;) {
+      NavPoint p;
+      if (query.nearestPoint({rng.range(0, 1600), rng.range(0, 1600), 0}, p) == NavResult::kOk) return p.position;
+    }
+  };
+  for (uint64_t i = 0; i < 2000; ++i) {
+    Entity* e = world.entities().get(world.entities().insert(EntityId{100000 + i}));
+    e->kind = EntityKind::kObject;
+    e->species = world.species().intern(kinds[i % 5]);
+    e->position = onMesh();
+    guards.push_back(onMesh());
+  }
+  world.markMoved();
+  world.refreshSpatialIndex();
+  goap::SmartObjectSpecies species(d);
+  species.sync(world.species());
+  goap::GoapPlanner planner;
+  std::array<goap::SmartObjectCandidate, 64> objects;
+  std::array<goap::TargetPosition, 1> post{};
+  goap::PlanRequest r;
+  r.domain = &d;
+  r.bucket = d.findBucket("GuardIdle");
+  r.addGoal(d.findGoal("StartFire"));
+  r.targets = post;
+  r.start = d.initialState();
+  r.reachability = state.range(0) == 0 ? nullptr : &nav;
+  size_t next = 0;
+  uint64_t plans = 0, found = 0, expansions = 0, seen = 0;
+  for (auto _ : state) {
+    for (int k = 0; k < 100; ++k, next = (next + 1) % guards.size()) {
+      const Vec3 p = guards[next];
+      const uint32_t n = goap::gatherSmartObjects(world, species, p, d.search().object_radius_m, objects);
+      post[0] = {true, p, EntityId::kNone};
+      r.self_position = p;
+      r.objects = {objects.data(), n};
+      const goap::PlanResult& res = planner.plan(r);
+      ++plans;
+      found += res.status == goap::PlanStatus::kFound;
+      expansions += res.expansions;
+      seen += n;
+    }
+  }
+  state.counters["us_per_plan"] = benchmark::Counter(
+      static_cast<double>(plans), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["found_pct"] = 100.0 * static_cast<double>(found) / static_cast<double>(plans);
+  state.counters["expansions"] = static_cast<double>(expansions) / static_cast<double>(plans);
+  state.counters["objects"] = static_cast<double>(seen) / static_cast<double>(plans);
+  const double lookups = static_cast<double>(cache.hits() + cache.misses());
+  state.counters["cache_hit_pct"] = lookups > 0 ? 100.0 * static_cast<double>(cache.hits()) / lookups : 0;
+}
+BENCHMARK(BM_PlanTownGuards)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 void BM_BuildDemo(benchmark::State& state) { reportBuild(state, demoScene()); }
 BENCHMARK(BM_BuildDemo)->Iterations(1);
