@@ -43,6 +43,9 @@ ActionListId ActionRegistry::createInfluence(std::string_view name, int16_t prio
   return createList(name, true, priority);
 }
 
+size_t ActionRegistry::implRoom() const { return kMaxIds - impls_.size(); }
+size_t ActionRegistry::listRoom() const { return kMaxIds - lists_.size(); }
+
 bool ActionRegistry::resetInfluence(ActionListId list, int16_t priority) {
   if (!isInfluence(list)) return false;
   List& l = lists_[raw(list)];

@@ -94,6 +94,10 @@ class ActionRegistry {
   bool isInfluence(ActionListId list) const;
   int16_t priority(ActionListId list) const;
   size_t implCount() const { return impls_.size(); }
+  // Implementations and lists that can still be added (a reload checks before it changes
+  // anything, so a full registry refuses it whole).
+  size_t implRoom() const;
+  size_t listRoom() const;
   size_t listCount() const { return lists_.size(); }
   const ClientParamNames& clientParamNames() const { return param_names_; }
 

@@ -474,6 +474,17 @@ DefinitionReport Simulation::reloadInfluences(const InfluenceSet& fresh, const s
       errors.push_back("influence \"" + def.name + "\": the name is already used by an archetype");
     }
   }
+  size_t impls = 0, lists = 0;  // what the changed and new influences will register
+  for (const InfluenceDef& def : fresh.all()) {
+    const InfluenceDef* was = named(influences_, def.name);
+    if (was && *was == def) continue;
+    impls += def.actions.size();
+    lists += was == nullptr;
+  }
+  if (impls > registry_.implRoom() || lists > registry_.listRoom()) {
+    errors.push_back("the action registry is full (" + std::to_string(impls) +
+                     " implementations to register); a restart empties it");
+  }
   if (!errors.empty()) {
     for (const std::string& e : errors) report.errors.push_back(source + ": " + e);
     report.refused.push_back("influences");
@@ -493,7 +504,7 @@ DefinitionReport Simulation::reloadInfluences(const InfluenceSet& fresh, const s
       list = registry_.createInfluence(def.name, def.priority);
       added.push_back(def.name);
     }
-    addDataActions(list, def.actions, report.errors);  // only a full registry fails here
+    addDataActions(list, def.actions, report.errors);  // room was checked above
   }
   const size_t moved = reprioritiseInfluences(reprioritised);
   influences_ = fresh.all();

@@ -105,6 +105,15 @@ TEST_CASE("The registry reports set-up errors and limits", "[intent][registry]")
     REQUIRE(f.registry.add("Go", nullptr) == ActionImplId::kNone);
     REQUIRE(f.registry.findList("Baker") == baker);
   }
+  SECTION("Should say how much room is left, down to none") {
+    const size_t room = f.registry.implRoom();
+    f.registry.add("Go", timed(1));
+    REQUIRE(f.registry.implRoom() == room - 1);
+    for (size_t i = 1; i < room; ++i) f.registry.add("Go", timed(1));
+    REQUIRE(f.registry.implRoom() == 0);
+    REQUIRE(f.registry.add("Go", timed(1)) == ActionImplId::kNone);  // what a reload must avoid
+    REQUIRE(f.registry.listRoom() > 0);
+  }
   SECTION("Should accept only influences as influences") {
     REQUIRE(f.registry.addInfluence(f.agent.access, baker) == IntentStatus::kNotInfluence);
   }
