@@ -4,9 +4,10 @@
 //
 // On a pool the outcome is the one-thread outcome, whatever the thread timing:
 //   1. the tick thread lists the due agents in visiting order (the cursor first);
-//   2. with a ray budget, workers count due agents' rays, a block at a time (the same
+//   2. with a ray budget, workers list due agents' sight lines, a block at a time (the
 //      candidate, species and field-of-view tests a full update makes, without casting), and
 //      the tick thread cuts the list where the one-thread loop would have run out of rays;
+//      the full updates of step 3 follow those lists instead of querying the grid again;
 //   3. worker w runs the full updates of the w-th contiguous slice of the list, writing only
 //      those agents' PerceptionState and its own Lane (signals, counters, scratch);
 //   4. the tick thread appends the lanes' signals in lane order, which is visiting order.
@@ -115,9 +116,12 @@ void PerceptionSystem::fullUpdatesOnPool(const World& world, std::span<const Per
   // 2. The ray budget: the one-thread loop stops before the first due agent that finds
   // the budget spent. Rays are counted a block at a time, so that agents far past the cut
   // (most of them at 100,000 agents) are not looked at.
+  // The sight lines found while counting are kept for step 3, so the grid is queried once.
   size_t run = due_.size();
-  if (config_.max_rays_per_tick != 0) {
-    due_rays_.resize(due_.size());
+  const bool listed = config_.max_rays_per_tick != 0;
+  if (listed) {
+    due_sight_.resize(due_.size());
+    for (unsigned w = 0; w < workers; ++w) lanes_[w]->sight_lines.clear();
     const size_t block = static_cast<size_t>(workers) * kRayCountBlockPerWorker;
     uint64_t rays = 0;
     for (size_t b0 = 0; b0 < due_.size() && run == due_.size(); b0 += block) {
@@ -126,8 +130,8 @@ void PerceptionSystem::fullUpdatesOnPool(const World& world, std::span<const Per
         const auto [begin, end] = sliceOf(w, workers, b1 - b0);
         for (size_t j = b0 + begin; j < b0 + end; ++j) {
           const Perceiver& p = perceivers[due_[j]];
-          due_rays_[j] = countRays(*entities.get(p.entity), entities.rowOf(p.entity), *p.state,
-                                   *lanes_[w]);
+          due_sight_[j] = listSightLines(*entities.get(p.entity), entities.rowOf(p.entity),
+                                         *p.state, *lanes_[w], w);
         }
       });
       for (size_t j = b0; j < b1; ++j) {
@@ -136,7 +140,7 @@ void PerceptionSystem::fullUpdatesOnPool(const World& world, std::span<const Per
           cursor_ = due_[j];
           break;
         }
-        rays += due_rays_[j];
+        rays += due_sight_[j].rays;
       }
     }
     last_.deferred_updates += due_.size() - run;
@@ -149,7 +153,8 @@ void PerceptionSystem::fullUpdatesOnPool(const World& world, std::span<const Per
     for (size_t j = begin; j < end; ++j) {
       const Perceiver& p = perceivers[due_[j]];
       const Entity& self = *entities.get(p.entity);
-      fullUpdate(world, self, entities.rowOf(p.entity), *p.state, now_s, lane);
+      fullUpdate(world, self, entities.rowOf(p.entity), *p.state, now_s, lane,
+                 listed ? &due_sight_[j] : nullptr);
       p.state->next_full_update_tick =
           firstTickAtOrAfter(tick + 1, phaseOf(self.id, period), period);
     }

@@ -189,12 +189,13 @@ void PerceptionSystem::rebuildTargets(const World& world) {
 // --- full update ---------------------------------------------------------------------------
 
 void PerceptionSystem::fullUpdate(const World& world, const Entity& self, uint32_t self_row,
-                                  PerceptionState& st, double now_s, Lane& lane) {
+                                  PerceptionState& st, double now_s, Lane& lane,
+                                  const ListedSight* listed) {
   ++lane.stats.full_updates;
   ++st.full_updates;
   const uint32_t dropped_before = st.tracks_dropped;
   for (Evidence& ev : lane.evidence) ev = {};
-  if (st.sensors.vision && self.active) gatherSight(world, self, self_row, st, now_s, lane);
+  if (st.sensors.vision && self.active) gatherSight(world, self, self_row, st, now_s, lane, listed);
   advanceTracks(world, self, st, now_s, lane);
   expireSoundTargets(st, now_s);
   updateAttention(self, st, lane);
@@ -211,32 +212,41 @@ uint32_t PerceptionSystem::forEachSightLine(const Entity& self, uint32_t self_ro
   const uint32_t n =
       target_grid_.queryRadius(eye, st.sensors.sight_range_m, lane.candidates, truncated);
   for (uint32_t k = 0; k < n; ++k) {
-    const TargetItem& item = targets_[lane.candidates[k]];
+    const uint32_t target = lane.candidates[k];
+    const TargetItem& item = targets_[target];
     if (item.row == self_row || item.principal_row == self_row) continue;
     if (!item.principal_is_player && item.principal_species == self.species) continue;
-    const Vec3 target_eye = target_eyes_[lane.candidates[k]];
-    if (!insideFov(self.forward, target_eye - eye, cos_half)) continue;
-    visit(item, eye, target_eye);
+    if (!insideFov(self.forward, target_eyes_[target] - eye, cos_half)) continue;
+    visit(target);
   }
   return n;
 }
 
-uint32_t PerceptionSystem::countRays(const Entity& self, uint32_t self_row,
-                                     const PerceptionState& st, Lane& lane) const {
-  if (!st.sensors.vision || !self.active) return 0;
-  uint32_t rays = 0;
-  forEachSightLine(self, self_row, st, lane, nullptr, [&](const TargetItem&, Vec3, Vec3) { ++rays; });
-  return rays;
+PerceptionSystem::ListedSight PerceptionSystem::listSightLines(const Entity& self,
+                                                               uint32_t self_row,
+                                                               const PerceptionState& st,
+                                                               Lane& lane,
+                                                               uint32_t lane_index) const {
+  ListedSight listed;
+  listed.lane = lane_index;
+  listed.begin = static_cast<uint32_t>(lane.sight_lines.size());
+  if (!st.sensors.vision || !self.active) return listed;
+  listed.candidates = forEachSightLine(self, self_row, st, lane, &listed.truncated,
+                                       [&](uint32_t target) { lane.sight_lines.push_back(target); });
+  listed.rays = static_cast<uint32_t>(lane.sight_lines.size()) - listed.begin;
+  return listed;
 }
 
 void PerceptionSystem::gatherSight(const World& world, const Entity& self, uint32_t self_row,
-                                   PerceptionState& st, double now_s, Lane& lane) {
+                                   PerceptionState& st, double now_s, Lane& lane,
+                                   const ListedSight* listed) {
   const EntityTable& entities = world.entities();
   auto rows = entities.rows();
   const float range = st.sensors.sight_range_m;
-  bool truncated = false;
-  const uint32_t n = forEachSightLine(self, self_row, st, lane, &truncated,
-                                      [&](const TargetItem& item, Vec3 eye, Vec3 target_eye) {
+  const Vec3 eye = eyeOf(self);
+  auto see = [&](uint32_t target) {
+    const TargetItem& item = targets_[target];
+    const Vec3 target_eye = target_eyes_[target];
     const Vec3 to = target_eye - eye;
     ++lane.stats.rays;
     const SightLine sight = obstacles_.lineOfSight(eye, target_eye, lane.stamps);
@@ -277,7 +287,17 @@ void PerceptionSystem::gatherSight(const World& world, const Entity& self, uint3
                               coefficientIncrement(config_, d, range, item.multiplier,
                                                    seen.eye_height_m, isMoving(config_, seen)));
     }
-  });
+  };
+  bool truncated = false;
+  uint32_t n = 0;
+  if (listed) {
+    const std::vector<uint32_t>& lines = lanes_[listed->lane]->sight_lines;
+    for (uint32_t i = 0; i < listed->rays; ++i) see(lines[listed->begin + i]);
+    n = listed->candidates;
+    truncated = listed->truncated;
+  } else {
+    n = forEachSightLine(self, self_row, st, lane, &truncated, see);
+  }
   lane.stats.candidates += n;
   if (truncated) {
     ++st.candidates_truncated;
