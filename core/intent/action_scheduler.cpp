@@ -154,15 +154,20 @@ void ActionScheduler::start(Turn& t, uint8_t slot) {
   perform(t, slot);
 }
 
+bool ActionScheduler::skipsTurn(const IntentAgentState& state, double now_s) {
+  const IntentionQueue& q = state.queue;
+  if (now_s >= q.wake_s_ || state.access.version() != q.access_version_) return false;
+  ++stats_.turns;
+  ++stats_.skipped;
+  return true;
+}
+
 TurnStatus ActionScheduler::update(IntentAgentState& state, const AgentTurn& turn,
                                    BoundedBuffer<ClientActionStart>& starts,
                                    BoundedBuffer<IntentionEvent>& events) {
+  if (skipsTurn(state, turn.now_s)) return TurnStatus::kSkipped;
   IntentionQueue& q = state.queue;
   ++stats_.turns;
-  if (turn.now_s < q.wake_s_ && state.access.version() == q.access_version_) {
-    ++stats_.skipped;
-    return TurnStatus::kSkipped;
-  }
   if (events.room() < kMaxEventsPerTurn || starts.room() < kMaxStartsPerTurn) {
     ++stats_.no_room;
     return TurnStatus::kNoRoom;

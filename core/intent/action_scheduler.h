@@ -96,6 +96,10 @@ class ActionScheduler {
   TurnStatus update(IntentAgentState& state, const AgentTurn& turn,
                     BoundedBuffer<ClientActionStart>& starts,
                     BoundedBuffer<IntentionEvent>& events);
+  // True (and counted as a skipped turn) when update() would skip this agent at now_s:
+  // nothing due before its queue's wake date and its actions unchanged. A caller that
+  // checks first need not gather the turn of the many agents that wait.
+  bool skipsTurn(const IntentAgentState& state, double now_s);
 
   const SchedulerStats& stats() const { return stats_; }
 

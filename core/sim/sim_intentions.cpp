@@ -305,7 +305,8 @@ void Simulation::schedule() {
   const double now = timeS();
   const auto quantum = static_cast<float>(config_.tick_dt_s);
   for (Agent& agent : agents_.rows()) {
-    if (agent.intent.queue.empty()) continue;
+    // Most agents wait (for a client's result, a date): skipped before their body is read.
+    if (agent.intent.queue.empty() || scheduler_.skipsTurn(agent.intent, now)) continue;
     profile_.atAgent(agent.id);
     const Entity* self = world_.entities().get(agent.entity);
     if (!self) continue;

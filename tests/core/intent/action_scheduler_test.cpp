@@ -159,6 +159,20 @@ TEST_CASE("No action case: nothing to do", "[intent][scheduler]") {
   REQUIRE(f.tick() == TurnStatus::kSkipped);
 }
 
+TEST_CASE("skipsTurn answers as update() would, and counts the same", "[intent][scheduler]") {
+  SchedFixture f;
+  REQUIRE_FALSE(f.scheduler.skipsTurn(f.agent, f.now));  // a new agent is looked at once
+  REQUIRE(f.tick() == TurnStatus::kRan);
+  const SchedulerStats before = f.scheduler.stats();
+  REQUIRE(f.scheduler.skipsTurn(f.agent, f.now));
+  REQUIRE(f.scheduler.stats().turns == before.turns + 1);
+  REQUIRE(f.scheduler.stats().skipped == before.skipped + 1);
+  f.tree().program(0, f.step);  // any change wakes it, for both
+  REQUIRE_FALSE(f.scheduler.skipsTurn(f.agent, f.now));
+  REQUIRE(f.scheduler.stats().turns == before.turns + 1);  // a refusal counts nothing
+  REQUIRE(f.tick() == TurnStatus::kRan);
+}
+
 TEST_CASE("Lookup failures are Failed events, not crashes", "[intent][scheduler]") {
   SchedFixture f;
   const ActionListId wings = f.registry.createInfluence("spell:wings", 1);
