@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/large_page_allocator.h"
 #include "world/ids.h"
 
 namespace npc {
@@ -54,7 +55,7 @@ class DenseTable {
     uint32_t row = 0;
     uint32_t generation = 0;
   };
-  std::vector<Row> rows_;
+  std::vector<Row, LargePageAllocator<Row>> rows_;  // walked every tick: see the allocator
   std::vector<uint32_t> row_slot_;    // row -> slot
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;  // LIFO reuse keeps slot choice deterministic
