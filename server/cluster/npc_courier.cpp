@@ -53,6 +53,7 @@ void NpcCourier::record(PlaceInputEntry entry) {
     std::lock_guard lock(mutex_);
     if (inputs_.size() >= kMaxQueuedInputs) {
       inputs_.pop_front();
+      ++inputs_removed_;
       ++stats_.inputs_dropped;
     }
     inputs_.push_back(std::move(entry));
@@ -142,28 +143,40 @@ bool NpcCourier::sendQueued(PlaceLeaseStore& store) {
 }
 
 bool NpcCourier::appendInputs(PlaceLeaseStore& store) {
+  std::vector<PlaceInputEntry> batch;
   while (true) {
-    PlaceInputEntry entry;
+    uint64_t first = 0;  // the batch's first entry, counted from the first ever queued
     {
       std::lock_guard lock(mutex_);
       if (inputs_.empty()) return true;
-      entry = inputs_.front();
+      first = inputs_removed_;
+      const size_t n = std::min(inputs_.size(), kMaxInputsPerAppend);
+      batch.assign(inputs_.begin(), inputs_.begin() + static_cast<std::ptrdiff_t>(n));
     }
-    const LeaseCheck appended = store.appendInput(entry.token, entry.tick, entry.bytes, input_keep_);
+    const std::vector<LeaseCheck> appended = store.appendInputs(batch, input_keep_);
     std::lock_guard lock(mutex_);
-    if (!appended.status.isOk()) {
-      ++stats_.send_failures;
-      spdlog::warn(logText("cluster: writing to place \"" + entry.token.place + "\"'s inputs: " +
-                           appended.status.message() + " (tried again)"));
-      return false;
+    size_t done = 0;
+    for (; done < appended.size(); ++done) {
+      const LeaseCheck& a = appended[done];
+      if (!a.status.isOk()) {
+        ++stats_.send_failures;
+        spdlog::warn(logText("cluster: writing to place \"" + batch[done].token.place +
+                             "\"'s inputs: " + a.status.message() + " (tried again)"));
+        break;
+      }
+      // Not held any more: the place is someone else's, and so are its inputs from now on.
+      if (a.held) {
+        ++stats_.inputs;
+      } else {
+        ++stats_.inputs_dropped;
+      }
     }
-    // Not held any more: the place is someone else's, and so are its inputs from now on.
-    if (appended.held) {
-      ++stats_.inputs;
-    } else {
-      ++stats_.inputs_dropped;
+    // What was appended leaves the queue, unless record() dropped it meanwhile.
+    while (inputs_removed_ < first + done && !inputs_.empty()) {
+      inputs_.pop_front();
+      ++inputs_removed_;
     }
-    if (!inputs_.empty()) inputs_.pop_front();
+    if (done < appended.size()) return false;  // Redis is away: the rest waits for the poll
   }
 }
 

@@ -46,14 +46,6 @@ struct OutgoingNpcs {
   std::string field = std::string(kArrivalNpcs);
 };
 
-// One tick's inputs for a place held here (an encoded PlaceInput), appended to the place's
-// input stream only while `token` holds it.
-struct PlaceInputEntry {
-  LeaseToken token;
-  uint64_t tick = 0;  // the holder's tick that applied them
-  std::string bytes;
-};
-
 // An arrivals stream entry of a watched place.
 struct IncomingNpcs {
   std::string place;
@@ -81,6 +73,9 @@ class NpcCourier {
   void send(OutgoingNpcs batch);
   // Queued in order; at most kMaxQueuedInputs wait (Redis away), the oldest dropped beyond.
   static constexpr size_t kMaxQueuedInputs = 10000;
+  // Entries appended in one round trip (PlaceLeaseStore::appendInputs): a tick's places
+  // together, with Redis's reply buffer for them kept small.
+  static constexpr size_t kMaxInputsPerAppend = 256;
   void record(PlaceInputEntry entry);
   // The ids of every batch appended since the last call: they may leave this node now.
   void takeDelivered(std::vector<EntityId>& out);
@@ -113,6 +108,7 @@ class NpcCourier {
   bool running_ = true;
   std::deque<OutgoingNpcs> outgoing_;
   std::deque<PlaceInputEntry> inputs_;
+  uint64_t inputs_removed_ = 0;  // entries ever taken off inputs_' front (appended or dropped)
   std::chrono::milliseconds input_keep_;
   std::vector<EntityId> delivered_;
   std::map<std::string, Watch> watched_;

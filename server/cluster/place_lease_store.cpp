@@ -254,19 +254,36 @@ std::string PlaceLeaseStore::nodeKey(std::string_view node) const {
   return nodeSetKey() + ":" + std::string(node);
 }
 
-Status PlaceLeaseStore::run(Script& script, const std::vector<std::string>& keys,
-                            const std::vector<std::string>& args, RedisReply& out) {
-  if (script.sha.empty()) {
-    const Status loaded = redis_.command({"SCRIPT", "LOAD", script.body}, out);
-    if (!loaded.isOk()) return loaded;
-    if (!out.isString()) return unexpectedReply("SCRIPT LOAD");
-    script.sha = out.str;
-  }
+Status PlaceLeaseStore::load(Script& script) {
+  if (!script.sha.empty()) return Status::ok();
+  RedisReply out;
+  const Status loaded = redis_.command({"SCRIPT", "LOAD", script.body}, out);
+  if (!loaded.isOk()) return loaded;
+  if (!out.isString()) return unexpectedReply("SCRIPT LOAD");
+  script.sha = out.str;
+  return Status::ok();
+}
+
+std::vector<std::string> PlaceLeaseStore::evalSha(const Script& script,
+                                                  const std::vector<std::string>& keys,
+                                                  const std::vector<std::string>& args) {
   std::vector<std::string> argv = {"EVALSHA", script.sha, std::to_string(keys.size())};
   argv.insert(argv.end(), keys.begin(), keys.end());
   argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+bool PlaceLeaseStore::forgotScript(const Status& status, const RedisReply& reply) {
+  return status.code() == StatusCode::kFailedPrecondition && reply.str.rfind("NOSCRIPT", 0) == 0;
+}
+
+Status PlaceLeaseStore::run(Script& script, const std::vector<std::string>& keys,
+                            const std::vector<std::string>& args, RedisReply& out) {
+  const Status loaded = load(script);
+  if (!loaded.isOk()) return loaded;
+  std::vector<std::string> argv = evalSha(script, keys, args);
   Status status = redis_.command(argv, out);
-  if (status.code() == StatusCode::kFailedPrecondition && out.str.rfind("NOSCRIPT", 0) == 0) {
+  if (forgotScript(status, out)) {
     // Redis restarted or its script cache was flushed: EVAL runs the body and caches it
     // under the same sha for the next call.
     argv[0] = "EVAL";
@@ -310,16 +327,15 @@ AcquireResult PlaceLeaseStore::acquire(std::string_view place, std::string_view 
   return result;
 }
 
-LeaseCheck PlaceLeaseStore::checkedAction(Script& script, const LeaseToken& token,
-                                          std::vector<std::string> keys,
-                                          std::vector<std::string> args) {
-  LeaseCheck check;
-  check.status = checkToken(token);
-  if (!check.status.isOk()) return check;
+void PlaceLeaseStore::fence(const LeaseToken& token, std::vector<std::string>& keys,
+                            std::vector<std::string>& args) const {
   keys.insert(keys.begin(), placeKey(token.place, "owner"));
   args.insert(args.begin(), token.ownerValue());
-  RedisReply reply;
-  check.status = run(script, keys, args, reply);
+}
+
+LeaseCheck PlaceLeaseStore::fencedResult(const Status& status, const RedisReply& reply) {
+  LeaseCheck check;
+  check.status = status;
   if (!check.status.isOk()) return check;
   if (!reply.isInteger()) {
     check.status = unexpectedReply("a fenced command");
@@ -327,6 +343,17 @@ LeaseCheck PlaceLeaseStore::checkedAction(Script& script, const LeaseToken& toke
   }
   check.held = reply.integer == 1;
   return check;
+}
+
+LeaseCheck PlaceLeaseStore::checkedAction(Script& script, const LeaseToken& token,
+                                          std::vector<std::string> keys,
+                                          std::vector<std::string> args) {
+  const Status valid = checkToken(token);
+  if (!valid.isOk()) return {valid, false};
+  fence(token, keys, args);
+  RedisReply reply;
+  const Status status = run(script, keys, args, reply);
+  return fencedResult(status, reply);
 }
 
 LeaseCheck PlaceLeaseStore::renew(const LeaseToken& token, std::chrono::milliseconds ttl) {
@@ -369,10 +396,51 @@ AppendResult PlaceLeaseStore::appendArrival(std::string_view place, std::string_
 
 LeaseCheck PlaceLeaseStore::appendInput(const LeaseToken& token, uint64_t tick,
                                         std::string_view bytes, std::chrono::milliseconds keep) {
-  return checkedAction(append_input_, token,
-                       {placeKey(token.place, kPlaceInputKey), placeKey(token.place, kPlaceInputLastKey)},
-                       {std::string(kInputTick), std::string(bytes), std::to_string(keep.count()),
-                        std::to_string(token.epoch), std::to_string(tick)});
+  std::vector<std::string> keys, args;
+  appendInputCall(token, tick, bytes, keep, keys, args);
+  return checkedAction(append_input_, token, std::move(keys), std::move(args));
+}
+
+void PlaceLeaseStore::appendInputCall(const LeaseToken& token, uint64_t tick,
+                                      std::string_view bytes, std::chrono::milliseconds keep,
+                                      std::vector<std::string>& keys,
+                                      std::vector<std::string>& args) const {
+  keys = {placeKey(token.place, kPlaceInputKey), placeKey(token.place, kPlaceInputLastKey)};
+  args = {std::string(kInputTick), std::string(bytes), std::to_string(keep.count()),
+          std::to_string(token.epoch), std::to_string(tick)};
+}
+
+std::vector<LeaseCheck> PlaceLeaseStore::appendInputs(std::span<const PlaceInputEntry> entries,
+                                                      std::chrono::milliseconds keep) {
+  std::vector<LeaseCheck> results(entries.size());
+  const Status loaded = load(append_input_);
+  if (!loaded.isOk()) {
+    for (LeaseCheck& r : results) r.status = loaded;
+    return results;
+  }
+  std::vector<std::vector<std::string>> commands;
+  std::vector<size_t> entry_of;  // the entry each command appends
+  std::vector<std::string> keys, args;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const PlaceInputEntry& e = entries[i];
+    results[i].status = checkToken(e.token);
+    if (!results[i].status.isOk()) continue;
+    appendInputCall(e.token, e.tick, e.bytes, keep, keys, args);
+    fence(e.token, keys, args);
+    commands.push_back(evalSha(append_input_, keys, args));
+    entry_of.push_back(i);
+  }
+  std::vector<RedisReply> replies;
+  const std::vector<Status> statuses = redis_.pipeline(commands, replies);
+  for (size_t k = 0; k < commands.size(); ++k) {
+    const PlaceInputEntry& e = entries[entry_of[k]];
+    // Redis forgot the script mid-batch (a restart): appendInput loads it again. Entries
+    // are idempotent, so one that did run is not appended twice.
+    results[entry_of[k]] = forgotScript(statuses[k], replies[k])
+                               ? appendInput(e.token, e.tick, e.bytes, keep)
+                               : fencedResult(statuses[k], replies[k]);
+  }
+  return results;
 }
 
 StreamResult PlaceLeaseStore::readArrivals(std::string_view place, std::string_view after,

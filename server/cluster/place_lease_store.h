@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,14 @@ struct AcquireResult {
 struct LeaseCheck {
   Status status;
   bool held = false;  // status ok: the token still owned the place, so the action happened
+};
+
+// One tick's inputs for a place held here (an encoded PlaceInput), appended to the place's
+// input stream only while `token` holds it.
+struct PlaceInputEntry {
+  LeaseToken token;
+  uint64_t tick = 0;  // the holder's tick that applied them
+  std::string bytes;
 };
 
 struct OwnerResult {
@@ -162,6 +171,11 @@ class PlaceLeaseStore {
   // true), so a call that timed out can be retried.
   LeaseCheck appendInput(const LeaseToken& token, uint64_t tick, std::string_view bytes,
                          std::chrono::milliseconds keep);
+  // appendInput for each entry, all in one round trip (RedisConnection::pipeline): one
+  // result per entry, in order. A node with many busy places appends a tick's inputs at
+  // the cost of one append, not one per place.
+  std::vector<LeaseCheck> appendInputs(std::span<const PlaceInputEntry> entries,
+                                       std::chrono::milliseconds keep);
   // Up to `count` entries after the entry id `after` ("" = from the start).
   StreamResult readInputs(std::string_view place, std::string_view after, size_t count);
 
@@ -184,10 +198,22 @@ class PlaceLeaseStore {
     std::string sha;
   };
 
+  Status load(Script& script);
+  static std::vector<std::string> evalSha(const Script& script, const std::vector<std::string>& keys,
+                                          const std::vector<std::string>& args);
+  // The error Redis gives an EVALSHA of a script it no longer has (NOSCRIPT).
+  static bool forgotScript(const Status& status, const RedisReply& reply);
   Status run(Script& script, const std::vector<std::string>& keys,
              const std::vector<std::string>& args, RedisReply& out);
+  // A fenced script's first key and argument: the place's owner key and the token's value.
+  void fence(const LeaseToken& token, std::vector<std::string>& keys,
+             std::vector<std::string>& args) const;
+  static LeaseCheck fencedResult(const Status& status, const RedisReply& reply);
   LeaseCheck checkedAction(Script& script, const LeaseToken& token,
                            std::vector<std::string> keys, std::vector<std::string> args);
+  void appendInputCall(const LeaseToken& token, uint64_t tick, std::string_view bytes,
+                       std::chrono::milliseconds keep, std::vector<std::string>& keys,
+                       std::vector<std::string>& args) const;
   StreamResult readStream(std::string_view place, std::string_view suffix, std::string_view after,
                           size_t count);
   std::string nodeKey(std::string_view node) const;

@@ -93,34 +93,60 @@ std::string RedisConnection::describeIoError() const {
 }
 
 Status RedisConnection::command(const std::vector<std::string>& argv, RedisReply& out) {
-  assert(!argv.empty());
-  out = RedisReply{};
+  std::vector<RedisReply> replies;
+  std::vector<Status> statuses = pipeline({&argv, 1}, replies);
+  out = std::move(replies.front());
+  return statuses.front();
+}
+
+std::vector<Status> RedisConnection::pipeline(std::span<const std::vector<std::string>> commands,
+                                              std::vector<RedisReply>& out) {
+  out.assign(commands.size(), RedisReply{});
+  std::vector<Status> statuses(commands.size(), Status::ok());
+  if (commands.empty()) return statuses;
   if (context_ == nullptr) {
     const Status connected = connect();
-    if (!connected.isOk()) return connected;
+    if (!connected.isOk()) {
+      statuses.assign(commands.size(), connected);
+      return statuses;
+    }
   }
+  // Appending only fills the client's output buffer; the first read below writes it all.
   std::vector<const char*> args;
   std::vector<size_t> lengths;
-  args.reserve(argv.size());
-  lengths.reserve(argv.size());
-  for (const std::string& a : argv) {
-    args.push_back(a.data());
-    lengths.push_back(a.size());
+  for (const std::vector<std::string>& argv : commands) {
+    assert(!argv.empty());
+    args.clear();
+    lengths.clear();
+    for (const std::string& a : argv) {
+      args.push_back(a.data());
+      lengths.push_back(a.size());
+    }
+    if (redisAppendCommandArgv(context_, static_cast<int>(argv.size()), args.data(),
+                               lengths.data()) != REDIS_OK) {
+      const Status lost = unavailable(describeIoError());
+      disconnect();
+      statuses.assign(commands.size(), lost);
+      return statuses;
+    }
   }
-  auto* reply = static_cast<redisReply*>(
-      redisCommandArgv(context_, static_cast<int>(argv.size()), args.data(), lengths.data()));
-  if (reply == nullptr) {
-    // The context is unusable after an I/O or protocol error; a fresh one comes next call.
-    const Status lost = unavailable(describeIoError());
-    disconnect();
-    return lost;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    void* raw = nullptr;
+    if (redisGetReply(context_, &raw) != REDIS_OK || raw == nullptr) {
+      // The context is unusable after an I/O or protocol error; a fresh one comes next call.
+      const Status lost = unavailable(describeIoError());
+      disconnect();
+      for (size_t j = i; j < commands.size(); ++j) statuses[j] = lost;
+      return statuses;
+    }
+    auto* reply = static_cast<redisReply*>(raw);
+    out[i] = copyReply(*reply);
+    freeReplyObject(reply);
+    if (out[i].kind == RedisReply::Kind::kError) {
+      statuses[i] = {StatusCode::kFailedPrecondition, "redis " + endpoint() + ": " + out[i].str};
+    }
   }
-  out = copyReply(*reply);
-  freeReplyObject(reply);
-  if (out.kind == RedisReply::Kind::kError) {
-    return {StatusCode::kFailedPrecondition, "redis " + endpoint() + ": " + out.str};
-  }
-  return Status::ok();
+  return statuses;
 }
 
 }  // namespace npc

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,13 @@ class RedisConnection {
   //   kUnavailable           no answer: "redis <host>:<port>: <what went wrong>"; `out` is
   //                          nil and the connection is dropped.
   Status command(const std::vector<std::string>& argv, RedisReply& out);
+  // Sends every command before reading any reply (one round trip for them all, where
+  // command() pays one each), then reads the replies in order into `out` (one per command)
+  // and returns each command's status as command() would. After an I/O error the
+  // connection is dropped, and that command and every later one get kUnavailable: they
+  // may or may not have run.
+  std::vector<Status> pipeline(std::span<const std::vector<std::string>> commands,
+                               std::vector<RedisReply>& out);
 
   // True while a connection is open (it may still turn out to be dead on the next command).
   bool connected() const { return context_ != nullptr; }

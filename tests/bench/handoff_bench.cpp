@@ -328,6 +328,55 @@ void BM_InputAppend(benchmark::State& state) {
 }
 BENCHMARK(BM_InputAppend)->Arg(1750)->Arg(17500)->Unit(benchmark::kMicrosecond);
 
+// One tick of a node with `places` busy places: each place's 1,750 B entry appended one
+// round trip after another (arg 1 = 0, how the courier appended before), or all in one
+// pipelined round trip (arg 1 = 1, PlaceLeaseStore::appendInputs, how it appends now).
+void BM_InputAppendTick(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  RedisConnection redis("127.0.0.1", n->redis.port(), kRedisTimeout);
+  PlaceLeaseStore store(redis, "bench");
+  const auto places = static_cast<size_t>(state.range(0));
+  const bool pipelined = state.range(1) != 0;
+  // Leased once for every run: the benchmark calls this function more than once.
+  static std::vector<LeaseToken> leases;
+  while (leases.size() < places) {
+    const std::string place = "busy" + std::to_string(leases.size());
+    const AcquireResult lease = store.acquire(place, "bench-node", "a:1", 600s);
+    if (!lease.status.isOk() || !lease.acquired) {
+      state.SkipWithError("could not lease the busy places");
+      return;
+    }
+    leases.push_back(lease.token);
+  }
+  std::vector<PlaceInputEntry> tick(places);
+  for (size_t p = 0; p < places; ++p) tick[p] = {leases[p], 0, std::string(1750, 'x')};
+  static uint64_t ticks = 1000000;  // above any tick appended before: every append is new
+  for (auto _ : state) {
+    ++ticks;
+    for (PlaceInputEntry& e : tick) e.tick = ticks;
+    bool ok = true;
+    if (pipelined) {
+      for (const LeaseCheck& c : store.appendInputs(tick, 60s)) ok = ok && c.status.isOk() && c.held;
+    } else {
+      for (const PlaceInputEntry& e : tick) {
+        const LeaseCheck c = store.appendInput(e.token, e.tick, e.bytes, 60s);
+        ok = ok && c.status.isOk() && c.held;
+      }
+    }
+    if (!ok) {
+      state.SkipWithError("an append failed");
+      break;
+    }
+  }
+  state.counters["places_per_s"] = benchmark::Counter(
+      static_cast<double>(state.iterations() * places), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_InputAppendTick)
+    ->ArgsProduct({{10, 200}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // Every stage in a row, from A's capture to the place running on B, but B's claim round.
 void BM_HandoffChain(benchmark::State& state) {
   Nodes* n = Nodes::get(state);

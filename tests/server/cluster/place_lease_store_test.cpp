@@ -310,6 +310,48 @@ TEST_CASE("a place's inputs are appended only under its lease, and old ones trim
   CHECK(kept.entries[0].bytes == "third");
 }
 
+TEST_CASE("a tick's inputs for many places go in one round trip, each fenced alone", "[lease]") {
+  TwoNodes nodes;
+  const LeaseToken tavern = acquireOrFail(nodes.a, "tavern", "node-a", 60000ms);
+  const LeaseToken mill = acquireOrFail(nodes.a, "mill", "node-a", 60000ms);
+  LeaseToken stale = mill;
+  stale.epoch += 1;
+  LeaseToken malformed = tavern;
+  malformed.place = "";
+  const std::vector<PlaceInputEntry> batch = {
+      {tavern, 1, "tavern 1"}, {mill, 1, "mill 1"},   {stale, 2, "zombie"},
+      {malformed, 1, "nowhere"}, {tavern, 2, "tavern 2"}, {tavern, 2, "tavern 2 again"}};
+  const std::vector<LeaseCheck> appended = nodes.a.appendInputs(batch, 60000ms);
+  REQUIRE(appended.size() == batch.size());
+  CHECK(appended[0].held);
+  CHECK(appended[1].held);
+  REQUIRE(appended[2].status.isOk());
+  CHECK_FALSE(appended[2].held);  // an older or newer epoch appends nothing
+  CHECK(appended[3].status.code() == StatusCode::kInvalidArgument);  // never sent
+  CHECK(appended[4].held);
+  CHECK(appended[5].held);  // the same tick again: held, appended once
+
+  StreamResult at_tavern = nodes.b.readInputs("tavern", "", 10);
+  REQUIRE(at_tavern.entries.size() == 2);
+  CHECK(at_tavern.entries[0].bytes == "tavern 1");
+  CHECK(at_tavern.entries[1].bytes == "tavern 2");
+  StreamResult at_mill = nodes.b.readInputs("mill", "", 10);
+  REQUIRE(at_mill.entries.size() == 1);
+  CHECK(at_mill.entries[0].bytes == "mill 1");
+
+  SECTION("Should load the script again when Redis forgot it between batches") {
+    RedisReply reply;
+    REQUIRE(nodes.connection_b.command({"SCRIPT", "FLUSH"}, reply).isOk());
+    const std::vector<PlaceInputEntry> next = {{tavern, 3, "tavern 3"}, {mill, 2, "mill 2"}};
+    for (const LeaseCheck& c : nodes.a.appendInputs(next, 60000ms)) {
+      REQUIRE(c.status.isOk());
+      CHECK(c.held);
+    }
+    CHECK(nodes.b.readInputs("tavern", "", 10).entries.size() == 3);
+    CHECK(nodes.b.readInputs("mill", "", 10).entries.size() == 2);
+  }
+}
+
 TEST_CASE("live nodes are the announced ones whose announcement has not expired", "[lease]") {
   TwoNodes nodes;
   REQUIRE(nodes.a.announceNode("node-a", "10.0.0.1:50051", 60000ms).isOk());

@@ -2,6 +2,7 @@
 // timeout, and a fresh connection after Redis went away and came back.
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -65,6 +66,54 @@ TEST_CASE("a connection copies each kind of reply out of Redis", "[redis]") {
     CHECK(status.message().rfind(endpointOf(redis) + "WRONGTYPE", 0) == 0);
     CHECK(reply.kind == RedisReply::Kind::kError);
     CHECK(connection.connected());  // an error reply is an answer: the connection stays
+  }
+}
+
+TEST_CASE("a pipeline answers each command in order, as command() would", "[redis]") {
+  RedisProcess redis;
+  startOrFail(redis);
+  RedisConnection connection("127.0.0.1", redis.port(), 1000ms);
+  std::vector<RedisReply> replies;
+
+  SECTION("Should give every reply in the order sent, an error reply only to its command") {
+    const std::vector<std::vector<std::string>> commands = {
+        {"SET", "k", "v"}, {"RPUSH", "list", "x"}, {"INCR", "list"}, {"GET", "k"}, {"INCR", "n"}};
+    const std::vector<Status> statuses = connection.pipeline(commands, replies);
+    REQUIRE(statuses.size() == 5);
+    REQUIRE(replies.size() == 5);
+    CHECK(statuses[0].isOk());
+    CHECK(replies[0].str == "OK");
+    CHECK(replies[1].integer == 1);
+    CHECK(statuses[2].code() == StatusCode::kFailedPrecondition);
+    CHECK(statuses[2].message().rfind(endpointOf(redis) + "WRONGTYPE", 0) == 0);
+    CHECK(statuses[3].isOk());
+    CHECK(replies[3].str == "v");
+    CHECK(statuses[4].isOk());
+    CHECK(replies[4].integer == 1);
+    CHECK(connection.connected());
+  }
+  SECTION("Should run a hundred commands in one call and keep the connection for the next") {
+    std::vector<std::vector<std::string>> commands;
+    for (int i = 0; i < 100; ++i) commands.push_back({"RPUSH", "seq", std::to_string(i)});
+    for (const Status& s : connection.pipeline(commands, replies)) REQUIRE(s.isOk());
+    CHECK(replies.back().integer == 100);
+    RedisReply reply;
+    REQUIRE(connection.command({"LINDEX", "seq", "42"}, reply).isOk());
+    CHECK(reply.str == "42");
+  }
+  SECTION("Should give an empty pipeline nothing to do") {
+    CHECK(connection.pipeline({}, replies).empty());
+    CHECK(replies.empty());
+  }
+  SECTION("Should make every command unavailable when Redis is gone") {
+    redis.stop();
+    const std::vector<std::vector<std::string>> commands = {{"PING"}, {"PING"}};
+    const std::vector<Status> statuses = connection.pipeline(commands, replies);
+    REQUIRE(statuses.size() == 2);
+    CHECK(statuses[0].code() == StatusCode::kUnavailable);
+    CHECK(statuses[1].code() == StatusCode::kUnavailable);
+    CHECK(replies[1].isNil());
+    CHECK_FALSE(connection.connected());
   }
 }
 
