@@ -18,6 +18,7 @@ std::optional<PlaceIndex> World::addPlace(std::string_view name, const Aabb& bou
     return std::nullopt;
   }
   places_.push_back({std::string(name), bounds});
+  place_locator_.update(places_);
   return static_cast<PlaceIndex>(places_.size() - 1);
 }
 
@@ -32,12 +33,7 @@ const Place* World::place(PlaceIndex index) const {
   return raw(index) < places_.size() ? &places_[raw(index)] : nullptr;
 }
 
-PlaceIndex World::placeAt(Vec3 p) const {
-  for (size_t i = 0; i < places_.size(); ++i) {
-    if (places_[i].bounds.contains(p)) return static_cast<PlaceIndex>(i);
-  }
-  return PlaceIndex::kNone;
-}
+PlaceIndex World::placeAt(Vec3 p) const { return place_locator_.find(places_, p); }
 
 void World::upsertObstacle(const Obstacle& obstacle) {
   auto [it, inserted] =

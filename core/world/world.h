@@ -15,6 +15,7 @@
 #include "world/name_table.h"
 #include "world/obstacle.h"
 #include "world/place.h"
+#include "world/place_locator.h"
 #include "world/spatial_grid.h"
 
 namespace npc {
@@ -75,6 +76,7 @@ class World {
   std::vector<Vec3> scratch_positions_;
   bool index_dirty_ = true;
   std::vector<Place> places_;
+  PlaceLocator place_locator_;  // placeAt without trying every place
   std::vector<Obstacle> obstacles_;
   std::unordered_map<uint64_t, uint32_t> obstacle_slot_;  // id -> index; lookups only
 };
