@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/prefetch.h"
 #include "base/worker_pool.h"
 #include "world/name_table.h"
 #include "world/world.h"
@@ -108,6 +109,8 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
   bool first = true;
   max_hearing_scale_ = 0.f;
   for (uint32_t i = 0; i < perceivers.size(); ++i) {
+    prefetchAhead(perceivers, i, [](const Perceiver& p) { return p.state; });
+    prefetchAhead(perceivers, i, [](const Perceiver& p) { return p.state ? &p.state->group : nullptr; });
     const Entity* e = entities.get(perceivers[i].entity);
     if (!e || !perceivers[i].state) continue;
     perceiver_of_row_[entities.rowOf(perceivers[i].entity)] = i;
@@ -120,9 +123,21 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
   }
 
   by_key_.build();
-  deliverSignals(world, perceivers, out);
-  deliverSounds(world, perceivers, now_s, *lanes_[0]);
-  rebuildTargets(world);
+  // Delivery writes the receivers' states and lane 0; the target list reads only the world:
+  // with a second worker they run side by side, with the same results either way.
+  auto deliver = [&] {
+    deliverSignals(world, perceivers, out);
+    deliverSounds(world, perceivers, now_s, *lanes_[0]);
+  };
+  if (pool && pool->size() > 1) {
+    pool->run([&](unsigned w) {
+      if (w == 0) deliver();
+      if (w == 1) rebuildTargets(world);
+    });
+  } else {
+    deliver();
+    rebuildTargets(world);
+  }
   if (pool && pool->size() > 1) {
     fullUpdatesOnPool(world, perceivers, tick, now_s, *pool, out);
   } else {

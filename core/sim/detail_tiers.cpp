@@ -1,5 +1,6 @@
 #include "sim/detail_tiers.h"
 
+#include "base/prefetch.h"
 #include "world/world.h"
 
 namespace npc {
@@ -32,6 +33,7 @@ void DetailTiers::update(const World& world, std::span<const Agent> agents, uint
   const uint64_t period = config.far_period_ticks == 0 ? 1 : config.far_period_ticks;
   runs_.resize(agents.size());
   for (size_t i = 0; i < agents.size(); ++i) {
+    prefetchAhead(agents, i, [](const Agent& a) { return &a.entity; });
     const EntityHandle body = agents[i].entity;
     const bool near = entities.get(body) && near_[entities.rowOf(body)] != 0;
     if (near) {

@@ -1,5 +1,7 @@
 #include "sim/perception_phase.h"
 
+#include "base/prefetch.h"
+
 namespace npc {
 
 void PerceptionPhase::run(const PerceptionPhaseContext& ctx) {
@@ -11,13 +13,16 @@ void PerceptionPhase::run(const PerceptionPhaseContext& ctx) {
   }
   perceivers_.clear();
   for (size_t i = 0; i < ctx.agents.size(); ++i) {
+    prefetchAhead(ctx.agents, i, [](const Agent& a) { return &a.entity; });
     const bool full = ctx.runs.empty() || ctx.runs[i] != 0;
     perceivers_.push_back({ctx.agents[i].entity, &ctx.agents[i].perception, full});
   }
   ctx.signals.clear();
   ctx.perception.update(ctx.world, perceivers_, ctx.tick, ctx.now_s, ctx.signals, ctx.pool);
   if (ctx.places.size() > 0) {
-    for (const Agent& agent : ctx.agents) {
+    for (size_t i = 0; i < ctx.agents.size(); ++i) {
+      prefetchAhead(ctx.agents, i, [](const Agent& a) { return &a.perception.attention.cls; });
+      const Agent& agent = ctx.agents[i];
       if (agent.perception.attention.cls == AttentionClass::kNone) continue;
       if (const Entity* e = entities.get(agent.entity)) ctx.places.noteActivity(e->place, ctx.now_s);
     }

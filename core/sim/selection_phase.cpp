@@ -1,5 +1,6 @@
 #include "sim/selection_phase.h"
 
+#include "base/prefetch.h"
 #include "base/worker_pool.h"
 
 namespace npc {
@@ -10,6 +11,8 @@ namespace {
 void evaluateRows(const SelectionPhaseContext& ctx, size_t begin, size_t end, unsigned worker,
                   std::vector<BehaviorChange>& out) {
   for (size_t row = begin; row < end; ++row) {
+    prefetchAhead(ctx.agents.first(end), row, [](const Agent& a) { return &a.id; });
+    prefetchAhead(ctx.agents.first(end), row, [](const Agent& a) { return &a.bst; });
     if (!ctx.runs.empty() && ctx.runs[row] == 0) continue;  // a reduced-rate agent's off tick
     Agent& agent = ctx.agents[row];
     ctx.profile.atAgent(agent.id, worker);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 
+#include "base/prefetch.h"
 #include "intent/action_out.h"
 #include "intent/action_tree.h"
 #include "intent/inventory_actions.h"
@@ -284,6 +285,10 @@ void Simulation::decide() {
   ActionArg args[kMaxActionParams];
   const std::span<Agent> agents = agents_.rows();
   for (uint32_t row = 0; row < agents.size(); ++row) {
+    prefetchAhead(agents, row, [](const Agent& a) { return &a.entity; });
+    prefetchAhead(agents, row, [](const Agent& a) { return &a.behavior_def; });
+    prefetchAhead(agents, row, [](const Agent& a) { return &a.mbt; });
+    prefetchAhead(agents, row, [](const Agent& a) { return &a.idle_until_s; });
     Agent& agent = agents[row];
     if (!detail_.runs(row)) continue;  // a reduced-rate agent's off tick (detail_tiers.h)
     profile_.atAgent(agent.id);
@@ -304,7 +309,10 @@ void Simulation::decide() {
 void Simulation::schedule() {
   const double now = timeS();
   const auto quantum = static_cast<float>(config_.tick_dt_s);
-  for (Agent& agent : agents_.rows()) {
+  const std::span<Agent> agents = agents_.rows();
+  for (size_t row = 0; row < agents.size(); ++row) {
+    prefetchAhead(agents, row, [](const Agent& a) { return &a.intent.queue; });
+    Agent& agent = agents[row];
     // Most agents wait (for a client's result, a date): skipped before their body is read.
     if (agent.intent.queue.empty() || scheduler_.skipsTurn(agent.intent, now)) continue;
     profile_.atAgent(agent.id);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/did_you_mean.h"
+#include "base/prefetch.h"
 #include "base/source_dir.h"
 #include "goap/goal_selector.h"
 #include "sim/sim_messages.h"
@@ -458,6 +459,7 @@ void Simulation::planning() {
   const size_t start = P.cursor % n;
   bool starved = false;
   for (size_t i = 0; i < n; ++i) {
+    prefetchForRead(&rows[(start + i + kPrefetchRows) % n].planner);
     Agent& agent = rows[(start + i) % n];
     AgentPlanner* ap = plannerOf(agent);
     if (!ap) continue;
