@@ -27,7 +27,7 @@ class Session;
 struct HubLimits {
   size_t outbox_max_messages = 256;    // a client further behind than this is dropped
   size_t max_items_per_update = 10000; // items in one WorldUpdate beyond this are refused
-  size_t max_inbox_commands = 65536;   // back-pressure: reads pause while the sim queue is fuller
+  size_t max_inbox_commands = 262144;  // back-pressure: reads pause while the sim queue is fuller
   double max_updates_per_s = 0.0;      // per stream, burst of one second's worth; 0 = no limit
   size_t max_clients = 1000;           // Connect streams open at once; beyond it open() refuses
 };

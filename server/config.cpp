@@ -124,7 +124,8 @@ void readNetwork(JsonReader& r, const json& j, DaemonConfig& c) {
   readConforming<uint32_t>(
       j, {{"max_memory_mb", &c.max_memory_mb}, {"max_clients", &c.max_clients},
           {"outbox_max_messages", &c.outbox_max_messages},
-          {"max_items_per_update", &c.max_items_per_update}});
+          {"max_items_per_update", &c.max_items_per_update},
+          {"max_inbox_commands", &c.max_inbox_commands}});
   // Beyond 1 GiB is gRPC's "no limit" (-1). The schema sets no upper bound.
   if (auto it = j.find("max_message_bytes"); it != j.end()) {
     const uint64_t bytes = it->get<uint64_t>();

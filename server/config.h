@@ -59,6 +59,9 @@ struct DaemonConfig {
   int max_message_bytes = 4 << 20;     // largest WorldUpdate accepted
   uint32_t outbox_max_messages = 256;  // per client; beyond it the client is dropped
   uint32_t max_items_per_update = 10000;
+  // Reads pause while more commands than this wait for the tick: room for a whole 100,000-NPC
+  // world moved every tick, plus its action results.
+  uint32_t max_inbox_commands = 262144;
   uint32_t max_agents = 100000;
   double grid_cell_m = 8.0;            // spatial index cell size
   double shutdown_grace_s = 5.0;       // how long in-flight RPCs get on SIGTERM

@@ -227,6 +227,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
   HubLimits limits;
   limits.outbox_max_messages = config_.outbox_max_messages;
   limits.max_items_per_update = config_.max_items_per_update;
+  limits.max_inbox_commands = config_.max_inbox_commands;
   limits.max_updates_per_s = config_.max_updates_per_s;
   limits.max_clients = config_.max_clients;
   hub_ = std::make_unique<ClientHub>(*sim_, limits);

@@ -23,7 +23,7 @@ TEST_CASE("Config files set every key and resolve relative paths", "[config]") {
       "archetypes_dir": "archetypes", "world": "/abs/world.json", "simulated_players": true,
       "log_level": "debug", "log_format": "json", "status_interval_s": 2,
       "max_message_bytes": 65536, "outbox_max_messages": 8, "max_items_per_update": 50,
-      "max_agents": 10, "grid_cell_m": 4, "shutdown_grace_s": 1})",
+      "max_agents": 10, "grid_cell_m": 4, "shutdown_grace_s": 1, "max_inbox_commands": 4096})",
                             c);
   REQUIRE(errors.empty());
   REQUIRE(c.listen == "0.0.0.0:6000");
@@ -35,6 +35,7 @@ TEST_CASE("Config files set every key and resolve relative paths", "[config]") {
   REQUIRE(c.log_format == "json");
   REQUIRE(c.max_message_bytes == 65536);
   REQUIRE(c.outbox_max_messages == 8);
+  REQUIRE(c.max_inbox_commands == 4096);
   REQUIRE(c.grid_cell_m == 4);
 }
 
@@ -70,6 +71,10 @@ TEST_CASE("Config errors stop start-up and name the key", "[config]") {
                 "npcd.json:1:44: /max_message_bytes: must be >= 1024",
                 "npcd.json:2:52: /outbox_max_messages: must be >= 1",
                 "npcd.json:2:69: /max_agents: must be <= 4294967295"});
+    REQUIRE(parseErrors(R"({"max_inbox_commands": 1000})", c) ==
+            std::vector<std::string>{"npcd.json:1:24: /max_inbox_commands: must be >= 1024"});
+    REQUIRE(parseErrors(R"({"max_inbox_commands": 2000000})", c) ==
+            std::vector<std::string>{"npcd.json:1:24: /max_inbox_commands: must be <= 1048576"});
   }
   SECTION("Should stop at a schema error, before the checks across keys") {
     REQUIRE(parseErrors(R"({"tls_cert": "s.pem", "tick_hz": -1})", c) ==
