@@ -61,13 +61,8 @@ MbtLoadReport Simulation::finishMbtLoad(MbtLoadReport report) {
   return report;
 }
 
-bool Simulation::runsTree(const Agent& agent) const {
-  return agent.behavior_def != Agent::kNoBehaviorDef &&
-         !archetypes_.at(agent.archetype).behaviors[agent.behavior_def].tree.empty();
-}
-
 void Simulation::bindTree(Agent& agent) {
-  if (!runsTree(agent)) return;
+  if (!runsBehaviorTree(agent, archetypes_)) return;
   const std::string& tree = archetypes_.at(agent.archetype).behaviors[agent.behavior_def].tree;
   const Status s = mbt_.bind(agent.mbt, tree, agent.id, config_.seed);
   if (!s.isOk()) {
@@ -79,10 +74,6 @@ void Simulation::bindTree(Agent& agent) {
 void Simulation::leaveTree(Agent& agent) {
   if (!agent.mbt.bound() || !mbt_host_) return;
   agent.mbt.terminate(mbt_host_->on(agent));
-}
-
-void Simulation::tickTree(Agent& agent) {
-  if (agent.mbt.bound()) agent.mbt.tick(mbt_host_->on(agent));
 }
 
 void Simulation::treeEvent(Agent& agent, const Signal& signal) {

@@ -12,7 +12,6 @@
 #include <memory>
 #include <set>
 
-#include "base/prefetch.h"
 #include "intent/action_out.h"
 #include "intent/action_tree.h"
 #include "intent/inventory_actions.h"
@@ -22,17 +21,6 @@
 namespace npc {
 
 namespace {
-
-ActionArg toArg(const ActionParam& p) {
-  switch (p.type) {
-    case ActionParam::Type::kEntity: return ActionArg::ofEntity(p.entity, ArgRole::kParam, p.name);
-    case ActionParam::Type::kNumber: return ActionArg::ofValue(p.number, p.unit, p.name);
-    case ActionParam::Type::kPosition:
-      return ActionArg::ofPosition(p.position, PlaceIndex::kNone, p.name);
-    case ActionParam::Type::kText: return ActionArg::ofMessage(p.text, p.name);
-  }
-  return {};
-}
 
 EventKind toEventKind(IntentionEventKind kind) {
   switch (kind) {
@@ -279,60 +267,19 @@ Status Simulation::applyActionResult(const ActionResult& r, ClientId origin, uin
 }
 
 void Simulation::decide() {
-  const double now = timeS();
-  const TreeContext ctx = treeContext();
-  ActionOut request;
-  ActionArg args[kMaxActionParams];
-  const std::span<Agent> agents = agents_.rows();
-  for (uint32_t row = 0; row < agents.size(); ++row) {
-    prefetchAhead(agents, row, [](const Agent& a) { return &a.entity; });
-    prefetchAhead(agents, row, [](const Agent& a) { return &a.behavior_def; });
-    prefetchAhead(agents, row, [](const Agent& a) { return &a.mbt; });
-    prefetchAhead(agents, row, [](const Agent& a) { return &a.idle_until_s; });
-    Agent& agent = agents[row];
-    if (!detail_.runs(row)) continue;  // a reduced-rate agent's off tick (detail_tiers.h)
-    profile_.atAgent(agent.id);
-    const Entity* self = world_.entities().get(agent.entity);
-    if (!self || places_.state(self->place) == PlaceState::kDraining) continue;  // winding down
-    if (runsTree(agent)) {  // a behavior tree programs its own actions
-      tickTree(agent);
-      continue;
-    }
-    if (!behaviors_.decide(agent, *self, world_, now, request)) continue;
-    for (uint8_t i = 0; i < request.param_count; ++i) args[i] = toArg(request.params[i]);
-    DecisionTree tree(agent.intent.queue, agent.id, ctx);
-    const Programmed p = tree.program(now, request.name, {args, request.param_count});
-    if (!p.ok()) emitError(self->owner, 0, agent.id, toStatus(p.status, agent.id, p.id).message());
-  }
+  const TreeContext intentions = treeContext();
+  behavior_phase_.run({agents_.rows(), detail_.runsByRow(), world_, places_, archetypes_, behaviors_,
+                       *mbt_host_, intentions, profile_, timeS(),
+                       [this](ClientId owner, EntityId agent, std::string text) {
+                         emitError(owner, 0, agent, std::move(text));
+                       }});
 }
 
 void Simulation::schedule() {
-  const double now = timeS();
-  const auto quantum = static_cast<float>(config_.tick_dt_s);
-  const std::span<Agent> agents = agents_.rows();
-  for (size_t row = 0; row < agents.size(); ++row) {
-    prefetchAhead(agents, row, [](const Agent& a) { return &a.intent.queue; });
-    Agent& agent = agents[row];
-    // Most agents wait (for a client's result, a date): skipped before their body is read.
-    if (agent.intent.queue.empty() || scheduler_.skipsTurn(agent.intent, now)) continue;
-    profile_.atAgent(agent.id);
-    const Entity* self = world_.entities().get(agent.entity);
-    if (!self) continue;
-    if (intention_events_.room() < ActionScheduler::kMaxEventsPerTurn ||
-        starts_.room() < ActionScheduler::kMaxStartsPerTurn) {
-      flushIntentions();
-    }
-    AgentTurn turn;
-    turn.agent = agent.id;
-    turn.entity = agent.entity;
-    turn.owner = addresseeOf(self->owner);
-    turn.place = self->place;
-    turn.now_s = now;
-    turn.quantum_s = quantum;
-    turn.client_timeout_s = archetypes_.at(agent.archetype).action_timeout_s;
-    scheduler_.update(agent.intent, turn, starts_, intention_events_);
-  }
-  flushIntentions();
+  scheduling_phase_.run({agents_.rows(), world_, archetypes_, scheduler_, starts_, intention_events_,
+                         profile_, timeS(), static_cast<float>(config_.tick_dt_s),
+                         [this](ClientId owner) { return addresseeOf(owner); },
+                         [this] { flushIntentions(); }});
 }
 
 void Simulation::queueRestoredInterruption(EntityId agent, IntentionId intention,

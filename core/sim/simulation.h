@@ -38,7 +38,9 @@
 #include "perception/perception_system.h"
 #include "sim/commands.h"
 #include "sim/definition_set.h"
+#include "sim/behavior_phase.h"
 #include "sim/perception_phase.h"
+#include "sim/scheduling_phase.h"
 #include "sim/selection_phase.h"
 #include "sim/detail_tiers.h"
 #include "sim/client_directory.h"
@@ -298,10 +300,8 @@ class Simulation {
   MbtLoadReport finishMbtLoad(MbtLoadReport report);
   // Adds the client-side actions of the standard MBT action nodes to an archetype's list.
   void registerTreeActions(ActionListId list, const Archetype& type);
-  bool runsTree(const Agent& agent) const;
   void bindTree(Agent& agent);         // to its current behavior's tree, if any
   void leaveTree(Agent& agent);        // terminates a running tree (actions cancelled)
-  void tickTree(Agent& agent);
   void treeEvent(Agent& agent, const Signal& signal);  // with its data (MbtEvent)
   friend class SimMbtHost;
   friend class SimInventories;  // ActionContext::inventories (sim_intentions.cpp)
@@ -488,6 +488,8 @@ class Simulation {
   std::unique_ptr<WorkerPool> pool_;  // null when config_.threads is 1
   PerceptionPhase perception_phase_;
   SelectionPhase selection_phase_;
+  BehaviorPhase behavior_phase_;
+  SchedulingPhase scheduling_phase_;
   DetailTiers detail_;
   SignalQueue signals_;
 
