@@ -7,10 +7,12 @@
 
 namespace npc {
 
-SpatialGrid::SpatialGrid(float cell_size_m, uint32_t bucket_count)
+SpatialGrid::SpatialGrid(float cell_size_m, uint32_t bucket_count, uint32_t max_bucket_count)
     : cell_size_(cell_size_m > 0.f ? cell_size_m : 8.f),
       inv_cell_size_(1.f / cell_size_),
-      bucket_mask_(std::bit_ceil(std::max(bucket_count, 64u)) - 1) {
+      bucket_mask_(std::bit_ceil(std::clamp(bucket_count, 64u, 1u << 30)) - 1),
+      max_bucket_mask_(std::max(bucket_mask_,
+                                std::bit_ceil(std::clamp(max_bucket_count, 64u, 1u << 30)) - 1)) {
   bucket_start_.assign(bucket_mask_ + 2, 0);
 }
 
@@ -37,6 +39,13 @@ uint32_t SpatialGrid::bucketOf(int32_t cx, int32_t cy) const {
 
 void SpatialGrid::rebuild(std::span<const Vec3> positions) {
   positions_.assign(positions.begin(), positions.end());
+  // One bucket per item at least; grown, never shrunk, so a steady world allocates nothing.
+  const size_t wanted = std::min<size_t>(std::bit_ceil(std::max<size_t>(positions.size(), 1)),
+                                         size_t{max_bucket_mask_} + 1);
+  if (wanted > size_t{bucket_mask_} + 1) {
+    bucket_mask_ = static_cast<uint32_t>(wanted - 1);
+    bucket_start_.assign(size_t{bucket_mask_} + 2, 0);
+  }
   std::fill(bucket_start_.begin(), bucket_start_.end(), 0u);
   // Pass 1: count items per bucket (stored shifted by one for the prefix sum).
   size_t indexed = 0;

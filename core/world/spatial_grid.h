@@ -12,7 +12,10 @@
 // items, the query scans the items instead, so a query costs O(min(cells, items)) plus its
 // results whatever its radius: a radius of 1e30 m costs one pass over the items, never a
 // walk proportional to its area. Hash collisions only cost time: each item remembers its
-// cell so a bucket shared by two cells never yields duplicates.
+// cell so a bucket shared by two cells never yields duplicates. To keep them rare, the
+// bucket count grows with the items (at least one bucket per item, up to max_bucket_count):
+// a world of 100,000 entities on 8 m cells spreads over tens of thousands of cells, and
+// 4,096 buckets would make every cell's query test the items of ten others.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +28,10 @@ namespace npc {
 
 class SpatialGrid {
  public:
-  // [Limit: cell_size_m > 0; bucket_count rounded up to a power of two, >= 64]
-  explicit SpatialGrid(float cell_size_m = 8.f, uint32_t bucket_count = 4096);
+  // [Limit: cell_size_m > 0; bucket counts rounded up to powers of two, >= 64;
+  //  max_bucket_count >= bucket_count]
+  explicit SpatialGrid(float cell_size_m = 8.f, uint32_t bucket_count = 4096,
+                       uint32_t max_bucket_count = 1u << 22);
 
   // Re-indexes every item; item i is positions[i]. Non-finite positions are not indexed.
   void rebuild(std::span<const Vec3> positions);
@@ -43,6 +48,7 @@ class SpatialGrid {
   struct QueryWork {
     uint64_t cells_visited = 0;
     uint64_t items_tested = 0;
+    uint64_t entries_walked = 0;  // bucket entries looked at, other cells' included
   };
 
   // Calls visit(index) for every item within radius_m of center (unordered) and returns the
@@ -52,6 +58,7 @@ class SpatialGrid {
 
   float cellSize() const { return cell_size_; }
   size_t itemCount() const { return items_.size(); }
+  size_t bucketCount() const { return size_t{bucket_mask_} + 1; }
 
  private:
   struct Item {
@@ -74,6 +81,7 @@ class SpatialGrid {
   float cell_size_;
   float inv_cell_size_;
   uint32_t bucket_mask_;
+  uint32_t max_bucket_mask_;
   std::vector<uint32_t> bucket_start_;  // bucket b holds items_[start[b], start[b+1])
   std::vector<Item> items_;
   std::vector<Vec3> positions_;         // copy taken at rebuild, indexed by item index
@@ -105,6 +113,7 @@ SpatialGrid::QueryWork SpatialGrid::forEachInRadius(Vec3 center, float radius_m,
       const uint32_t b = bucketOf(cx, cy);
       for (uint32_t i = bucket_start_[b]; i < bucket_start_[b + 1]; ++i) {
         const Item& item = items_[i];
+        ++work.entries_walked;
         if (item.cx != cx || item.cy != cy) continue;
         ++work.items_tested;
         if (distanceSq(positions_[item.index], center) <= r2) visit(item.index);

@@ -40,8 +40,8 @@ std::vector<Vec3> randomPoints(Rng& rng, int n, float half, float max_z) {
 TEST_CASE("SpatialGrid answers radius queries exactly", "[world][spatial]") {
   Rng rng(7);
   std::vector<Vec3> points = randomPoints(rng, 3000, 200.f, 10.f);
-  // Small bucket count forces hash collisions between distinct cells.
-  SpatialGrid grid(8.f, 64);
+  // A small bucket count, kept small, forces hash collisions between distinct cells.
+  SpatialGrid grid(8.f, 64, 64);
   grid.rebuild(points);
 
   SECTION("Should return the same items as a brute-force scan, in index order") {
@@ -160,4 +160,34 @@ TEST_CASE("SpatialGrid bounds the work of any query by the items it holds", "[wo
     for (uint32_t i = 0; i < 16; ++i) expected[i] = i;
     REQUIRE(got == expected);
   }
+}
+
+TEST_CASE("SpatialGrid grows its buckets with its items", "[world][spatial]") {
+  Rng rng(23);
+  // 50,000 items over 2 km x 2 km: about 60,000 occupied 8 m cells.
+  const std::vector<Vec3> points = randomPoints(rng, 50000, 1000.f, 0.f);
+  SpatialGrid growing(8.f, 64);
+  SpatialGrid fixed(8.f, 64, 64);
+  growing.rebuild(points);
+  fixed.rebuild(points);
+  REQUIRE(growing.bucketCount() == 65536);
+  REQUIRE(fixed.bucketCount() == 64);
+  uint64_t walked_growing = 0, walked_fixed = 0;
+  for (int q = 0; q < 100; ++q) {
+    const Vec3 c{rng.range(-1000.f, 1000.f), rng.range(-1000.f, 1000.f), 0.f};
+    REQUIRE(query(growing, c, 12.f) == bruteForce(points, c, 12.f));
+    REQUIRE(query(fixed, c, 12.f) == bruteForce(points, c, 12.f));
+    const auto g = growing.forEachInRadius(c, 12.f, [](uint32_t) {});
+    const auto f = fixed.forEachInRadius(c, 12.f, [](uint32_t) {});
+    REQUIRE(g.items_tested == f.items_tested);  // the same cells' items either way
+    walked_growing += g.entries_walked;
+    walked_fixed += f.entries_walked;
+  }
+  // 64 buckets hold ~900 cells each; 65,536 hold about one.
+  REQUIRE(walked_growing * 100 < walked_fixed);
+  // A smaller world later keeps the grown table (no allocation in a steady world).
+  growing.rebuild(std::span<const Vec3>(points).first(100));
+  REQUIRE(growing.bucketCount() == 65536);
+  REQUIRE(query(growing, points[5], 3.f) == bruteForce({points.begin(), points.begin() + 100},
+                                                        points[5], 3.f));
 }
