@@ -19,6 +19,8 @@
 
 namespace npc {
 
+struct AgentPlanner;  // core/sim/sim_planner.h: the planner side table's row
+
 struct Agent {
   static constexpr uint8_t kNoBehaviorDef = 0xff;
 
@@ -51,7 +53,7 @@ struct Agent {
   uint8_t next_sent = 0;
 
   MbtInstance mbt;  // the running modular behavior tree, when its behavior has one
-  EntityHandle planner;  // its GOAP plan state in the simulation's side table, if it plans
+  Handle<AgentPlanner> planner;  // its GOAP plan state in the simulation's side table, if it plans
 
   // Built-in behavior memory (builtin_behaviors.h).
   double idle_until_s = 0.0;    // no new wander before this

@@ -1,4 +1,4 @@
-// Dense table of rows addressed by generation-checked handles and by a 64-bit id.
+// Dense table of rows addressed by generation-checked handles (Handle<Row>) and by a 64-bit id.
 //
 // Rows are packed (swap-and-pop on removal) so per-tick loops walk contiguous memory; a
 // slot array maps a handle to the row it currently occupies. Iteration order depends only
@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/handle.h"
 #include "base/large_page_allocator.h"
-#include "world/ids.h"
 
 namespace npc {
 
@@ -22,21 +22,21 @@ class DenseTable {
  public:
   // Adds a row for `id` and returns its handle; a null handle when `id` already exists or
   // is 0. The new row is default-initialised except for its id.
-  EntityHandle insert(Id id);
+  Handle<Row> insert(Id id);
   // Removes the row of `id`; false when there is none. Handles to it become stale.
   bool remove(Id id);
 
   // Handle of `id`, or a null handle.
-  EntityHandle find(Id id) const;
+  Handle<Row> find(Id id) const;
   // The row behind `handle`, or nullptr when the handle is null or stale.
-  Row* get(EntityHandle handle);
-  const Row* get(EntityHandle handle) const;
+  Row* get(Handle<Row> handle);
+  const Row* get(Handle<Row> handle) const;
   Row* get(Id id) { return get(find(id)); }
   const Row* get(Id id) const { return get(find(id)); }
   // Dense row index of a valid handle (for parallel arrays and the spatial index).
-  uint32_t rowOf(EntityHandle handle) const { return slots_[handle.slot].row; }
+  uint32_t rowOf(Handle<Row> handle) const { return slots_[handle.slot].row; }
   // Handle of the row stored at dense index `row` (row < size()).
-  EntityHandle handleAt(uint32_t row) const {
+  Handle<Row> handleAt(uint32_t row) const {
     const uint32_t slot = row_slot_[row];
     return {slot, slots_[slot].generation};
   }
@@ -59,11 +59,11 @@ class DenseTable {
   std::vector<uint32_t> row_slot_;    // row -> slot
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;  // LIFO reuse keeps slot choice deterministic
-  std::unordered_map<uint64_t, EntityHandle> by_id_;  // lookups only, never iterated
+  std::unordered_map<uint64_t, Handle<Row>> by_id_;  // lookups only, never iterated
 };
 
 template <class Row, class Id>
-EntityHandle DenseTable<Row, Id>::insert(Id id) {
+Handle<Row> DenseTable<Row, Id>::insert(Id id) {
   const auto key = static_cast<uint64_t>(id);
   if (key == 0 || by_id_.count(key) != 0) return {};
   uint32_t slot;
@@ -78,7 +78,7 @@ EntityHandle DenseTable<Row, Id>::insert(Id id) {
   rows_.emplace_back();
   rows_.back().id = id;
   row_slot_.push_back(slot);
-  EntityHandle handle{slot, slots_[slot].generation};
+  Handle<Row> handle{slot, slots_[slot].generation};
   by_id_.emplace(key, handle);
   return handle;
 }
@@ -104,20 +104,20 @@ bool DenseTable<Row, Id>::remove(Id id) {
 }
 
 template <class Row, class Id>
-EntityHandle DenseTable<Row, Id>::find(Id id) const {
+Handle<Row> DenseTable<Row, Id>::find(Id id) const {
   auto it = by_id_.find(static_cast<uint64_t>(id));
-  return it == by_id_.end() ? EntityHandle{} : it->second;
+  return it == by_id_.end() ? Handle<Row>{} : it->second;
 }
 
 template <class Row, class Id>
-Row* DenseTable<Row, Id>::get(EntityHandle handle) {
+Row* DenseTable<Row, Id>::get(Handle<Row> handle) {
   if (handle.isNull() || handle.slot >= slots_.size()) return nullptr;
   const Slot& s = slots_[handle.slot];
   return s.generation == handle.generation ? &rows_[s.row] : nullptr;
 }
 
 template <class Row, class Id>
-const Row* DenseTable<Row, Id>::get(EntityHandle handle) const {
+const Row* DenseTable<Row, Id>::get(Handle<Row> handle) const {
   return const_cast<DenseTable*>(this)->get(handle);
 }
 

@@ -54,7 +54,7 @@ struct AgentPlanner {
   goap::Blackboard blackboard;
   goap::PacingMemory pacing;
   uint8_t count = 0;                                       // its archetype's planners
-  std::array<EntityHandle, kMaxPlannersPerAgent> runs{};
+  std::array<Handle<PlannerRun>, kMaxPlannersPerAgent> runs{};
 };
 
 // A domain as the simulation uses it: species map for smart objects, statistics, and each

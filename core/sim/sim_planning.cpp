@@ -353,14 +353,14 @@ void Simulation::attachPlanner(Agent& agent, const PlannerMemory* slept) {
   SimPlanning& P = *planning_;
   const auto bound = P.bindingsOf(agent.archetype);
   if (bound.empty()) return;
-  EntityHandle h = P.agents.find(agent.id);
+  Handle<AgentPlanner> h = P.agents.find(agent.id);
   if (h.isNull()) h = P.agents.insert(agent.id);
   AgentPlanner& ap = *P.agents.get(h);
   ap = AgentPlanner{};
   ap.id = agent.id;
   ap.count = static_cast<uint8_t>(bound.size());
   for (uint8_t i = 0; i < ap.count; ++i) {
-    EntityHandle r = P.runs[i].find(agent.id);
+    Handle<PlannerRun> r = P.runs[i].find(agent.id);
     if (r.isNull()) r = P.runs[i].insert(agent.id);
     PlannerRun& run = *P.runs[i].get(r);
     run = PlannerRun{};

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "base/handle.h"
+
 namespace npc {
 
 // Client-given, stable 64-bit entity id. 0 is never a valid entity.
@@ -20,15 +22,9 @@ enum class ClientId : uint32_t { kDaemon = 0, kUnowned = 0xfffffffeu };
 // An intention (an action an agent asked to perform), unique for the daemon's lifetime.
 enum class IntentionId : uint64_t { kNone = 0 };
 
-// Generation-checked handle to an entity row. A handle whose generation does not match the
-// slot's current generation is stale: lookups fail cleanly instead of aliasing a new entity.
-struct EntityHandle {
-  uint32_t slot = std::numeric_limits<uint32_t>::max();
-  uint32_t generation = 0;
-
-  bool isNull() const { return slot == std::numeric_limits<uint32_t>::max(); }
-  friend bool operator==(EntityHandle, EntityHandle) = default;
-};
+// Generation-checked handle to a row of the world's entity table (base/handle.h).
+struct Entity;
+using EntityHandle = Handle<Entity>;
 
 inline constexpr uint64_t raw(EntityId id) { return static_cast<uint64_t>(id); }
 inline constexpr uint64_t raw(ObstacleId id) { return static_cast<uint64_t>(id); }

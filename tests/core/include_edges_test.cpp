@@ -44,8 +44,7 @@ const std::set<std::pair<std::string, std::string>> kKnownViolations = {
     // ActionOut (the outgoing action record) belongs below sim.
     {"agent/builtin_behaviors.h", "sim/tick_output.h"},
     {"intent/action_out.h", "sim/tick_output.h"},
-    // Ids and vectors used by base's tables and JSON reader: move them into base/.
-    {"base/dense_table.h", "world/ids.h"},
+    // Vectors used by base's JSON reader: move them into base/.
     {"base/json_reader.h", "world/vec3.h"},
     // A dormant agent keeps its selection tree state.
     {"hibernation/dormant_agent.h", "bst/selection_tree_library.h"},
