@@ -28,6 +28,7 @@ std::vector<std::string> NavBuildConfig::validate(const std::string& prefix) con
   check(out, prefix, "max_edge_length_m", max_edge_length_m, 0, 1000);
   check(out, prefix, "min_region_area_m2", min_region_area_m2, 0, 10000);
   check(out, prefix, "max_tiles", max_tiles, 1, 16384);
+  check(out, prefix, "max_obstacles", max_obstacles, 1, 65535);
   return out;
 }
 

@@ -20,6 +20,9 @@ struct NavBuildConfig {
   float max_edge_length_m = 12.f;  // [0, 1000]: longer polygon edges are split (0 = never)
   float min_region_area_m2 = 6.f;  // [0, 10000]: smaller islands are dropped
   int max_tiles = 1 << 14;         // [1, 16384]: refused beyond (a 2.5 km square at defaults)
+  // [1, 65535]: obstacle pieces (one per tile an obstacle box covers) a mesh built with a
+  // tile cache holds (NavTileCache; ≈ 130 B each, all scanned on every tile rebuild).
+  int max_obstacles = 4096;
 
   // Every value outside its bounds, as "<prefix><field>: must be in [lo, hi] (got v)".
   std::vector<std::string> validate(const std::string& prefix = "") const;

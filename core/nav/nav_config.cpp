@@ -10,6 +10,7 @@
 #include "nav/nav_mesh.h"
 #include "nav/nav_mesh_builder.h"
 #include "nav/nav_mesh_file.h"
+#include "nav/nav_tile_cache_builder.h"
 
 namespace npc::nav {
 namespace {
@@ -42,6 +43,12 @@ void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& di
   if (file) out.file = resolve(dir, *file);
   if (geometry) out.geometry = resolve(dir, *geometry);
   if (auto v = r.boolean(j, path, "obstacles_block", false)) out.obstacles_block = *v;
+  if (auto v = r.integer(j, path, "max_tile_rebuilds_per_tick", false)) {
+    if (*v < 1 || *v > 4096)
+      r.error(joinPath(path, "max_tile_rebuilds_per_tick"), "must be in [1, 4096] (got " + std::to_string(*v) + ")");
+    else
+      out.max_tile_rebuilds_per_tick = static_cast<int>(*v);
+  }
   if (j.contains("build")) {
     const std::string bpath = joinPath(path, "build");
     const nlohmann::json& b = j["build"];
@@ -59,6 +66,8 @@ void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& di
       readNumber(b, r, bpath, "min_region_area_m2", c.min_region_area_m2);
       if (auto v = r.integer(b, bpath, "max_tiles", false))
         c.max_tiles = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 30));
+      if (auto v = r.integer(b, bpath, "max_obstacles", false))
+        c.max_obstacles = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 30));
       for (const std::string& e : c.validate()) {
         const size_t colon = e.find(':');
         r.error(joinPath(bpath, e.substr(0, colon)), e.substr(colon + 2));
@@ -93,12 +102,14 @@ void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& di
   }
 }
 
-std::string makeNavMesh(const NavConfig& config, std::span<const Aabb> blockers, NavMesh& out) {
+std::string makeNavMesh(const NavConfig& config, std::span<const Obstacle> obstacles, NavMesh& out) {
   if (!config.file.empty()) return loadNavMeshFile(config.file, out);
   LevelGeometry geometry;
   if (std::string e = geometry.loadObj(config.geometry); !e.empty()) return e;
-  std::string e = NavMeshBuilder(config.build)
-                      .build(geometry, config.obstacles_block ? blockers : std::span<const Aabb>{}, out);
+  // Obstacles that block are tile-cache obstacles (they can move and go); otherwise the
+  // mesh never changes and needs no layers.
+  std::string e = config.obstacles_block ? NavTileCacheBuilder(config.build).build(geometry, obstacles, out)
+                                         : NavMeshBuilder(config.build).build(geometry, {}, out);
   return e.empty() ? e : config.geometry + ": " + e;
 }
 

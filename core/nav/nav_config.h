@@ -3,6 +3,7 @@
 //   "navmesh": { "file": "village.navmesh" }                  (nav_mesh_file.h)
 //   "navmesh": { "geometry": "village.obj",                    (level_geometry.h)
 //                "obstacles_block": true,                      the world's obstacle boxes
+//                "max_tile_rebuilds_per_tick": 4,              obstacle changes' budget
 //                "build": { "agent_radius_m": 0.4, ... },      NavBuildConfig's fields
 //                "query": { "max_nodes": 2048, "max_path_polys": 256,
 //                           "snap_horizontal_m": 2, "snap_vertical_m": 4 } }
@@ -17,7 +18,7 @@
 
 #include "nav/nav_build_config.h"
 #include "nav/nav_query.h"
-#include "world/vec3.h"
+#include "world/obstacle.h"
 
 namespace npc {
 class JsonReader;
@@ -32,6 +33,8 @@ struct NavConfig {
   std::string file;      // a Detour navmesh export (resolved path), or
   std::string geometry;  // an OBJ to build from (resolved path)
   bool obstacles_block = true;
+  // Tile layers rebuilt per tick at most for obstacle changes ([1, 4096]; NavTileCache).
+  int max_tile_rebuilds_per_tick = 4;
   NavBuildConfig build;
   NavQueryLimits query;
 };
@@ -40,8 +43,10 @@ struct NavConfig {
 // (config/schema/world.schema.json); problems go to `r`. `dir` is the world file's folder.
 void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& dir, NavConfig& out);
 
-// Loads or builds the configured mesh; `blockers` are used by geometry builds when
-// obstacles_block. Returns "" or the error (naming the navmesh or geometry file).
-std::string makeNavMesh(const NavConfig& config, std::span<const Aabb> blockers, NavMesh& out);
+// Loads or builds the configured mesh. A geometry build with obstacles_block gets a tile
+// cache holding `obstacles` (NavTileCacheBuilder), so later obstacle changes reach it; without
+// obstacles_block it is built with none; a file's mesh has no layers and never changes.
+// Returns "" or the error (naming the navmesh or geometry file).
+std::string makeNavMesh(const NavConfig& config, std::span<const Obstacle> obstacles, NavMesh& out);
 
 }  // namespace npc::nav

@@ -3,6 +3,8 @@
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
 
+#include "nav/nav_tile_cache.h"
+
 namespace npc::nav {
 namespace {
 
@@ -33,7 +35,9 @@ NavMesh& NavMesh::operator=(NavMesh&&) noexcept = default;
 
 std::string NavMesh::init(const dtNavMeshParams& params) {
   mesh_.reset(dtAllocNavMesh());
+  tile_cache_.reset();
   tiles_ = 0;
+  polygons_ = 0;
   bytes_ = 0;
   generation_ = nextGeneration();
   if (!mesh_) return "navmesh: out of memory";
@@ -58,8 +62,44 @@ std::string NavMesh::addTile(unsigned char* data, int size) {
   }
   ++tiles_;
   bytes_ += static_cast<size_t>(size);
+  polygons_ += reinterpret_cast<const dtMeshHeader*>(data)->polyCount;
   generation_ = nextGeneration();
   return "";
+}
+
+std::string NavMesh::attachTileCache(std::unique_ptr<NavTileCache> cache) {
+  if (!mesh_) return "navmesh: attachTileCache before init";
+  tile_cache_ = std::move(cache);
+  std::string e = tile_cache_->buildAllTiles(*mesh_);
+  recount();
+  generation_ = nextGeneration();
+  if (!e.empty()) *this = NavMesh();
+  return e;
+}
+
+int NavMesh::updateTiles(int max_steps) {
+  if (!tile_cache_ || !mesh_) return 0;
+  const int steps = tile_cache_->update(*mesh_, max_steps);
+  if (steps > 0) {
+    recount();
+    generation_ = nextGeneration();
+  }
+  return steps;
+}
+
+// After rebuilds: Detour's tile table is the truth (a rebuilt tile may have vanished).
+void NavMesh::recount() {
+  tiles_ = 0;
+  polygons_ = 0;
+  bytes_ = 0;
+  const dtNavMesh& mesh = *mesh_;
+  for (int i = 0; i < mesh.getMaxTiles(); ++i) {
+    const dtMeshTile* tile = mesh.getTile(i);
+    if (!tile || !tile->header) continue;
+    ++tiles_;
+    polygons_ += tile->header->polyCount;
+    bytes_ += static_cast<size_t>(tile->dataSize);
+  }
 }
 
 }  // namespace npc::nav

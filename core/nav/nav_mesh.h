@@ -2,9 +2,13 @@
 // (NavMeshBuilder from level geometry, or loadNavMeshFile from a game's export).
 //
 // Coordinates inside are Recast's (Y up, nav_coords.h); NavQuery converts at its boundary.
-// `generation()` changes with every change of the mesh (a tile added), so caches of
-// query results (PathCostCache) know when they are stale.
-// Memory: the tile data (memoryBytes()) plus Detour's tile table (≈ 100 B per tile slot).
+// `generation()` changes with every change of the mesh (a tile added, tiles rebuilt), so
+// caches of query results (PathCostCache) know when they are stale.
+// A mesh built with a tile cache (NavTileCacheBuilder) follows obstacle changes: they are
+// queued on the cache and `updateTiles` rebuilds the tiles they touch, a budget at a time.
+// A mesh without one (loaded from a file, or built with fixed blockers) never changes.
+// Memory: the tile data (memoryBytes()) plus Detour's tile table (≈ 100 B per tile slot),
+// plus the tile cache's (tileCache()->memoryBytes()).
 // Thread: owned by the tick thread; Detour itself is not thread-safe.
 #pragma once
 
@@ -17,6 +21,8 @@ struct dtNavMeshParams;
 class dtNavMesh;
 
 namespace npc::nav {
+
+class NavTileCache;
 
 class NavMesh {
  public:
@@ -31,10 +37,21 @@ class NavMesh {
   // must be valid (built by Detour, or checked by validateTileData). Returns "" or the error.
   std::string addTile(unsigned char* data, int size);
 
+  // Keeps `cache` beside the mesh and builds every tile from its layers. Returns "" or the
+  // error (the mesh is then empty).
+  std::string attachTileCache(std::unique_ptr<NavTileCache> cache);
+  NavTileCache* tileCache() { return tile_cache_.get(); }
+  const NavTileCache* tileCache() const { return tile_cache_.get(); }
+  // Rebuilds tiles touched by queued obstacle changes, at most `max_steps` tile layers (see
+  // NavTileCache::update). A new generation when any was rebuilt. Returns the steps taken;
+  // 0 without a tile cache.
+  int updateTiles(int max_steps);
+
   bool empty() const { return tiles_ == 0; }
   const dtNavMesh* detour() const { return mesh_.get(); }
   uint32_t generation() const { return generation_; }
   int tileCount() const { return tiles_; }
+  int polygonCount() const { return polygons_; }
   size_t memoryBytes() const { return bytes_; }
 
  private:
@@ -42,8 +59,12 @@ class NavMesh {
     void operator()(dtNavMesh* m) const;
   };
   std::unique_ptr<dtNavMesh, Free> mesh_;
+  void recount();
+
+  std::unique_ptr<NavTileCache> tile_cache_;  // after mesh_: freed first
   uint32_t generation_ = 0;
   int tiles_ = 0;
+  int polygons_ = 0;
   size_t bytes_ = 0;
 };
 

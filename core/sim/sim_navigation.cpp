@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "intent/action_tree.h"
+#include "nav/nav_tile_cache.h"
 #include "sim/sim_navigation.h"
 #include "sim/simulation.h"
 
@@ -23,8 +24,40 @@ std::string point(Vec3 p) {
 
 }  // namespace
 
-void Simulation::setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits) {
-  navigation_ = std::make_unique<SimNavigation>(std::move(mesh), limits);
+void Simulation::setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits,
+                            int max_tile_rebuilds_per_tick) {
+  navigation_ = std::make_unique<SimNavigation>(std::move(mesh), limits, max_tile_rebuilds_per_tick);
+  nav::NavMesh& m = navigation_->mesh;
+  if (!m.tileCache()) return;
+  // Obstacles the mesh was built with are already in (an unchanged box is no change).
+  for (const Obstacle& o : world_.obstacles()) m.tileCache()->upsert(o.id, o.box);
+  while (!m.tileCache()->upToDate() && m.updateTiles(1 << 20) > 0) {
+  }
+}
+
+Status Simulation::navigateObstacle(const Obstacle& obstacle) {
+  if (!navigation_) return Status::ok();
+  nav::NavTileCache* cache = navigation_->mesh.tileCache();
+  if (!cache) {
+    ++navigation_->ignored_obstacle_changes;
+    return Status::ok();
+  }
+  std::string e = cache->upsert(obstacle.id, obstacle.box);
+  if (e.empty()) return Status::ok();
+  return {StatusCode::kResourceExhausted, "obstacle " + std::to_string(raw(obstacle.id)) + ": " + e};
+}
+
+void Simulation::navigateObstacleRemoval(ObstacleId id) {
+  if (!navigation_) return;
+  if (nav::NavTileCache* cache = navigation_->mesh.tileCache()) {
+    cache->remove(id);
+  } else {
+    ++navigation_->ignored_obstacle_changes;
+  }
+}
+
+void Simulation::updateNavMesh() {
+  if (navigation_) navigation_->mesh.updateTiles(navigation_->max_tile_rebuilds_per_tick);
 }
 
 bool Simulation::navigateMove(ClientActionStart& start) {

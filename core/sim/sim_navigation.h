@@ -20,14 +20,22 @@
 namespace npc {
 
 struct SimNavigation {
-  SimNavigation(nav::NavMesh built, const nav::NavQueryLimits& limits)
-      : mesh(std::move(built)), query(mesh, limits), reachability(query, cache), trees(query, cache) {}
+  SimNavigation(nav::NavMesh built, const nav::NavQueryLimits& limits, int max_tile_rebuilds_per_tick)
+      : mesh(std::move(built)),
+        query(mesh, limits),
+        reachability(query, cache),
+        trees(query, cache),
+        max_tile_rebuilds_per_tick(max_tile_rebuilds_per_tick) {}
 
   nav::NavMesh mesh;
   nav::NavQuery query;
   nav::PathCostCache cache;
   NavReachability reachability;
   TreeNavigation trees;  // MbtHost::walkTo / placeOnGround
+  // Obstacle changes: tile layers rebuilt per tick at most (mesh.updateTiles), and changes a
+  // mesh without a tile cache (a file's) could not follow.
+  int max_tile_rebuilds_per_tick = 4;
+  uint64_t ignored_obstacle_changes = 0;
   // Each agent's last MoveTo check, for GetAgent ("navigation"). Pruned of departed agents
   // when it outgrows the agent count.
   struct LastPath {

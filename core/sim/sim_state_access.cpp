@@ -269,7 +269,10 @@ void SimStateAccess::clear() {
   }
   std::vector<ObstacleId> obstacles;
   for (const Obstacle& o : sim_.world_.obstacles()) obstacles.push_back(o.id);
-  for (ObstacleId id : obstacles) sim_.world_.removeObstacle(id);
+  for (ObstacleId id : obstacles) {
+    sim_.world_.removeObstacle(id);
+    sim_.navigateObstacleRemoval(id);
+  }
   if (sim_.planning_) sim_.planning_->sleeping.clear();
   sim_.groups_ = NameTable{};  // the snapshot's own names replace the world file's
   sim_.dormant_.assign(sim_.world_.places().size(), {});
@@ -325,7 +328,10 @@ void SimStateAccess::addEntity(const Entity& entity) {
   sim_.world_.markMoved();
 }
 
-void SimStateAccess::addObstacle(const Obstacle& obstacle) { sim_.world_.upsertObstacle(obstacle); }
+void SimStateAccess::addObstacle(const Obstacle& obstacle) {
+  sim_.world_.upsertObstacle(obstacle);
+  sim_.navigateObstacle(obstacle);  // a box the navmesh cannot take still blocks sight
+}
 
 void SimStateAccess::addPlanner(EntityId id, const PlannerMemory& memory) {
   if (sim_.planning_) planners_[id] = memory;

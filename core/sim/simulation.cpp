@@ -213,6 +213,7 @@ void Simulation::tick() {
   profile_.beginTick(tick_);      //    every phase timed (tick_profile.h)
   ingest();                       // 1. client updates, admin commands, action results
   profile_.enter(TickPhase::kPlaces);
+  updateNavMesh();                //    obstacle changes rebuild navmesh tiles, on a budget
   expireEntities();               //    attributes whose lifetime ended vanish
   updatePlaces();                 // 2. quiet places sleep, woken ones settle (hibernation)
   world_.refreshSpatialIndex();   //    neighbour index reflects this tick's positions
@@ -277,6 +278,7 @@ void Simulation::apply(Command& command) {
           } else {
             world_.upsertObstacle(c.obstacle);
             perception_.markObstaclesChanged();
+            report(navigateObstacle(c.obstacle), EntityId::kNone);
           }
         } else if constexpr (std::is_same_v<T, RemoveObstacle>) {
           if (!world_.removeObstacle(c.id)) {
@@ -284,6 +286,7 @@ void Simulation::apply(Command& command) {
                    EntityId::kNone);
           } else {
             perception_.markObstaclesChanged();
+            navigateObstacleRemoval(c.id);
           }
         } else if constexpr (std::is_same_v<T, SoundEvent>) {
           report(addSound(c), EntityId::kNone);

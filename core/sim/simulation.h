@@ -243,8 +243,10 @@ class Simulation {
   // Set-up: the world's navmesh (core/nav; world files build or load it). With one, the
   // planner prunes unreachable smart objects and prices travel by path length, and MoveTo
   // targets are snapped to the mesh, or failed ("unreachable: ...") when no path reaches
-  // them. Replaces any previous mesh.
-  void setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits);
+  // them. Replaces any previous mesh. A mesh with a tile cache follows the world's obstacle
+  // changes, rebuilding at most `max_tile_rebuilds_per_tick` tile layers a tick; the
+  // world's current obstacles are brought into it here.
+  void setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits, int max_tile_rebuilds_per_tick = 4);
   const SimNavigation* navigation() const { return navigation_.get(); }
 
   // JSON debug view of one agent; kNotFound for an unknown id.
@@ -383,6 +385,11 @@ class Simulation {
   // failRefusedMoves); otherwise snaps its target onto the navmesh.
   bool navigateMove(ClientActionStart& start);
   void failRefusedMoves();
+  // The navmesh follows obstacle upserts and removals (a tile-cache mesh; others ignore
+  // them, counted). Returns an error when the mesh cannot take the box.
+  Status navigateObstacle(const Obstacle& obstacle);
+  void navigateObstacleRemoval(ObstacleId id);
+  void updateNavMesh();  // tick: rebuild tiles touched by obstacle changes, on its budget
   void describeNavigation(const Agent& agent, nlohmann::json& out) const;
   bool endedRecently(const Agent& agent, IntentionId intention) const;
   void onIntentionEvent(const IntentionEvent& event, const std::string* client_reason);

@@ -221,14 +221,12 @@ bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::str
   }
   for (const Obstacle& o : file.obstacles) sim.world().upsertObstacle(o);
   if (file.navmesh.present) {
-    std::vector<Aabb> blockers;
-    for (const Obstacle& o : file.obstacles) blockers.push_back(o.box);
     nav::NavMesh mesh;
-    if (std::string e = nav::makeNavMesh(file.navmesh, blockers, mesh); !e.empty()) {
+    if (std::string e = nav::makeNavMesh(file.navmesh, file.obstacles, mesh); !e.empty()) {
       errors.push_back(file.source + ": /navmesh: " + e);
       ok = false;
     } else {
-      sim.setNavMesh(std::move(mesh), file.navmesh.query);
+      sim.setNavMesh(std::move(mesh), file.navmesh.query, file.navmesh.max_tile_rebuilds_per_tick);
     }
   }
   std::vector<Command> commands;

@@ -126,3 +126,24 @@ TEST_CASE("A MoveTo no path reaches fails with the reason and is not sent") {
     CHECK(w.view()["navigation"]["last_move_to"]["result"] == "off_mesh");
   }
 }
+
+TEST_CASE("Obstacle commands change the navmesh on the ticks that apply them") {
+  NavWorld w(R"({ "geometry": "level.obj" })");
+  // A cart across the only gap in the wall (x 19.5..20.5, open at y 30..40).
+  const Obstacle cart{ObstacleId{9}, {{18.f, 28.f, 0.f}, {22.f, 42.f, 2.f}}};
+  const uint32_t before = w.sim.navigation()->mesh.generation();
+  w.sim.submit({ClientId::kDaemon, 0, UpsertObstacle{cart}});
+  SECTION("Should refuse a MoveTo through the closed gap") {
+    const TickOutput& out = w.moveTo({30, 35, 0});
+    CHECK(w.sim.navigation()->mesh.generation() != before);
+    CHECK(test::findAction(out, 1) == nullptr);
+    CHECK(w.view()["navigation"]["last_move_to"]["result"] == "unreachable");
+  }
+  SECTION("Should reopen the gap when the cart is removed") {
+    w.sim.tick();
+    w.sim.submit({ClientId::kDaemon, 0, RemoveObstacle{cart.id}});
+    const TickOutput& out = w.moveTo({30, 35, 0});
+    CHECK(test::findAction(out, 1) != nullptr);
+    CHECK(w.view()["navigation"]["last_move_to"]["result"] == "ok");
+  }
+}
