@@ -190,6 +190,8 @@ void buildSimState(const SimStateCopy& copy, pb::SimState& out) {
   for (const Entity& e : copy.entities) out.add_entity_order(raw(e.id));
   encodeWorld(copy.entities, copy.obstacles, copy.next_dropped_object, copy.species_names,
               *out.mutable_world());
+  if (copy.navmesh_follows_obstacles)
+    encodeNavObstacles(copy.nav_held, copy.nav_queued, *out.mutable_world()->mutable_navmesh());
   out.mutable_agents()->Reserve(static_cast<int>(copy.agents.size()));
   for (const AgentCopy& agent : copy.agents) encodeAgent(copy, agent, *out.add_agents());
   encodeHibernation(copy, *out.mutable_hibernation());

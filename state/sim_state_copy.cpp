@@ -283,6 +283,7 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
   const auto rows = world.entities().rows();
   out.entities.assign(rows.begin(), rows.end());
   out.obstacles.assign(world.obstacles().begin(), world.obstacles().end());
+  out.navmesh_follows_obstacles = access.navObstacles(out.nav_held, out.nav_queued);
 
   clearAgentRows(out);
   std::vector<const MbtTree*> trees_seen;  // a handful: the behavior trees in use
@@ -318,6 +319,7 @@ void copyAgents(Simulation& sim, std::span<const EntityId> ids, SimStateCopy& ou
   copyTables(access, out);
   out.entities.clear();
   out.obstacles.clear();
+  out.navmesh_follows_obstacles = false;
   clearAgentRows(out);
   std::vector<const MbtTree*> trees_seen;
   Used used;
@@ -348,6 +350,7 @@ void keepPlaces(SimStateCopy& copy, std::span<const PlaceIndex> places) {
   }
   copy.entities.clear();
   copy.obstacles.clear();
+  copy.navmesh_follows_obstacles = false;
 }
 
 }  // namespace npc

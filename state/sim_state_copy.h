@@ -30,6 +30,7 @@
 #include "hibernation/sleeper_list.h"
 #include "mbt/lua_saved.h"
 #include "name_list.h"
+#include "nav/nav_obstacle_change.h"
 #include "perception/perception_config.h"
 #include "sim/client_directory.h"
 #include "perception/signals.h"
@@ -157,6 +158,9 @@ struct SimStateCopy {
 
   std::vector<Entity> entities;  // the entity table's rows, in its order (agents' bodies too)
   std::vector<Obstacle> obstacles;
+  // The navmesh's obstacles, when it follows their changes (SimStateAccess::navObstacles).
+  bool navmesh_follows_obstacles = false;
+  std::vector<nav::NavObstacleChange> nav_held, nav_queued;
 
   std::vector<AgentCopy> agents;
   std::vector<TargetTrack> tracks;

@@ -63,6 +63,33 @@ void encodeWorld(std::span<const Entity> entities, std::span<const Obstacle> obs
   out.set_next_dropped_object(next_dropped_object);
 }
 
+namespace {
+
+void encodeNavChange(const nav::NavObstacleChange& c, pb::NavObstacleChange& out) {
+  out.set_id(raw(c.id));
+  out.set_remove(c.remove);
+  if (c.remove) return;
+  encodeVec3(c.box.min, *out.mutable_min());
+  encodeVec3(c.box.max, *out.mutable_max());
+}
+
+nav::NavObstacleChange decodeNavChange(const pb::NavObstacleChange& in) {
+  nav::NavObstacleChange c;
+  c.id = ObstacleId{in.id()};
+  c.remove = in.remove();
+  c.box.min = decodeVec3(in.min());
+  c.box.max = decodeVec3(in.max());
+  return c;
+}
+
+}  // namespace
+
+void encodeNavObstacles(std::span<const nav::NavObstacleChange> held,
+                        std::span<const nav::NavObstacleChange> queued, pb::NavObstaclesState& out) {
+  for (const nav::NavObstacleChange& c : held) encodeNavChange(c, *out.add_held());
+  for (const nav::NavObstacleChange& c : queued) encodeNavChange(c, *out.add_queued());
+}
+
 void restoreWorld(const pb::WorldState& in, SimStateAccess& access) {
   for (const pb::EntityState& e : in.entities()) access.addEntity(decodeEntity(e, access));
   for (const pb::ObstacleState& s : in.obstacles()) {
@@ -72,6 +99,12 @@ void restoreWorld(const pb::WorldState& in, SimStateAccess& access) {
     o.box.max = decodeVec3(s.max());
     o.cover = static_cast<Cover>(s.cover());
     access.addObstacle(o);
+  }
+  if (in.has_navmesh()) {
+    std::vector<nav::NavObstacleChange> held, queued;
+    for (const pb::NavObstacleChange& c : in.navmesh().held()) held.push_back(decodeNavChange(c));
+    for (const pb::NavObstacleChange& c : in.navmesh().queued()) queued.push_back(decodeNavChange(c));
+    access.setNavObstacles(std::move(held), std::move(queued));
   }
 }
 

@@ -33,7 +33,8 @@ struct NavConfig {
   std::string file;      // a Detour navmesh export (resolved path), or
   std::string geometry;  // an OBJ to build from (resolved path)
   bool obstacles_block = true;
-  // Tile layers rebuilt per tick at most for obstacle changes ([1, 4096]; NavTileCache).
+  // Tile layers rebuilt per tick for obstacle changes ([1, 4096]; NavTileCache): waiting
+  // changes are applied whole until this many were rebuilt (the last one may pass it).
   int max_tile_rebuilds_per_tick = 4;
   NavBuildConfig build;
   NavQueryLimits query;

@@ -3,6 +3,9 @@
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
 
+#include <limits>
+
+#include "nav/detour_status.h"
 #include "nav/nav_tile_cache.h"
 
 namespace npc::nav {
@@ -15,14 +18,6 @@ uint32_t nextGeneration() {
   return ++counter;
 }
 
-std::string statusText(dtStatus s) {
-  if (s & DT_WRONG_MAGIC) return "wrong magic";
-  if (s & DT_WRONG_VERSION) return "wrong version";
-  if (s & DT_OUT_OF_MEMORY) return "out of memory or tile slots";
-  if (s & DT_ALREADY_OCCUPIED) return "a tile already occupies that position";
-  if (s & DT_INVALID_PARAM) return "invalid parameters";
-  return "failed";
-}
 
 }  // namespace
 
@@ -44,7 +39,7 @@ std::string NavMesh::init(const dtNavMeshParams& params) {
   const dtStatus s = mesh_->init(&params);
   if (dtStatusFailed(s)) {
     mesh_.reset();
-    return "navmesh: Detour refused the mesh parameters (" + statusText(s) +
+    return "navmesh: Detour refused the mesh parameters (" + detourStatusText(s) +
            "; tile bits + polygon bits leave fewer than 10 salt bits?)";
   }
   return "";
@@ -58,7 +53,7 @@ std::string NavMesh::addTile(unsigned char* data, int size) {
   const dtStatus s = mesh_->addTile(data, size, DT_TILE_FREE_DATA, 0, nullptr);
   if (dtStatusFailed(s)) {
     dtFree(data);
-    return "navmesh: Detour refused a tile (" + statusText(s) + ")";
+    return "navmesh: Detour refused a tile (" + detourStatusText(s) + ")";
   }
   ++tiles_;
   bytes_ += static_cast<size_t>(size);
@@ -77,14 +72,24 @@ std::string NavMesh::attachTileCache(std::unique_ptr<NavTileCache> cache) {
   return e;
 }
 
-int NavMesh::updateTiles(int max_steps) {
+int NavMesh::updateTiles(int max_tile_rebuilds) {
   if (!tile_cache_ || !mesh_) return 0;
-  const int steps = tile_cache_->update(*mesh_, max_steps);
-  if (steps > 0) {
+  const int rebuilt = tile_cache_->update(*mesh_, max_tile_rebuilds);
+  if (rebuilt > 0) {
     recount();
     generation_ = nextGeneration();
   }
-  return steps;
+  return rebuilt;
+}
+
+void NavMesh::updateAllTiles() { updateTiles(std::numeric_limits<int>::max()); }
+
+void NavMesh::restoreObstacles(std::span<const NavObstacleChange> held,
+                               std::span<const NavObstacleChange> queued) {
+  if (!tile_cache_ || !mesh_) return;
+  tile_cache_->restore(*mesh_, held, queued);
+  recount();
+  generation_ = nextGeneration();
 }
 
 // After rebuilds: Detour's tile table is the truth (a rebuilt tile may have vanished).

@@ -15,7 +15,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
+
+#include "nav/nav_obstacle_change.h"
 
 struct dtNavMeshParams;
 class dtNavMesh;
@@ -42,10 +45,16 @@ class NavMesh {
   std::string attachTileCache(std::unique_ptr<NavTileCache> cache);
   NavTileCache* tileCache() { return tile_cache_.get(); }
   const NavTileCache* tileCache() const { return tile_cache_.get(); }
-  // Rebuilds tiles touched by queued obstacle changes, at most `max_steps` tile layers (see
-  // NavTileCache::update). A new generation when any was rebuilt. Returns the steps taken;
-  // 0 without a tile cache.
-  int updateTiles(int max_steps);
+  // Applies queued obstacle changes until `max_tile_rebuilds` tile layers were rebuilt (see
+  // NavTileCache::update). A new generation when any was. Returns the layers rebuilt; 0
+  // without a tile cache.
+  int updateTiles(int max_tile_rebuilds);
+  // Every queued change applied, whatever it costs (start-up).
+  void updateAllTiles();
+  // The tile cache's obstacles as a snapshot captured them (NavTileCache::restore); a new
+  // generation. Nothing without a tile cache.
+  void restoreObstacles(std::span<const NavObstacleChange> held,
+                        std::span<const NavObstacleChange> queued);
 
   bool empty() const { return tiles_ == 0; }
   const dtNavMesh* detour() const { return mesh_.get(); }

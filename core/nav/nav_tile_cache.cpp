@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nav/detour_status.h"
 #include "nav/nav_coords.h"
 #include "nav/nav_layer_compressor.h"
 
@@ -26,14 +27,6 @@ struct WalkableFlags : dtTileCacheMeshProcess {
   }
 };
 
-std::string statusText(dtStatus s) {
-  if (s & DT_OUT_OF_MEMORY) return "out of memory or slots";
-  if (s & DT_INVALID_PARAM) return "invalid parameters";
-  if (s & DT_WRONG_MAGIC) return "wrong magic";
-  if (s & DT_WRONG_VERSION) return "wrong version";
-  if (s & DT_BUFFER_TOO_SMALL) return "buffer too small";
-  return "failed";
-}
 
 bool sameBox(const Aabb& a, const Aabb& b) {
   return a.min.x == b.min.x && a.min.y == b.min.y && a.min.z == b.min.z && a.max.x == b.max.x &&
@@ -69,7 +62,7 @@ std::string NavTileCache::init(const NavTileCacheParams& params) {
   const dtStatus s = cache_->init(&p, &parts_->alloc, &parts_->compressor, &parts_->flags);
   if (dtStatusFailed(s)) {
     cache_.reset();
-    return "navmesh: tile cache: Detour refused the parameters (" + statusText(s) + ")";
+    return "navmesh: tile cache: Detour refused the parameters (" + detourStatusText(s) + ")";
   }
   return "";
 }
@@ -78,7 +71,7 @@ std::string NavTileCache::addLayer(unsigned char* data, int size) {
   const dtStatus s = cache_->addTile(data, size, DT_COMPRESSEDTILE_FREE_DATA, nullptr);
   if (dtStatusFailed(s)) {
     dtFree(data);
-    return "navmesh: tile cache: Detour refused a layer (" + statusText(s) + ")";
+    return "navmesh: tile cache: Detour refused a layer (" + detourStatusText(s) + ")";
   }
   layer_bytes_ += static_cast<size_t>(size);
   return "";
@@ -90,7 +83,7 @@ std::string NavTileCache::buildAllTiles(dtNavMesh& mesh) {
       const dtStatus s = cache_->buildNavMeshTilesAt(tx, ty, &mesh);
       if (dtStatusFailed(s))
         return "navmesh: tile (" + std::to_string(tx) + ", " + std::to_string(ty) +
-               "): building it from its layers failed (" + statusText(s) + ")";
+               "): building it from its layers failed (" + detourStatusText(s) + ")";
     }
   }
   return "";
@@ -104,8 +97,13 @@ void NavTileCache::cutIntoPieces(const Aabb& box, std::vector<Piece>& out) const
   bmin[0] -= r, bmin[2] -= r, bmax[0] += r, bmax[2] += r;
   bmin[1] -= params_.agent_climb_m;
   const float tile_m = params_.tile_size_cells * params_.cell_size_m;
+  for (int i = 0; i < 3; ++i) {
+    if (!std::isfinite(bmin[i]) || !std::isfinite(bmax[i])) return;  // no pieces: off every tile
+  }
+  // Clamped as a float first: a far box's column would not fit an int.
   auto column = [&](float v, int axis, int count) {
-    return std::clamp(static_cast<int>(std::floor((v - params_.origin[axis]) / tile_m)), -1, count);
+    const float c = std::floor((v - params_.origin[axis]) / tile_m);
+    return static_cast<int>(std::clamp(c, -1.f, static_cast<float>(count)));
   };
   const int x0 = std::max(column(bmin[0], 0, params_.tiles_x), 0);
   const int x1 = std::min(column(bmax[0], 0, params_.tiles_x), params_.tiles_x - 1);
@@ -125,76 +123,161 @@ void NavTileCache::cutIntoPieces(const Aabb& box, std::vector<Piece>& out) const
   }
 }
 
-void NavTileCache::queueRemovalOf(ObstacleId id, Placed& placed) {
-  // Pieces not yet sent are simply forgotten; sent ones are removed through Detour.
-  std::erase_if(queue_, [&](const Request& q) { return q.add && q.id == id; });
-  for (unsigned int ref : placed.refs) queue_.push_back({id, false, ref, {}});
-  placed.refs.clear();
-  claimed_ -= placed.pieces;
-  placed.pieces = 0;
+int NavTileCache::claimOf(const Tracked& t) {
+  const int held = static_cast<int>(t.refs.size());
+  return t.queued ? std::max(held, t.queued_pieces) : held;
+}
+
+NavObstacleChange* NavTileCache::queuedChangeOf(ObstacleId id) {
+  for (NavObstacleChange& c : queue_) {
+    if (c.id == id) return &c;
+  }
+  return nullptr;
+}
+
+// One change per id waits: a later one takes the waiting one's place in the queue.
+void NavTileCache::enqueue(ObstacleId id, Tracked& t, const NavObstacleChange& change, int pieces) {
+  claimed_ -= claimOf(t);
+  if (NavObstacleChange* waiting = t.queued ? queuedChangeOf(id) : nullptr) {
+    *waiting = change;
+  } else {
+    queue_.push_back(change);
+  }
+  t.queued = true;
+  t.queued_pieces = pieces;
+  claimed_ += claimOf(t);
 }
 
 std::string NavTileCache::upsert(ObstacleId id, const Aabb& box) {
   if (!cache_) return "navmesh: no tile cache";
   auto it = obstacles_.find(id);
-  if (it != obstacles_.end() && sameBox(it->second.box, box)) return "";
-  std::vector<Piece> pieces;
-  cutIntoPieces(box, pieces);
-  const int held = it == obstacles_.end() ? 0 : it->second.pieces;
-  const int need = static_cast<int>(pieces.size());
-  if (claimed_ - held + need > params_.max_obstacles)
-    return "the navmesh's tile cache has " + std::to_string(params_.max_obstacles - claimed_ + held) +
+  if (it != obstacles_.end()) {
+    const Tracked& t = it->second;
+    const NavObstacleChange* waiting = t.queued ? queuedChangeOf(id) : nullptr;
+    const bool unchanged = waiting ? !waiting->remove && sameBox(waiting->box, box)
+                                   : t.held && sameBox(t.held_box, box);
+    if (unchanged) return "";
+  }
+  cutIntoPieces(box, pieces_);
+  const int need = static_cast<int>(pieces_.size());
+  const int before = it == obstacles_.end() ? 0 : claimOf(it->second);
+  const int held = it == obstacles_.end() ? 0 : static_cast<int>(it->second.refs.size());
+  if (claimed_ - before + std::max(held, need) > params_.max_obstacles)
+    return "the navmesh's tile cache has " + std::to_string(params_.max_obstacles - claimed_ + before) +
            " obstacle slots free, the box needs " + std::to_string(need) +
            " (one per tile it covers; raise navmesh.build.max_obstacles)";
-  if (it == obstacles_.end()) it = obstacles_.emplace(id, Placed{}).first;
-  Placed& placed = it->second;
-  queueRemovalOf(id, placed);
-  placed.box = box;
-  placed.pieces = need;
-  claimed_ += need;
-  for (const Piece& p : pieces) queue_.push_back({id, true, 0, p});
+  if (it == obstacles_.end()) it = obstacles_.emplace(id, Tracked{}).first;
+  enqueue(id, it->second, {id, false, box}, need);
   return "";
 }
 
 bool NavTileCache::remove(ObstacleId id) {
   auto it = obstacles_.find(id);
   if (it == obstacles_.end()) return false;
-  queueRemovalOf(id, it->second);
-  obstacles_.erase(it);
+  Tracked& t = it->second;
+  if (!t.held) {  // only queued: it never reached the mesh
+    std::erase_if(queue_, [&](const NavObstacleChange& c) { return c.id == id; });
+    claimed_ -= claimOf(t);
+    obstacles_.erase(it);
+    return true;
+  }
+  enqueue(id, t, {id, true, {}}, 0);
   return true;
 }
 
-bool NavTileCache::sendBatch() {
-  int sent = 0;
-  while (sent < kRequestsPerBatch && !queue_.empty()) {
-    Request& q = queue_.front();
-    if (q.add) {
-      dtObstacleRef ref = 0;
-      const dtStatus s = cache_->addBoxObstacle(q.piece.bmin, q.piece.bmax, &ref);
-      // Out of slots: removals in flight free them; retry with the next batch.
-      if (dtStatusFailed(s)) break;
-      obstacles_[q.id].refs.push_back(ref);
-    } else {
-      cache_->removeObstacle(q.ref);
-    }
+int NavTileCache::update(dtNavMesh& mesh, int max_tile_rebuilds) {
+  if (!cache_) return 0;
+  int rebuilt = 0;
+  while (!queue_.empty() && rebuilt < max_tile_rebuilds) {
+    const NavObstacleChange change = queue_.front();
     queue_.pop_front();
-    ++sent;
+    rebuilt += apply(change, mesh);
   }
-  return sent > 0;
+  return rebuilt;
 }
 
-int NavTileCache::update(dtNavMesh& mesh, int max_steps) {
-  if (!cache_) return 0;
-  int steps = 0;
-  while (steps < max_steps) {
-    if (idle_ && !sendBatch()) break;
-    bool up_to_date = false;
-    const dtStatus s = cache_->update(0.f, &mesh, &up_to_date);
-    if (dtStatusFailed(s)) ++failed_rebuilds_;
-    idle_ = up_to_date;
-    ++steps;
+int NavTileCache::apply(const NavObstacleChange& change, dtNavMesh& mesh) {
+  auto it = obstacles_.find(change.id);
+  if (it == obstacles_.end()) it = obstacles_.emplace(change.id, Tracked{}).first;
+  Tracked& t = it->second;
+  claimed_ -= claimOf(t);
+  t.queued = false;
+  t.queued_pieces = 0;
+  int rebuilt = 0;
+  if (change.remove || !t.held || !sameBox(t.held_box, change.box)) {
+    rebuilt += removePieces(t, mesh);
+    if (!change.remove) rebuilt += addPieces(change.box, t, mesh);
   }
-  return steps;
+  claimed_ += claimOf(t);
+  if (change.remove) obstacles_.erase(it);
+  return rebuilt;
+}
+
+int NavTileCache::removePieces(Tracked& t, dtNavMesh& mesh) {
+  int rebuilt = 0;
+  for (size_t i = 0; i < t.refs.size(); ++i) {
+    if (i > 0 && i % kPiecesPerBatch == 0) rebuilt += settle(mesh);
+    if (dtStatusFailed(cache_->removeObstacle(t.refs[i]))) ++failures_;
+  }
+  if (!t.refs.empty()) rebuilt += settle(mesh);  // slots are free once the tiles are rebuilt
+  t.refs.clear();
+  t.held = false;
+  return rebuilt;
+}
+
+int NavTileCache::addPieces(const Aabb& box, Tracked& t, dtNavMesh& mesh) {
+  cutIntoPieces(box, pieces_);
+  int rebuilt = 0;
+  for (size_t i = 0; i < pieces_.size(); ++i) {
+    if (i > 0 && i % kPiecesPerBatch == 0) rebuilt += settle(mesh);
+    dtObstacleRef ref = 0;
+    if (dtStatusFailed(cache_->addBoxObstacle(pieces_[i].bmin, pieces_[i].bmax, &ref))) {
+      ++failures_;
+      continue;
+    }
+    t.refs.push_back(ref);
+  }
+  if (!pieces_.empty()) rebuilt += settle(mesh);
+  t.held = true;
+  t.held_box = box;
+  return rebuilt;
+}
+
+// Runs Detour's update until its requests are processed and their tiles rebuilt (one
+// tile layer per call). Returns the calls made.
+int NavTileCache::settle(dtNavMesh& mesh) {
+  int calls = 0;
+  for (bool up_to_date = false; !up_to_date;) {
+    if (dtStatusFailed(cache_->update(0.f, &mesh, &up_to_date))) ++failures_;
+    ++calls;
+  }
+  return calls;
+}
+
+std::vector<NavObstacleChange> NavTileCache::held() const {
+  std::vector<NavObstacleChange> out;
+  for (const auto& [id, t] : obstacles_) {
+    if (t.held) out.push_back({id, false, t.held_box});
+  }
+  return out;
+}
+
+void NavTileCache::restore(dtNavMesh& mesh, std::span<const NavObstacleChange> held,
+                           std::span<const NavObstacleChange> queued) {
+  if (!cache_) return;
+  for (auto& [id, t] : obstacles_) removePieces(t, mesh);
+  obstacles_.clear();
+  queue_.clear();
+  claimed_ = 0;
+  for (const NavObstacleChange& h : held) {
+    if (!h.remove) apply(h, mesh);
+  }
+  for (const NavObstacleChange& c : queued) {
+    Tracked& t = obstacles_[c.id];
+    if (t.queued) continue;  // one change per id
+    cutIntoPieces(c.box, pieces_);
+    enqueue(c.id, t, c, c.remove ? 0 : static_cast<int>(pieces_.size()));
+  }
 }
 
 size_t NavTileCache::memoryBytes() const {

@@ -1,21 +1,22 @@
 // NavTileCache: Detour's tile cache (dtTileCache) beside a NavMesh built from level geometry,
 // so obstacle boxes can be added, moved and removed after start-up. Each tile keeps its
 // heightfield layers (built once by NavTileCacheBuilder); an obstacle change marks the boxes
-// on the layers of the tiles it touches and rebuilds those tiles' polygons from them, a tile
-// at a time, on the budget of `update`.
+// on the layers of the tiles it touches and rebuilds those tiles' polygons from them.
 //
 // Obstacles: keyed by the world's ObstacleId. A box is padded by the agent radius on the
 // ground plane (as walls are, by erosion) and lowered by a climb (an agent standing under its
 // base is inside it), then cut along tile columns into pieces: Detour's obstacle touches at
 // most 8 tile layers, so a piece spans one column (two to four on a cut edge). Every piece
-// takes one of `max_obstacles` slots; an upsert needing more than are free is refused.
+// takes one of `max_obstacles` slots; an upsert that could need more than are free is refused.
 //
-// Work: changes are queued (a change of an id replaces its queued, not yet sent pieces) and
-// sent to Detour in batches of kRequestsPerBatch pieces once the previous batch's tiles are
-// rebuilt, which keeps Detour's 64-tile update list from overflowing (it drops tiles beyond).
-// `update(mesh, max_steps)` makes at most max_steps calls of dtTileCache::update, each
-// rebuilding at most one tile layer (and scanning the max_obstacles slots).
-// Determinism: requests go out in the order the changes came; same changes, same mesh.
+// Work: changes wait in a queue, one per obstacle (a later change of the same id replaces
+// the waiting one in its place). `update` applies them in order, each one whole: all the
+// tiles a change touches are rebuilt before the next change starts, and a change that
+// starts always finishes, so between two calls the mesh shows exactly the held boxes
+// (`held()`), whatever the budget. That is what makes the state durable: `held()` and
+// `queued()` are all a snapshot needs, and `restore` rebuilds the same mesh from them.
+// Cost: a change rebuilds every tile layer its padded box covers (one or two for a door or
+// a cart, at 19.2 m tiles), twice when it moves (old place, new place); see README.md.
 // Memory: memoryBytes() — the layers (stored uncompressed: a byte each of height, area and
 // connections per cell) plus the obstacle and tile tables.
 // Thread: tick thread.
@@ -26,9 +27,11 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "nav/nav_obstacle_change.h"
 #include "world/ids.h"
 #include "world/vec3.h"
 
@@ -49,7 +52,9 @@ struct NavTileCacheParams {
 
 class NavTileCache {
  public:
-  static constexpr int kRequestsPerBatch = 8;  // x 8 touched layers = Detour's 64-tile list
+  // Pieces sent to Detour before its tiles are rebuilt: x 8 touched layers each fills
+  // Detour's 64-tile update list, which silently drops tiles beyond it.
+  static constexpr int kPiecesPerBatch = 8;
 
   NavTileCache();
   ~NavTileCache();
@@ -63,51 +68,64 @@ class NavTileCache {
   // Builds every navmesh tile from its layers (start-up). Returns "" or the first error.
   std::string buildAllTiles(dtNavMesh& mesh);
 
-  // Queues `box` (world coordinates) as obstacle `id`, replacing its previous box. Returns ""
-  // or why it is refused (more pieces than free slots); a refused box leaves `id` as it was.
+  // Queues `box` (world coordinates) as obstacle `id`'s. Returns "" or why it is refused
+  // (more pieces than free slots); a refused box leaves `id` as it was.
   std::string upsert(ObstacleId id, const Aabb& box);
-  // Queues the removal of `id`; false when the cache does not hold it.
+  // Queues the removal of `id`; false when the cache neither holds nor awaits it.
   bool remove(ObstacleId id);
-  // Sends queued changes and rebuilds touched tiles: at most `max_steps` tile rebuilds.
-  // Returns the steps taken (0: nothing was pending).
-  int update(dtNavMesh& mesh, int max_steps);
+  // Applies queued changes, whole and in order, until `max_tile_rebuilds` tile layers have
+  // been rebuilt (the change that reaches it finishes). Returns the tile layers rebuilt.
+  int update(dtNavMesh& mesh, int max_tile_rebuilds);
+  bool upToDate() const { return queue_.empty(); }
 
-  bool upToDate() const { return idle_ && queue_.empty(); }
-  size_t queuedPieces() const { return queue_.size(); }
+  // The durable state: the boxes the mesh shows, by id, and the changes waiting, in order.
+  std::vector<NavObstacleChange> held() const;
+  std::vector<NavObstacleChange> queued() const { return {queue_.begin(), queue_.end()}; }
+  // Replaces every obstacle: `held` applied at once (no budget), `queued` waiting in order.
+  // Used by a restore, so that the mesh and its queue are as they were captured.
+  void restore(dtNavMesh& mesh, std::span<const NavObstacleChange> held,
+               std::span<const NavObstacleChange> queued);
+
+  size_t queuedChanges() const { return queue_.size(); }
   int slotsClaimed() const { return claimed_; }
-  uint64_t failedRebuilds() const { return failed_rebuilds_; }
+  // Pieces Detour refused or tiles it failed to rebuild (none expected: the slots are
+  // counted before a change is queued).
+  uint64_t failures() const { return failures_; }
   size_t memoryBytes() const;
 
  private:
   struct Piece {
     float bmin[3], bmax[3];  // Recast coordinates
   };
-  struct Request {
-    ObstacleId id;
-    bool add = false;
-    unsigned int ref = 0;  // the piece to remove (add: assigned when sent)
-    Piece piece{};
-  };
-  struct Placed {
-    Aabb box;
-    int pieces = 0;                  // claimed slots (sent or queued)
-    std::vector<unsigned int> refs;  // pieces Detour holds
+  struct Tracked {
+    bool held = false;                     // the mesh shows held_box (maybe off the mesh)
+    Aabb held_box{};
+    std::vector<unsigned int> refs;        // the pieces Detour holds
+    bool queued = false;                   // a change waits in queue_
+    int queued_pieces = 0;                 // its pieces (0: a removal)
   };
   struct Parts;  // Detour's allocator, compressor and mesh process (nav_tile_cache.cpp)
 
   void cutIntoPieces(const Aabb& box, std::vector<Piece>& out) const;
-  void queueRemovalOf(ObstacleId id, Placed& placed);
-  bool sendBatch();
+  // Slots an obstacle may use until its queued change is applied: the old pieces are
+  // removed before the new ones are added, so the larger of the two.
+  static int claimOf(const Tracked& t);
+  NavObstacleChange* queuedChangeOf(ObstacleId id);
+  void enqueue(ObstacleId id, Tracked& t, const NavObstacleChange& change, int pieces);
+  int apply(const NavObstacleChange& change, dtNavMesh& mesh);
+  int removePieces(Tracked& t, dtNavMesh& mesh);
+  int addPieces(const Aabb& box, Tracked& t, dtNavMesh& mesh);
+  int settle(dtNavMesh& mesh);
 
   NavTileCacheParams params_;
   std::unique_ptr<Parts> parts_;  // before cache_: Detour holds pointers into it
   std::unique_ptr<dtTileCache, void (*)(dtTileCache*)> cache_;
-  std::map<ObstacleId, Placed> obstacles_;
-  std::deque<Request> queue_;
-  bool idle_ = true;  // Detour has no request or tile rebuild in progress
+  std::map<ObstacleId, Tracked> obstacles_;
+  std::deque<NavObstacleChange> queue_;
+  std::vector<Piece> pieces_;  // scratch
   int claimed_ = 0;
   size_t layer_bytes_ = 0;
-  uint64_t failed_rebuilds_ = 0;
+  uint64_t failures_ = 0;
 };
 
 }  // namespace npc::nav

@@ -31,8 +31,7 @@ void Simulation::setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits
   if (!m.tileCache()) return;
   // Obstacles the mesh was built with are already in (an unchanged box is no change).
   for (const Obstacle& o : world_.obstacles()) m.tileCache()->upsert(o.id, o.box);
-  while (!m.tileCache()->upToDate() && m.updateTiles(1 << 20) > 0) {
-  }
+  m.updateAllTiles();
 }
 
 Status Simulation::navigateObstacle(const Obstacle& obstacle) {

@@ -5,6 +5,8 @@
 #include <new>
 #include <type_traits>
 
+#include "nav/nav_tile_cache.h"
+#include "sim/sim_navigation.h"
 #include "sim/sim_planner.h"
 #include "sim/simulation.h"
 
@@ -269,10 +271,8 @@ void SimStateAccess::clear() {
   }
   std::vector<ObstacleId> obstacles;
   for (const Obstacle& o : sim_.world_.obstacles()) obstacles.push_back(o.id);
-  for (ObstacleId id : obstacles) {
-    sim_.world_.removeObstacle(id);
-    sim_.navigateObstacleRemoval(id);
-  }
+  for (ObstacleId id : obstacles) sim_.world_.removeObstacle(id);
+  whole_restore_ = true;
   if (sim_.planning_) sim_.planning_->sleeping.clear();
   sim_.groups_ = NameTable{};  // the snapshot's own names replace the world file's
   sim_.dormant_.assign(sim_.world_.places().size(), {});
@@ -328,9 +328,22 @@ void SimStateAccess::addEntity(const Entity& entity) {
   sim_.world_.markMoved();
 }
 
-void SimStateAccess::addObstacle(const Obstacle& obstacle) {
-  sim_.world_.upsertObstacle(obstacle);
-  sim_.navigateObstacle(obstacle);  // a box the navmesh cannot take still blocks sight
+void SimStateAccess::addObstacle(const Obstacle& obstacle) { sim_.world_.upsertObstacle(obstacle); }
+
+void SimStateAccess::setNavObstacles(std::vector<nav::NavObstacleChange> held,
+                                     std::vector<nav::NavObstacleChange> queued) {
+  nav_obstacles_.emplace(std::move(held), std::move(queued));
+}
+
+bool SimStateAccess::navObstacles(std::vector<nav::NavObstacleChange>& held,
+                                  std::vector<nav::NavObstacleChange>& queued) const {
+  held.clear();
+  queued.clear();
+  const nav::NavTileCache* cache = sim_.navigation_ ? sim_.navigation_->mesh.tileCache() : nullptr;
+  if (!cache) return false;
+  held = cache->held();
+  queued = cache->queued();
+  return true;
 }
 
 void SimStateAccess::addPlanner(EntityId id, const PlannerMemory& memory) {
@@ -452,6 +465,19 @@ void SimStateAccess::finishRestore() {
     }
   }
   sim_.world_.markMoved();
+  if (whole_restore_) restoreNavObstacles();
+}
+
+// The mesh must be the captured one before the first tick (not rebuilt over later ticks on
+// the budget), or paths, and so decisions, would differ from the live run's.
+void SimStateAccess::restoreNavObstacles() {
+  if (!sim_.navigation_) return;
+  if (!nav_obstacles_) {
+    std::vector<nav::NavObstacleChange> held;
+    for (const Obstacle& o : sim_.world_.obstacles()) held.push_back({o.id, false, o.box});
+    nav_obstacles_.emplace(std::move(held), std::vector<nav::NavObstacleChange>{});
+  }
+  sim_.navigation_->mesh.restoreObstacles(nav_obstacles_->first, nav_obstacles_->second);
 }
 
 }  // namespace npc

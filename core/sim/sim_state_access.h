@@ -39,6 +39,7 @@
 #include "hibernation/place_dispatcher.h"
 #include "intent/intention_queue.h"
 #include "mbt/instance.h"
+#include "nav/nav_obstacle_change.h"
 #include "perception/signals.h"
 #include "perception/sounds.h"
 #include "perception/stealth_meter.h"
@@ -134,6 +135,10 @@ class SimStateAccess {
   uint64_t nextIntentionId() const;
   uint64_t nextDroppedObject() const;
   const World& world() const;
+  // The navmesh's obstacles (held boxes by id, waiting changes in order) when it follows
+  // obstacle changes (a tile cache); false, and the lists emptied, when it does not.
+  bool navObstacles(std::vector<nav::NavObstacleChange>& held,
+                    std::vector<nav::NavObstacleChange>& queued) const;
   std::span<const Agent> agents() const;
   const Agent* agent(EntityId id) const;  // an awake agent; null if none
   const PlaceDispatcher& places() const;
@@ -188,6 +193,11 @@ class SimStateAccess {
   // A non-agent entity (players, objects, attributes) as it was.
   void addEntity(const Entity& entity);
   void addObstacle(const Obstacle& obstacle);
+  // The navmesh's obstacles as captured (held boxes, waiting changes): finishRestore()
+  // rebuilds the mesh with them. Without this call after clear(), the mesh is rebuilt to
+  // show the restored obstacles.
+  void setNavObstacles(std::vector<nav::NavObstacleChange> held,
+                       std::vector<nav::NavObstacleChange> queued);
   // A planning agent's memory: adopted by the agent when it is added (awake or asleep);
   // dropped by finishRestore() when no agent of that id came.
   void addPlanner(EntityId id, const PlannerMemory& memory);
@@ -243,10 +253,16 @@ class SimStateAccess {
  private:
   bool restoreExact(Agent& agent, const AgentRecord::Exact& exact, RestoreMode mode);
   void reportInterrupted(const Agent& agent, const AgentRecord& record);
+  void restoreNavObstacles();
 
   Simulation& sim_;
   std::vector<EntityId> reserved_;  // setEntityOrder's rows
   std::unordered_map<EntityId, PlannerMemory> planners_;  // addPlanner's, until the agent comes
+  // A whole restore (clear() was called): finishRestore() rebuilds the navmesh's obstacles,
+  // from setNavObstacles' lists or else from the restored world's.
+  bool whole_restore_ = false;
+  std::optional<std::pair<std::vector<nav::NavObstacleChange>, std::vector<nav::NavObstacleChange>>>
+      nav_obstacles_;
 };
 
 }  // namespace npc

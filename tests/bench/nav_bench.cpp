@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <random>
 #include <vector>
@@ -21,6 +22,8 @@
 #include "nav/nav_mesh.h"
 #include "nav/nav_mesh_builder.h"
 #include "nav/nav_query.h"
+#include "nav/nav_tile_cache.h"
+#include "nav/nav_tile_cache_builder.h"
 #include "nav/path_cost_cache.h"
 #include "sim/nav_reachability.h"
 #include "sim/world_file.h"
@@ -48,44 +51,59 @@ struct Scene {
   Aabb area;  // where query endpoints are drawn
 };
 
-// The demo village exactly as npcd builds it from config/demo.json.
-const Scene& demoScene() {
+// The demo village exactly as npcd builds it from config/demo.json: a tile cache, the
+// obstacle boxes as its obstacles.
+Scene& demoScene() {
   static const std::unique_ptr<Scene> scene = [] {
     auto s = std::make_unique<Scene>();
     WorldFile world;
     std::vector<std::string> errors;
     if (!loadWorldFile(NPCD_SOURCE_DIR "/config/demo.json", world, errors)) std::abort();
-    LevelGeometry g;
-    if (!g.loadObj(world.navmesh.geometry).empty()) std::abort();
-    std::vector<Aabb> boxes;
-    for (const Obstacle& o : world.obstacles) boxes.push_back(o.box);
     const auto t0 = std::chrono::steady_clock::now();
-    if (!NavMeshBuilder(world.navmesh.build).build(g, boxes, s->mesh, &s->stats).empty()) std::abort();
+    if (!makeNavMesh(world.navmesh, world.obstacles, s->mesh).empty()) std::abort();
     s->build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s->stats.tiles_built = s->mesh.tileCount();
+    s->stats.polygons = s->mesh.polygonCount();
     s->area = {{-90, -40, 0}, {80, 60, 0}};
     return s;
   }();
   return *scene;
 }
 
-// A town of 1.6 km x 1.6 km: 32 x 32 blocks of 40 m houses (blockers) on 10 m streets.
+// A town of 1.6 km x 1.6 km: 32 x 32 blocks of 40 m houses on 10 m streets. The houses are
+// blockers baked into a mesh that never changes or, with a tile cache, its obstacles (any
+// could move or go), as a world file with obstacles_block builds them: 1,024 boxes cut
+// into 4-9 pieces each.
+std::unique_ptr<Scene> makeTown(bool tile_cache) {
+  auto s = std::make_unique<Scene>();
+  const float side = 1600.f, pitch = 50.f, house = 40.f;
+  const LevelGeometry g = ground(0, 0, side, side);
+  std::vector<Obstacle> houses;
+  for (float x = 10.f; x + house < side; x += pitch)
+    for (float y = 10.f; y + house < side; y += pitch)
+      houses.push_back({ObstacleId{houses.size() + 1}, {{x, y, 0}, {x + house, y + house, 8}}});
+  std::vector<Aabb> boxes;
+  for (const Obstacle& o : houses) boxes.push_back(o.box);
+  NavBuildConfig c;
+  c.cell_size_m = 0.5f;
+  c.tile_size_cells = 64;
+  c.max_obstacles = 16384;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string e = tile_cache ? NavTileCacheBuilder(c).build(g, houses, s->mesh, &s->stats)
+                                   : NavMeshBuilder(c).build(g, boxes, s->mesh, &s->stats);
+  if (!e.empty()) std::abort();
+  s->build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  s->area = {{0, 0, 0}, {side, side, 0}};
+  return s;
+}
+
 const Scene& townScene() {
-  static const std::unique_ptr<Scene> scene = [] {
-    auto s = std::make_unique<Scene>();
-    const float side = 1600.f, pitch = 50.f, house = 40.f;
-    const LevelGeometry g = ground(0, 0, side, side);
-    std::vector<Aabb> houses;
-    for (float x = 10.f; x + house < side; x += pitch)
-      for (float y = 10.f; y + house < side; y += pitch) houses.push_back({{x, y, 0}, {x + house, y + house, 8}});
-    NavBuildConfig c;
-    c.cell_size_m = 0.5f;
-    c.tile_size_cells = 64;
-    const auto t0 = std::chrono::steady_clock::now();
-    if (!NavMeshBuilder(c).build(g, houses, s->mesh, &s->stats).empty()) std::abort();
-    s->build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    s->area = {{0, 0, 0}, {side, side, 0}};
-    return s;
-  }();
+  static const std::unique_ptr<Scene> scene = makeTown(false);
+  return *scene;
+}
+
+Scene& townCachedScene() {
+  static const std::unique_ptr<Scene> scene = makeTown(true);
   return *scene;
 }
 
@@ -145,12 +163,47 @@ void BM_PathDemoCached(benchmark::State& state) {
 }
 BENCHMARK(BM_PathDemoCached);
 
+// A cart (2.5 x 1.5 m, 2 m high) moved to a random spot and applied, as a tick applies an
+// UpsertObstacle: the tiles of its old place and of its new one rebuilt. p50/p99 in
+// microseconds per move, tile layers rebuilt per move, the tile cache's memory.
+void obstacleMove(benchmark::State& state, Scene& scene) {
+  NavTileCache& cache = *scene.mesh.tileCache();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> ux(scene.area.min.x, scene.area.max.x),
+      uy(scene.area.min.y, scene.area.max.y);
+  const ObstacleId cart{1u << 30};
+  std::vector<double> us;
+  us.reserve(4096);
+  int64_t rebuilt = 0;
+  for (auto _ : state) {
+    const float x = ux(rng), y = uy(rng);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!cache.upsert(cart, {{x - 1.25f, y - 0.75f, 0.f}, {x + 1.25f, y + 0.75f, 2.f}}).empty()) std::abort();
+    rebuilt += scene.mesh.updateTiles(std::numeric_limits<int>::max());
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+  }
+  cache.remove(cart);
+  scene.mesh.updateAllTiles();
+  std::sort(us.begin(), us.end());
+  state.counters["p50_us"] = us[us.size() / 2];
+  state.counters["p99_us"] = us[us.size() * 99 / 100];
+  state.counters["rebuilds"] = static_cast<double>(rebuilt) / static_cast<double>(us.size());
+  state.counters["cache_MB"] = static_cast<double>(cache.memoryBytes()) / (1 << 20);
+}
+
+void BM_ObstacleMoveDemo(benchmark::State& state) { obstacleMove(state, demoScene()); }
+BENCHMARK(BM_ObstacleMoveDemo)->Iterations(2000);
+void BM_ObstacleMoveTown(benchmark::State& state) { obstacleMove(state, townCachedScene()); }
+BENCHMARK(BM_ObstacleMoveTown)->Iterations(2000);
+
 void reportBuild(benchmark::State& state, const Scene& s) {
   for (auto _ : state) benchmark::DoNotOptimize(s.mesh.tileCount());
   state.counters["build_s"] = s.build_s;
   state.counters["tiles"] = s.stats.tiles_built;
   state.counters["polys"] = s.stats.polygons;
   state.counters["mesh_MB"] = static_cast<double>(s.mesh.memoryBytes()) / (1 << 20);
+  if (const NavTileCache* cache = s.mesh.tileCache())
+    state.counters["cache_MB"] = static_cast<double>(cache->memoryBytes()) / (1 << 20);
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   state.counters["peak_rss_MB"] = static_cast<double>(ru.ru_maxrss) / 1024;
@@ -234,5 +287,7 @@ void BM_BuildDemo(benchmark::State& state) { reportBuild(state, demoScene()); }
 BENCHMARK(BM_BuildDemo)->Iterations(1);
 void BM_BuildTown(benchmark::State& state) { reportBuild(state, townScene()); }
 BENCHMARK(BM_BuildTown)->Iterations(1);
+void BM_BuildTownCached(benchmark::State& state) { reportBuild(state, townCachedScene()); }
+BENCHMARK(BM_BuildTownCached)->Iterations(1);
 
 }  // namespace

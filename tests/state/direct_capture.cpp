@@ -54,6 +54,8 @@ void encodeWorld(const SimStateAccess& access, pb::WorldState& out) {
     s.set_cover(static_cast<uint32_t>(o.cover));
   }
   out.set_next_dropped_object(access.nextDroppedObject());
+  std::vector<nav::NavObstacleChange> held, queued;
+  if (access.navObstacles(held, queued)) encodeNavObstacles(held, queued, *out.mutable_navmesh());
 }
 
 void encodeBst(const BstAgentState& s, uint8_t behavior_def, const SelectionTreeLibrary& trees,

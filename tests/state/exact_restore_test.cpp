@@ -6,6 +6,9 @@
 #include "core/sim/tick_hash.h"
 #include "demo_state_world.h"
 #include "journal_codec.h"
+#include "nav/nav_query.h"
+#include "sim/sim_navigation.h"
+#include "sim/sim_state_access.h"
 #include "journal_replay.h"
 #include "sim_state_codec.h"
 #include "state_checksum.h"
@@ -112,4 +115,68 @@ TEST_CASE("a journal of the live run replays tick for tick from its snapshot", "
   ReplayedTick replayed;
   const Status late = replayTick(*replay.sim, journal.front(), replayed);
   CHECK(late.message() == "journal record of tick 301, the simulation is at tick 700");
+}
+
+namespace {
+
+// Walks across the demo village, as the restored and the live navmesh answer them.
+std::vector<float> demoWalks(const Simulation& sim) {
+  const Vec3 points[] = {{-60, 0, 0}, {-30, 10, 0}, {0, 0, 0}, {30, -10, 0}, {60, 20, 0}};
+  nav::NavQuery query(sim.navigation()->mesh, nav::NavQueryLimits{});
+  std::vector<float> out;
+  for (const Vec3& a : points) {
+    for (const Vec3& b : points) out.push_back(query.path(a, b).length_m);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a snapshot taken while obstacle changes wait restores the navmesh and its queue",
+          "[state][exact]") {
+  test::DemoStateWorld live;
+  live.run(20);
+  // Carts on the village's streets, more tiles than one tick's rebuild budget: some wait.
+  for (int i = 0; i < 6; ++i) {
+    const float x = -60.f + 25.f * static_cast<float>(i);
+    live.pending.push_back({ClientId::kDaemon, 0,
+                            UpsertObstacle{{ObstacleId{9000u + i}, {{x, -2.f, 0.f}, {x + 3.f, 2.f, 2.f}}}}});
+  }
+  live.run(1);        // submits them
+  live.sim->tick();   // applies them, as far as the budget goes
+  live.game->step(*live.sim, live.pending);
+  std::vector<nav::NavObstacleChange> held, queued;
+  REQUIRE(SimStateAccess(*live.sim).navObstacles(held, queued));
+  REQUIRE_FALSE(queued.empty());
+
+  pb::SimState state;
+  captureSimState(*live.sim, state);
+  REQUIRE(state.world().has_navmesh());
+  CHECK(state.world().navmesh().queued_size() == static_cast<int>(queued.size()));
+
+  SECTION("Should rebuild the captured mesh and carry on with the waiting changes") {
+    test::DemoStateWorld other;
+    std::string error;
+    REQUIRE(restoreSimState(state, *other.sim, error, RestoreMode::kExact));
+    std::vector<nav::NavObstacleChange> held2, queued2;
+    REQUIRE(SimStateAccess(*other.sim).navObstacles(held2, queued2));
+    CHECK(held2.size() == held.size());
+    CHECK(queued2.size() == queued.size());
+    CHECK(demoWalks(*other.sim) == demoWalks(*live.sim));
+    std::vector<Command> copy = live.pending;
+    REQUIRE(live.sim->submit(live.pending));
+    REQUIRE(other.sim->submit(copy));
+    runSideBySide(live, *other.sim, 30);
+    CHECK(demoWalks(*other.sim) == demoWalks(*live.sim));
+  }
+  SECTION("Should show the world's obstacles when the snapshot has no navmesh part") {
+    state.mutable_world()->clear_navmesh();
+    test::DemoStateWorld other;
+    std::string error;
+    REQUIRE(restoreSimState(state, *other.sim, error, RestoreMode::kExact));
+    std::vector<nav::NavObstacleChange> held2, queued2;
+    REQUIRE(SimStateAccess(*other.sim).navObstacles(held2, queued2));
+    CHECK(queued2.empty());
+    CHECK(held2.size() == static_cast<size_t>(state.world().obstacles_size()));
+  }
 }
