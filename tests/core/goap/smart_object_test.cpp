@@ -216,3 +216,54 @@ TEST_CASE("Object actions without candidates are pruned before the search",
   CHECK(explain(res, d).find("PickUpBoulder") == std::string::npos);  // not an achiever of the goal
   CHECK(explain(res, d).find("Throw (never \"holding = true\")") != std::string::npos);
 }
+
+// Melee or ranged by whether the enemy can be reached: the melee walks up to the enemy,
+// and a walk the navmesh cannot make is never a step, so no fact is needed for it.
+TEST_CASE("A planner fights from range when no walk reaches the enemy", "[goap][smart_objects]") {
+  GoapLibrary lib;
+  const GoapDomain& d = loadDomain(lib, R"({
+    "domain": "fighter",
+    "targets": ["enemy"],
+    "facts": [ { "name": "enemy_hit", "type": "bool" } ],
+    "actions": [
+      { "name": "Melee", "effects": [{ "move_near": "enemy", "range": 1.5 },
+                                     { "fact": "enemy_hit", "set": true }],
+        "cost": { "base": 1, "travel_per_m": 1 } },
+      { "name": "Shoot", "effects": [{ "fact": "enemy_hit", "set": true }], "cost": 20 }
+    ],
+    "goals": [ { "name": "hit", "desired": [{ "fact": "enemy_hit", "value": true }] } ]
+  })");
+  GoapPlanner planner;
+  std::array<TargetPosition, 1> enemy{};
+  enemy[0] = {true, {10, 0, 0}, EntityId{7}};
+  PlanRequest r = test::request(d, {"hit"});
+  r.self_position = {0, 0, 0};
+  r.targets = enemy;
+  SECTION("Should walk up and strike when the enemy stands on open ground") {
+    const PlanResult& res = planner.plan(r);
+    REQUIRE(res.status == PlanStatus::kFound);
+    CHECK(test::names(d, res) == std::vector<std::string>{"Melee"});
+  }
+  SECTION("Should shoot when the enemy is on a roof no path climbs") {
+    struct Roof : Reachability {
+      bool reachable(Vec3, Vec3) const override { return true; }
+      float travelDistance(Vec3 from, Vec3 to) const override {
+        return to == from ? 0.f : kInfiniteCost;
+      }
+    } roof;
+    r.reachability = &roof;
+    const PlanResult& res = planner.plan(r);
+    REQUIRE(res.status == PlanStatus::kFound);
+    CHECK(test::names(d, res) == std::vector<std::string>{"Shoot"});
+  }
+  SECTION("Should shoot when the only way up is a long walk round") {
+    struct LongWay : Reachability {
+      bool reachable(Vec3, Vec3) const override { return true; }
+      float travelDistance(Vec3 from, Vec3 to) const override { return 4.f * length(to - from); }
+    } long_way;
+    r.reachability = &long_way;
+    const PlanResult& res = planner.plan(r);
+    REQUIRE(res.status == PlanStatus::kFound);
+    CHECK(test::names(d, res) == std::vector<std::string>{"Shoot"});
+  }
+}
