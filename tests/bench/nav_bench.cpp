@@ -209,6 +209,45 @@ void reportBuild(benchmark::State& state, const Scene& s) {
   state.counters["peak_rss_MB"] = static_cast<double>(ru.ru_maxrss) / 1024;
 }
 
+// 10,000 awake planners in the town, each pricing its walks to the 4 objects nearest it
+// (within 30 m) through the daemon's shared PathCostCache, as a planning pass does; one
+// iteration = every planner once (40,000 walks). Reports the mean cost of a walk, the
+// cache's hit rate, and how many walks fit a 5 ms budget.
+void BM_NavQueriesTenThousandPlanners(benchmark::State& state) {
+  const Scene& town = townScene();
+  NavQuery query(town.mesh);
+  PathCostCache cache;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(0.f, 1600.f), near(-30.f, 30.f);
+  struct Walk {
+    Vec3 from, to;
+  };
+  std::vector<Walk> walks;
+  while (walks.size() < 40000) {
+    NavPoint self;
+    if (query.nearestPoint({u(rng), u(rng), 0}, self) != NavResult::kOk) continue;
+    for (int k = 0; k < 4;) {
+      NavPoint object;
+      const Vec3 p{self.position.x + near(rng), self.position.y + near(rng), 0};
+      if (query.nearestPoint(p, object) != NavResult::kOk) continue;
+      walks.push_back({self.position, object.position});
+      ++k;
+    }
+  }
+  double seconds = 0;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (const Walk& w : walks) benchmark::DoNotOptimize(cache.path(query, w.from, w.to).length_m);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  const double us = seconds * 1e6 / static_cast<double>(walks.size());  // the last pass's
+  state.counters["us_per_walk"] = us;
+  state.counters["walks_in_5ms"] = 5000.0 / us;
+  const double lookups = static_cast<double>(cache.hits() + cache.misses());
+  state.counters["cache_hit_pct"] = 100.0 * static_cast<double>(cache.hits()) / lookups;
+}
+BENCHMARK(BM_NavQueriesTenThousandPlanners)->Iterations(3)->Unit(benchmark::kMillisecond);
+
 // The guard domain's StartFire, planned by 100 of 2,000 guards per iteration in the town:
 // 2,000 torches, braziers, haystacks, carts and oil lamps on the streets, each guard
 // gathering those within the domain's object radius, as the daemon does. range(0): 0 =
