@@ -15,7 +15,7 @@ PACKAGES=(
   libcli11-dev
   liblua5.4-dev
   libbenchmark-dev
-  librecast-dev
+  librecast-dev zlib1g-dev
   prometheus-cpp-dev
   libhiredis-dev
   openssl

@@ -37,7 +37,7 @@ bool sameBox(const Aabb& a, const Aabb& b) {
 
 struct NavTileCache::Parts {
   dtTileCacheAlloc alloc;  // Detour's default: dtAlloc / dtFree per rebuild
-  NavLayerCopyCompressor compressor;
+  NavLayerCompressor compressor;
   WalkableFlags flags;
 };
 

@@ -17,8 +17,8 @@
 // `queued()` are all a snapshot needs, and `restore` rebuilds the same mesh from them.
 // Cost: a change rebuilds every tile layer its padded box covers (one or two for a door or
 // a cart, at 19.2 m tiles), twice when it moves (old place, new place); see README.md.
-// Memory: memoryBytes() — the layers (stored uncompressed: a byte each of height, area and
-// connections per cell) plus the obstacle and tile tables.
+// Memory: memoryBytes() — the layers (a byte each of height, area and connections per cell,
+// kept deflated: NavLayerCompressor) plus the obstacle and tile tables.
 // Thread: tick thread.
 #pragma once
 

@@ -102,7 +102,7 @@ std::string NavTileCacheBuilder::build(const LevelGeometry& geometry, std::span<
 
   LayerList list;
   {
-    NavLayerCopyCompressor compressor;
+    NavLayerCompressor compressor;
     TileLayerBuilder tiles(config_, geometry);
     for (int ty = 0; ty < grid.tiles_y; ++ty) {
       for (int tx = 0; tx < grid.tiles_x; ++tx) {

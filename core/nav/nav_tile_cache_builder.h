@@ -8,7 +8,7 @@
 // Against NavMeshBuilder (fixed blockers): obstacles are not baked in, so removing one
 // reopens the ground under it; regions come from Detour's layer partition instead of the
 // watershed (more, thinner polygons; paths of the same length to within a cell); the layers
-// cost memory (≈ 3 bytes per walkable cell, NavTileCache).
+// cost memory (≈ 3 bytes per cell before deflating, NavTileCache).
 // Limits: NavMeshBuilder's, and tile_size_cells at most 255 (a layer's size is a byte).
 // Building is done once at start-up, never in the tick.
 #pragma once
