@@ -161,6 +161,12 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   plans_failed_ = counter(r, "npcd_plans_failed_total", "Planner searches that found no plan");
   plans_partial_ = counter(r, "npcd_plans_partial_total",
                            "Planner searches cut short by a limit (a partial result)");
+  nav_tile_rebuilds_ = counter(r, "npcd_navmesh_tile_rebuilds_total",
+                               "Navmesh tile layers rebuilt for obstacle changes");
+  nav_changes_waiting_ = gauge(r, "npcd_navmesh_obstacle_changes_waiting",
+                               "Obstacle changes waiting for the navmesh's rebuild budget");
+  nav_changes_ignored_ = counter(r, "npcd_navmesh_obstacle_changes_ignored_total",
+                                 "Obstacle changes a navmesh without a tile cache did not follow");
   prometheus::Histogram::BucketBoundaries plan_bounds;
   for (uint64_t ns : LatencyHistogram::kBoundsNs) plan_bounds.push_back(static_cast<double>(ns) / 1e9);
   plan_seconds_ = &prometheus::BuildHistogram()
@@ -205,6 +211,9 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(plans_, s.sim.plans, last_.plans);
   grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
   grow(plans_partial_, s.sim.plans_partial, last_.plans_partial);
+  grow(nav_tile_rebuilds_, s.sim.nav_tile_rebuilds, last_.nav_tile_rebuilds);
+  grow(nav_changes_ignored_, s.sim.nav_obstacle_changes_ignored, last_.nav_changes_ignored);
+  nav_changes_waiting_->Set(static_cast<double>(s.sim.nav_obstacle_changes_waiting));
   observePlanLatency(s.sim.plan_latency);
   grow(errors_input_, s.errors_input, last_.errors_input);
   grow(errors_refused_, s.errors_refused, last_.errors_refused);

@@ -56,7 +56,9 @@ void Simulation::navigateObstacleRemoval(ObstacleId id) {
 }
 
 void Simulation::updateNavMesh() {
-  if (navigation_) navigation_->mesh.updateTiles(navigation_->max_tile_rebuilds_per_tick);
+  if (!navigation_) return;
+  navigation_->tile_rebuilds += static_cast<uint64_t>(
+      navigation_->mesh.updateTiles(navigation_->max_tile_rebuilds_per_tick));
 }
 
 bool Simulation::navigateMove(ClientActionStart& start) {

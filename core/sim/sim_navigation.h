@@ -36,6 +36,7 @@ struct SimNavigation {
   // mesh without a tile cache (a file's) could not follow.
   int max_tile_rebuilds_per_tick = 4;
   uint64_t ignored_obstacle_changes = 0;
+  uint64_t tile_rebuilds = 0;  // by the ticks (SimStats::nav_tile_rebuilds)
   // Each agent's last MoveTo check, for GetAgent ("navigation"). Pruned of departed agents
   // when it outgrows the agent count.
   struct LastPath {

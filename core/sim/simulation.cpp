@@ -7,6 +7,7 @@
 #include "agent/archetype_change.h"
 #include "base/worker_pool.h"
 #include "intent/intent_debug.h"
+#include "nav/nav_tile_cache.h"
 #include "perception/perception_debug.h"
 #include "sim/sim_mbt_host.h"
 #include "sim/sim_messages.h"
@@ -861,6 +862,12 @@ SimStats Simulation::stats() const {
   s.obstacles = world_.obstacles().size();
   s.perception_rays = perception_.totals().rays;
   s.perception_full_updates = perception_.totals().full_updates;
+  if (navigation_) {
+    s.nav_tile_rebuilds = navigation_->tile_rebuilds;
+    if (const nav::NavTileCache* cache = navigation_->mesh.tileCache())
+      s.nav_obstacle_changes_waiting = cache->queuedChanges();
+    s.nav_obstacle_changes_ignored = navigation_->ignored_obstacle_changes;
+  }
   return s;
 }
 

@@ -113,6 +113,12 @@ struct SimStats {
                                // the domain accepts partial plans)
   uint64_t plan_steps_failed = 0;
   LatencyHistogram plan_latency;  // wall time of each planner search (measured, never used)
+  // The navmesh's obstacle changes (a mesh with a tile cache): tile layers the ticks rebuilt,
+  // changes waiting for the next ticks' budget, and changes a mesh that never changes (a
+  // file's) could not follow.
+  uint64_t nav_tile_rebuilds = 0;
+  size_t nav_obstacle_changes_waiting = 0;
+  uint64_t nav_obstacle_changes_ignored = 0;
 };
 
 class Simulation {

@@ -138,6 +138,8 @@ TEST_CASE("Obstacle commands change the navmesh on the ticks that apply them") {
     CHECK(w.sim.navigation()->mesh.generation() != before);
     CHECK(test::findAction(out, 1) == nullptr);
     CHECK(w.view()["navigation"]["last_move_to"]["result"] == "unreachable");
+    CHECK(w.sim.stats().nav_tile_rebuilds > 0);
+    CHECK(w.sim.stats().nav_obstacle_changes_waiting == 0);
   }
   SECTION("Should reopen the gap when the cart is removed") {
     w.sim.tick();
