@@ -6,8 +6,9 @@
 #         perception on it (core_tests [worker_pool], perception_tests [threads];
 #         npcd_tick_hash on the demo
 #         and a scale world with 4 threads), the tick driver, the watchdog's thread, the
-#         snapshot writer's thread, the stats board, the cluster's lease keeper (server_tests,
-#         the cases without gRPC).
+#         snapshot writer's thread, the stats board, the cluster's lease keeper and npc
+#         courier, and cluster nodes ticked on tick threads of their own beside those
+#         (server_tests, the cases without gRPC).
 #         The tests that run gRPC are left out: Debian's gRPC is not built with TSan, so
 #         every call handed from one gRPC thread to another is reported as a race (its
 #         completion queues synchronise where TSan cannot see); they run under asan.

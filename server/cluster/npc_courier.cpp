@@ -121,25 +121,47 @@ void NpcCourier::run() {
 }
 
 bool NpcCourier::sendQueued(PlaceLeaseStore& store) {
+  std::vector<OutgoingNpcs> batch;
+  std::vector<ArrivalEntry> entries;
   while (true) {
-    OutgoingNpcs batch;
     {
       std::lock_guard lock(mutex_);
       if (outgoing_.empty()) return true;
-      batch = outgoing_.front();
+      const size_t n = std::min(outgoing_.size(), kMaxArrivalsPerAppend);
+      batch.assign(outgoing_.begin(), outgoing_.begin() + static_cast<std::ptrdiff_t>(n));
     }
-    const AppendResult appended = store.appendArrival(batch.place, batch.field, batch.bytes);
-    std::lock_guard lock(mutex_);
-    if (!appended.status.isOk()) {
+    entries.clear();
+    for (const OutgoingNpcs& b : batch) entries.push_back({b.place, b.field, b.bytes});
+    if (!settleSent(batch, store.appendArrivals(entries))) return false;
+  }
+}
+
+bool NpcCourier::settleSent(std::vector<OutgoingNpcs>& batch,
+                            const std::vector<AppendResult>& appended) {
+  std::vector<OutgoingNpcs> again;
+  std::lock_guard lock(mutex_);
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (!appended[i].status.isOk()) {
+      // One line per batch: Redis away fails every entry after the first alike.
+      if (again.empty()) {
+        spdlog::warn(logText("cluster: writing to place \"" + batch[i].place + "\"'s arrivals: " +
+                             appended[i].status.message() + " (tried again)"));
+      }
       ++stats_.send_failures;
-      spdlog::warn(logText("cluster: writing to place \"" + batch.place + "\"'s arrivals: " +
-                           appended.status.message() + " (tried again)"));
-      return false;  // Redis is away: the batch stays first in line
+      again.push_back(std::move(batch[i]));
+      continue;
     }
     ++stats_.sent;
-    delivered_.insert(delivered_.end(), batch.ids.begin(), batch.ids.end());
-    outgoing_.pop_front();
+    delivered_.insert(delivered_.end(), batch[i].ids.begin(), batch[i].ids.end());
   }
+  // Only this thread takes from the queue, so its front is still the batch. What Redis took
+  // is not sent again (an entry twice would be a sound heard twice); what it did not take
+  // goes first in line. After an I/O error that is everything from the failed entry on, in
+  // order, as before the batch was sent.
+  outgoing_.erase(outgoing_.begin(), outgoing_.begin() + static_cast<std::ptrdiff_t>(batch.size()));
+  outgoing_.insert(outgoing_.begin(), std::make_move_iterator(again.begin()),
+                   std::make_move_iterator(again.end()));
+  return again.empty();
 }
 
 bool NpcCourier::appendInputs(PlaceLeaseStore& store) {
@@ -186,16 +208,22 @@ void NpcCourier::readWatched(PlaceLeaseStore& store) {
     std::lock_guard lock(mutex_);
     watched.assign(watched_.begin(), watched_.end());
   }
-  for (auto& [place, watch] : watched) {
-    const StreamResult read = store.readArrivals(place, watch.cursor, kReadBatch);
-    if (!read.status.isOk()) return;  // Redis is away: next poll
-    if (read.entries.empty()) continue;
-    std::lock_guard lock(mutex_);
+  if (watched.empty()) return;
+  std::vector<StreamCursor> cursors;
+  for (const auto& [place, watch] : watched) cursors.push_back({place, watch.cursor});
+  std::vector<StreamResult> reads = store.readArrivals(cursors, kReadBatch);
+  std::lock_guard lock(mutex_);
+  for (size_t i = 0; i < watched.size(); ++i) {
+    // A read that failed is asked again at the next poll, from the same cursor.
+    if (!reads[i].status.isOk() || reads[i].entries.empty()) continue;
+    const auto& [place, watch] = watched[i];
     auto it = watched_.find(place);
     if (it == watched_.end() || it->second.generation != watch.generation) continue;  // rewatched
-    it->second.cursor = read.entries.back().id;
-    stats_.received += read.entries.size();
-    for (const StreamEntry& e : read.entries) incoming_.push_back({place, e.id, e.field, e.bytes});
+    it->second.cursor = reads[i].entries.back().id;
+    stats_.received += reads[i].entries.size();
+    for (StreamEntry& e : reads[i].entries) {
+      incoming_.push_back({place, std::move(e.id), std::move(e.field), std::move(e.bytes)});
+    }
   }
 }
 

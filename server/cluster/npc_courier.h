@@ -1,7 +1,7 @@
 // NpcCourier: carries npcs across place borders between cluster nodes. When the game walks
 // an npc from a place held here into a place held by another node, this node appends the
 // npc's state (an encoded PlaceHandoff of it, state/place_handoff.h) to the destination
-// place's arrivals stream in Redis (PlaceLeaseStore::appendArrival); whoever holds that
+// place's arrivals stream in Redis (PlaceLeaseStore::appendArrivals); whoever holds that
 // place reads its stream and adopts the npc. Redis keeps the entry, so a destination that
 // nobody holds, or whose holder dies before adopting, loses nothing: its next holder reads
 // the stream after the last entry the place's snapshot had adopted.
@@ -14,7 +14,9 @@
 // A thread of its own, with its own connection: woken by what is queued, it sends npcs
 // and inputs at once (what Redis did not take stays queued and is tried again a poll
 // later), and every `poll` interval it reads the watched places' streams after their
-// cursors. The tick thread queues and collects.
+// cursors. Each of these is one round trip however many places it concerns (up to
+// kMaxArrivalsPerAppend / kMaxInputsPerAppend entries per append). The tick thread queues
+// and collects.
 //
 // Thread: send/record/takeDelivered/watch/unwatch/takeArrivals on the tick thread; flush
 // and stats from any thread.
@@ -70,7 +72,11 @@ class NpcCourier {
   NpcCourier(const NpcCourier&) = delete;
   NpcCourier& operator=(const NpcCourier&) = delete;
 
+  // Queued in order, appended in order.
   void send(OutgoingNpcs batch);
+  // At most this many arrivals go in one round trip (PlaceLeaseStore::appendArrivals): a
+  // tick's npcs and sounds leaving for other places together.
+  static constexpr size_t kMaxArrivalsPerAppend = 256;
   // Queued in order; at most kMaxQueuedInputs wait (Redis away), the oldest dropped beyond.
   static constexpr size_t kMaxQueuedInputs = 10000;
   // Entries appended in one round trip (PlaceLeaseStore::appendInputs): a tick's places
@@ -95,8 +101,10 @@ class NpcCourier {
     uint64_t generation = 0;  // bumped by watch(): reads of an older watch are dropped
   };
   void run();
-  // False when Redis did not answer: what is left is tried a poll later.
+  // False when Redis did not take everything: what is left is tried a poll later.
   bool sendQueued(PlaceLeaseStore& store);
+  // Counts one batch's answers; the batches Redis did not take go back to the queue's front.
+  bool settleSent(std::vector<OutgoingNpcs>& batch, const std::vector<AppendResult>& appended);
   bool appendInputs(PlaceLeaseStore& store);
   void readWatched(PlaceLeaseStore& store);
 

@@ -218,6 +218,58 @@ Status readHolder(const RedisReply& value, const RedisReply& pttl, LeaseHolder& 
   return Status::ok();
 }
 
+// A batch call's commands, one per entry whose arguments passed (the others are answered
+// without asking Redis).
+struct Batch {
+  std::vector<std::vector<std::string>> commands;
+  std::vector<size_t> entry_of;  // the caller's entry each command is for
+};
+
+// Sends the whole batch before reading any reply (one round trip), then hands each
+// command's answer, in order, to `take(entry, status, reply)`.
+template <class Take>
+void runBatch(RedisConnection& redis, const Batch& batch, Take take) {
+  std::vector<RedisReply> replies;
+  const std::vector<Status> statuses = redis.pipeline(batch.commands, replies);
+  for (size_t k = 0; k < batch.commands.size(); ++k) take(batch.entry_of[k], statuses[k], replies[k]);
+}
+
+AppendResult appendedEntry(const Status& status, RedisReply& reply) {
+  AppendResult result;
+  result.status = status;
+  if (!result.status.isOk()) return result;
+  if (!reply.isString()) {
+    result.status = unexpectedReply("XADD");
+    return result;
+  }
+  result.id = std::move(reply.str);
+  return result;
+}
+
+// An XREAD of one stream: [[key, [[id, [field, value, ...]], ...]]], or nil when nothing is new.
+StreamResult streamEntries(const Status& status, RedisReply& reply) {
+  StreamResult result;
+  result.status = status;
+  if (!result.status.isOk() || reply.isNil()) return result;
+  if (!reply.isArray() || reply.elements.size() != 1 || !reply.elements[0].isArray() ||
+      reply.elements[0].elements.size() != 2 || !reply.elements[0].elements[1].isArray()) {
+    result.status = unexpectedReply("XREAD");
+    return result;
+  }
+  for (RedisReply& entry : reply.elements[0].elements[1].elements) {
+    if (!entry.isArray() || entry.elements.size() != 2 || !entry.elements[0].isString() ||
+        !entry.elements[1].isArray() || entry.elements[1].elements.size() < 2) {
+      result.status = unexpectedReply("XREAD");
+      result.entries.clear();
+      return result;
+    }
+    result.entries.push_back({std::move(entry.elements[0].str),
+                              std::move(entry.elements[1].elements[0].str),
+                              std::move(entry.elements[1].elements[1].str)});
+  }
+  return result;
+}
+
 }  // namespace
 
 std::string LeaseToken::ownerValue() const {
@@ -377,21 +429,27 @@ LeaseCheck PlaceLeaseStore::writeFenced(const LeaseToken& token, std::string_vie
 
 AppendResult PlaceLeaseStore::appendArrival(std::string_view place, std::string_view field,
                                             std::string_view bytes) {
-  AppendResult result;
-  result.status = checkName("place", place);
-  if (!result.status.isOk()) return result;
-  RedisReply reply;
-  result.status = redis_.command({"XADD", placeKey(place, kPlaceArrivalsKey), "MAXLEN", "~",
-                                  std::to_string(kArrivalsCap), "*", std::string(field),
-                                  std::string(bytes)},
-                                 reply);
-  if (!result.status.isOk()) return result;
-  if (!reply.isString()) {
-    result.status = unexpectedReply("XADD");
-    return result;
+  const ArrivalEntry entry{place, field, bytes};
+  return std::move(appendArrivals({&entry, 1}).front());
+}
+
+std::vector<AppendResult> PlaceLeaseStore::appendArrivals(std::span<const ArrivalEntry> entries) {
+  std::vector<AppendResult> results(entries.size());
+  Batch batch;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const ArrivalEntry& e = entries[i];
+    results[i].status = checkName("place", e.place);
+    if (!results[i].status.isOk()) continue;
+    // Not fenced: anyone may hand npcs into a place, held or not (its holder reads them).
+    batch.commands.push_back({"XADD", placeKey(e.place, kPlaceArrivalsKey), "MAXLEN", "~",
+                              std::to_string(kArrivalsCap), "*", std::string(e.field),
+                              std::string(e.bytes)});
+    batch.entry_of.push_back(i);
   }
-  result.id = std::move(reply.str);
-  return result;
+  runBatch(redis_, batch, [&](size_t i, const Status& status, RedisReply& reply) {
+    results[i] = appendedEntry(status, reply);
+  });
+  return results;
 }
 
 LeaseCheck PlaceLeaseStore::appendInput(const LeaseToken& token, uint64_t tick,
@@ -418,8 +476,7 @@ std::vector<LeaseCheck> PlaceLeaseStore::appendInputs(std::span<const PlaceInput
     for (LeaseCheck& r : results) r.status = loaded;
     return results;
   }
-  std::vector<std::vector<std::string>> commands;
-  std::vector<size_t> entry_of;  // the entry each command appends
+  Batch batch;
   std::vector<std::string> keys, args;
   for (size_t i = 0; i < entries.size(); ++i) {
     const PlaceInputEntry& e = entries[i];
@@ -427,19 +484,16 @@ std::vector<LeaseCheck> PlaceLeaseStore::appendInputs(std::span<const PlaceInput
     if (!results[i].status.isOk()) continue;
     appendInputCall(e.token, e.tick, e.bytes, keep, keys, args);
     fence(e.token, keys, args);
-    commands.push_back(evalSha(append_input_, keys, args));
-    entry_of.push_back(i);
+    batch.commands.push_back(evalSha(append_input_, keys, args));
+    batch.entry_of.push_back(i);
   }
-  std::vector<RedisReply> replies;
-  const std::vector<Status> statuses = redis_.pipeline(commands, replies);
-  for (size_t k = 0; k < commands.size(); ++k) {
-    const PlaceInputEntry& e = entries[entry_of[k]];
+  runBatch(redis_, batch, [&](size_t i, const Status& status, const RedisReply& reply) {
+    const PlaceInputEntry& e = entries[i];
     // Redis forgot the script mid-batch (a restart): appendInput loads it again. Entries
     // are idempotent, so one that did run is not appended twice.
-    results[entry_of[k]] = forgotScript(statuses[k], replies[k])
-                               ? appendInput(e.token, e.tick, e.bytes, keep)
-                               : fencedResult(statuses[k], replies[k]);
-  }
+    results[i] = forgotScript(status, reply) ? appendInput(e.token, e.tick, e.bytes, keep)
+                                             : fencedResult(status, reply);
+  });
   return results;
 }
 
@@ -453,35 +507,37 @@ StreamResult PlaceLeaseStore::readInputs(std::string_view place, std::string_vie
   return readStream(place, kPlaceInputKey, after, count);
 }
 
+std::vector<StreamResult> PlaceLeaseStore::readArrivals(std::span<const StreamCursor> cursors,
+                                                        size_t count) {
+  return readStreams(kPlaceArrivalsKey, cursors, count);
+}
+
 StreamResult PlaceLeaseStore::readStream(std::string_view place, std::string_view suffix,
                                          std::string_view after, size_t count) {
-  StreamResult result;
-  result.status = checkName("place", place);
-  if (!result.status.isOk()) return result;
-  RedisReply reply;
-  result.status = redis_.command({"XREAD", "COUNT", std::to_string(count), "STREAMS",
-                                  placeKey(place, suffix),
-                                  after.empty() ? std::string("0") : std::string(after)},
-                                 reply);
-  if (!result.status.isOk() || reply.isNil()) return result;  // nil: nothing new
-  // [[key, [[id, [field, value, ...]], ...]]]
-  if (!reply.isArray() || reply.elements.size() != 1 || !reply.elements[0].isArray() ||
-      reply.elements[0].elements.size() != 2 || !reply.elements[0].elements[1].isArray()) {
-    result.status = unexpectedReply("XREAD");
-    return result;
+  const StreamCursor cursor{place, after};
+  return std::move(readStreams(suffix, {&cursor, 1}, count).front());
+}
+
+std::vector<StreamResult> PlaceLeaseStore::readStreams(std::string_view suffix,
+                                                       std::span<const StreamCursor> cursors,
+                                                       size_t count) {
+  std::vector<StreamResult> results(cursors.size());
+  Batch batch;
+  for (size_t i = 0; i < cursors.size(); ++i) {
+    const StreamCursor& c = cursors[i];
+    results[i].status = checkName("place", c.place);
+    if (!results[i].status.isOk()) continue;
+    // One XREAD per stream, not one XREAD of them all: a place's keys share a Redis
+    // Cluster slot, different places' keys do not.
+    batch.commands.push_back({"XREAD", "COUNT", std::to_string(count), "STREAMS",
+                              placeKey(c.place, suffix),
+                              c.after.empty() ? std::string("0") : std::string(c.after)});
+    batch.entry_of.push_back(i);
   }
-  for (RedisReply& entry : reply.elements[0].elements[1].elements) {
-    if (!entry.isArray() || entry.elements.size() != 2 || !entry.elements[0].isString() ||
-        !entry.elements[1].isArray() || entry.elements[1].elements.size() < 2) {
-      result.status = unexpectedReply("XREAD");
-      result.entries.clear();
-      return result;
-    }
-    result.entries.push_back({std::move(entry.elements[0].str),
-                              std::move(entry.elements[1].elements[0].str),
-                              std::move(entry.elements[1].elements[1].str)});
-  }
-  return result;
+  runBatch(redis_, batch, [&](size_t i, const Status& status, RedisReply& reply) {
+    results[i] = streamEntries(status, reply);
+  });
+  return results;
 }
 
 ReadResult PlaceLeaseStore::read(std::string_view place, std::string_view suffix) {

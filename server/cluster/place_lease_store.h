@@ -8,7 +8,8 @@
 // daemon that was paused past its ttl therefore cannot renew, release or overwrite the
 // snapshot of the daemon that took the place over.
 //
-// Every call is one round trip on the connection and may block up to its timeout.
+// Every call is one round trip on the connection (the batch calls too: all their commands
+// pipelined) and may block up to its timeout.
 // Not thread-safe: the store uses the caller's connection, which belongs to one thread.
 #pragma once
 
@@ -102,6 +103,19 @@ struct StreamEntry {
   std::string bytes;
 };
 
+// An entry for a place's arrivals stream (appendArrivals); views valid for the call.
+struct ArrivalEntry {
+  std::string_view place;
+  std::string_view field;  // kArrivalNpcs or kArrivalCommand
+  std::string_view bytes;
+};
+
+// Where a read of a place's stream starts: after the entry id `after` ("" = from the start).
+struct StreamCursor {
+  std::string_view place;
+  std::string_view after;
+};
+
 struct AppendResult {
   Status status;
   std::string id;  // status ok: the new entry's id
@@ -161,8 +175,15 @@ class PlaceLeaseStore {
   // its holder reads, keeping about kArrivalsCap entries (older ones are trimmed).
   static constexpr size_t kArrivalsCap = 10000;
   AppendResult appendArrival(std::string_view place, std::string_view field, std::string_view bytes);
+  // appendArrival for each entry, all in one round trip (RedisConnection::pipeline): one
+  // result per entry, in order, and Redis adds them in that order. An entry Redis refused
+  // (an error reply) does not stop the later ones; after an I/O error that entry and every
+  // later one are kUnavailable: they may or may not be in their streams.
+  std::vector<AppendResult> appendArrivals(std::span<const ArrivalEntry> entries);
   // Up to `count` entries after the entry id `after` ("" = from the start).
   StreamResult readArrivals(std::string_view place, std::string_view after, size_t count);
+  // readArrivals for each cursor, all in one round trip: one result per cursor, in order.
+  std::vector<StreamResult> readArrivals(std::span<const StreamCursor> cursors, size_t count);
 
   // A place's input stream: appends `bytes` (field kInputTick), what the holder's `tick`
   // applied, only if `token` still holds the place, and drops the entries older than `keep`
@@ -216,6 +237,8 @@ class PlaceLeaseStore {
                        std::vector<std::string>& args) const;
   StreamResult readStream(std::string_view place, std::string_view suffix, std::string_view after,
                           size_t count);
+  std::vector<StreamResult> readStreams(std::string_view suffix,
+                                        std::span<const StreamCursor> cursors, size_t count);
   std::string nodeKey(std::string_view node) const;
   std::string nodeSetKey() const;
 

@@ -16,7 +16,9 @@
 //                    adopt    adoptPlace into B, which runs the other 3 places and holds this
 //                             one at a later epoch, empty
 //
-// BM_InputAppend is the cost of keeping a place's inputs in Redis, per tick and place.
+// BM_InputAppend is the cost of keeping a place's inputs in Redis, per tick and place;
+// BM_ArrivalAppendTick and BM_ArrivalReadPoll, of npcs and sounds crossing to and from
+// other nodes' places, per tick and per poll.
 // BM_HandoffChain runs them in a row: the end-to-end figure but for the waits that are
 // configuration, B's claim round (up to lease_ttl_s / 4) and the tick or two before B
 // adopts. Redis is a private redis-server (tests/support/redis_process.h).
@@ -328,54 +330,131 @@ void BM_InputAppend(benchmark::State& state) {
 }
 BENCHMARK(BM_InputAppend)->Arg(1750)->Arg(17500)->Unit(benchmark::kMicrosecond);
 
-// One tick of a node with `places` busy places: each place's 1,750 B entry appended one
-// round trip after another (arg 1 = 0, how the courier appended before), or all in one
-// pipelined round trip (arg 1 = 1, PlaceLeaseStore::appendInputs, how it appends now).
-void BM_InputAppendTick(benchmark::State& state) {
-  Nodes* n = Nodes::get(state);
-  if (!n) return;
-  RedisConnection redis("127.0.0.1", n->redis.port(), kRedisTimeout);
-  PlaceLeaseStore store(redis, "bench");
-  const auto places = static_cast<size_t>(state.range(0));
-  const bool pipelined = state.range(1) != 0;
-  // Leased once for every run: the benchmark calls this function more than once.
-  static std::vector<LeaseToken> leases;
-  while (leases.size() < places) {
-    const std::string place = "busy" + std::to_string(leases.size());
-    const AcquireResult lease = store.acquire(place, "bench-node", "a:1", 600s);
-    if (!lease.status.isOk() || !lease.acquired) {
-      state.SkipWithError("could not lease the busy places");
-      return;
-    }
-    leases.push_back(lease.token);
-  }
-  std::vector<PlaceInputEntry> tick(places);
-  for (size_t p = 0; p < places; ++p) tick[p] = {leases[p], 0, std::string(1750, 'x')};
-  static uint64_t ticks = 1000000;  // above any tick appended before: every append is new
+// A tick's or a poll's work over `places` places, each iteration: `batch()` is false when
+// Redis did not answer as it should. Arg 0 is `places`; arg 1 says which way (0: one round
+// trip per place, 1: pipelined), timed as wall time, since the round trips are waiting.
+template <class Batch>
+void timeBatches(benchmark::State& state, size_t places, Batch batch) {
   for (auto _ : state) {
-    ++ticks;
-    for (PlaceInputEntry& e : tick) e.tick = ticks;
-    bool ok = true;
-    if (pipelined) {
-      for (const LeaseCheck& c : store.appendInputs(tick, 60s)) ok = ok && c.status.isOk() && c.held;
-    } else {
-      for (const PlaceInputEntry& e : tick) {
-        const LeaseCheck c = store.appendInput(e.token, e.tick, e.bytes, 60s);
-        ok = ok && c.status.isOk() && c.held;
-      }
-    }
-    if (!ok) {
-      state.SkipWithError("an append failed");
+    if (!batch()) {
+      state.SkipWithError("Redis did not answer as it should");
       break;
     }
   }
   state.counters["places_per_s"] = benchmark::Counter(
       static_cast<double>(state.iterations() * places), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_InputAppendTick)
-    ->ArgsProduct({{10, 200}, {0, 1}})
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+void batchCases(benchmark::internal::Benchmark* b) {
+  b->ArgsProduct({{10, 200}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+// A batch case's own connection to the benchmark's Redis, and its two arguments.
+struct BatchCase {
+  RedisConnection redis;
+  PlaceLeaseStore store;
+  size_t places;
+  bool pipelined;
+  BatchCase(const Nodes& n, const benchmark::State& state)
+      : redis("127.0.0.1", n.redis.port(), kRedisTimeout),
+        store(redis, "bench"),
+        places(static_cast<size_t>(state.range(0))),
+        pipelined(state.range(1) != 0) {}
+};
+
+// One tick of a node with `places` busy places: each place's 1,750 B entry appended one
+// round trip after another (arg 1 = 0, how the courier appended before), or all in one
+// pipelined round trip (arg 1 = 1, PlaceLeaseStore::appendInputs, how it appends now).
+void BM_InputAppendTick(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  BatchCase run(*n, state);
+  // Leased once for every run: the benchmark calls this function more than once.
+  static std::vector<LeaseToken> leases;
+  while (leases.size() < run.places) {
+    const std::string place = "busy" + std::to_string(leases.size());
+    const AcquireResult lease = run.store.acquire(place, "bench-node", "a:1", 600s);
+    if (!lease.status.isOk() || !lease.acquired) {
+      state.SkipWithError("could not lease the busy places");
+      return;
+    }
+    leases.push_back(lease.token);
+  }
+  std::vector<PlaceInputEntry> tick(run.places);
+  for (size_t p = 0; p < run.places; ++p) tick[p] = {leases[p], 0, std::string(1750, 'x')};
+  static uint64_t ticks = 1000000;  // above any tick appended before: every append is new
+  timeBatches(state, run.places, [&] {
+    ++ticks;
+    for (PlaceInputEntry& e : tick) e.tick = ticks;
+    bool ok = true;
+    if (run.pipelined) {
+      for (const LeaseCheck& c : run.store.appendInputs(tick, 60s)) ok = ok && c.status.isOk() && c.held;
+    } else {
+      for (const PlaceInputEntry& e : tick) {
+        const LeaseCheck c = run.store.appendInput(e.token, e.tick, e.bytes, 60s);
+        ok = ok && c.status.isOk() && c.held;
+      }
+    }
+    return ok;
+  });
+}
+BENCHMARK(BM_InputAppendTick)->Apply(batchCases);
+
+// One tick's arrivals leaving a node for `places` other places, an 800 B entry each (an npc,
+// about what one agent's handoff weighs): XADDs one round trip after another (arg 1 = 0,
+// how NpcCourier appended before), or pipelined in one (arg 1 = 1,
+// PlaceLeaseStore::appendArrivals, how it appends now).
+void BM_ArrivalAppendTick(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  BatchCase run(*n, state);
+  std::vector<std::string> names;
+  for (size_t p = 0; p < run.places; ++p) names.push_back("dest" + std::to_string(p));
+  const std::string bytes(800, 'x');
+  std::vector<ArrivalEntry> tick;
+  for (const std::string& name : names) tick.push_back({name, kArrivalNpcs, bytes});
+  timeBatches(state, run.places, [&] {
+    bool ok = true;
+    if (run.pipelined) {
+      for (const AppendResult& r : run.store.appendArrivals(tick)) ok = ok && r.status.isOk();
+    } else {
+      for (const ArrivalEntry& e : tick) ok = ok && run.store.appendArrival(e.place, e.field, e.bytes).status.isOk();
+    }
+    return ok;
+  });
+}
+BENCHMARK(BM_ArrivalAppendTick)->Apply(batchCases);
+
+// One poll of a node holding `places` places, each with one new 800 B arrival after its
+// cursor: XREADs one round trip after another (arg 1 = 0, before), or pipelined in one
+// (arg 1 = 1, PlaceLeaseStore::readArrivals of every cursor, now).
+void BM_ArrivalReadPoll(benchmark::State& state) {
+  Nodes* n = Nodes::get(state);
+  if (!n) return;
+  BatchCase run(*n, state);
+  std::vector<std::string> names, cursors;
+  for (size_t p = 0; p < run.places; ++p) {
+    names.push_back("held" + std::to_string(p));
+    const AppendResult seen = run.store.appendArrival(names.back(), kArrivalNpcs, "seen");
+    const AppendResult next = run.store.appendArrival(names.back(), kArrivalNpcs, std::string(800, 'x'));
+    if (!seen.status.isOk() || !next.status.isOk()) {
+      state.SkipWithError("could not fill the streams");
+      return;
+    }
+    cursors.push_back(seen.id);
+  }
+  std::vector<StreamCursor> poll;
+  for (size_t p = 0; p < run.places; ++p) poll.push_back({names[p], cursors[p]});
+  timeBatches(state, run.places, [&] {
+    size_t entries = 0;
+    if (run.pipelined) {
+      for (const StreamResult& r : run.store.readArrivals(poll, 64)) entries += r.entries.size();
+    } else {
+      for (const StreamCursor& c : poll) entries += run.store.readArrivals(c.place, c.after, 64).entries.size();
+    }
+    return entries == run.places;  // one new entry after each cursor
+  });
+}
+BENCHMARK(BM_ArrivalReadPoll)->Apply(batchCases);
 
 // Every stage in a row, from A's capture to the place running on B, but B's claim round.
 void BM_HandoffChain(benchmark::State& state) {

@@ -157,6 +157,8 @@ TEST_CASE("A node whose Redis stops answering gives its places up before the ttl
   redis.process.pause();  // renews now time out; the leases run out in Redis 1 s after the last
   const auto lost = collect(a, atLeast(4, LeaseChange::Kind::kLost));
   const auto when = LeaseKeeper::Clock::now() - paused;
+  // Asked before Redis answers again: once it does, the keeper may claim the place afresh.
+  CHECK_FALSE(a.valid("north", LeaseKeeper::Clock::now()));
   redis.process.resume();
   REQUIRE(countOf(lost, LeaseChange::Kind::kLost) == 4);
   for (const LeaseChange& c : lost) CHECK(c.why == "not renewed in time");
@@ -164,7 +166,6 @@ TEST_CASE("A node whose Redis stops answering gives its places up before the ttl
   // received it: the node stopped while the leases were surely still its own.
   CHECK(when < 700ms);
   CHECK(a.stats().renew_failures > 0);
-  CHECK_FALSE(a.valid("north", LeaseKeeper::Clock::now()));
 }
 
 TEST_CASE("A node keeps its places through a Redis restart", "[cluster]") {

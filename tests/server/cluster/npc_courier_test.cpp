@@ -2,6 +2,7 @@
 // place's arrivals stream, is reported delivered, and is read by whoever watches the place,
 // from the entry it says on; a batch sent while Redis does not answer is sent once it does.
 #include <chrono>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "cluster/npc_courier.h"
+#include "cluster/redis_connection.h"
 #include "support/running_redis.h"
 
 using namespace npc;
@@ -119,4 +121,72 @@ TEST_CASE("A batch sent while Redis does not answer goes once it does", "[cluste
   }));
   CHECK(delivered == std::vector<EntityId>{EntityId{7}});
   CHECK(from.stats().sent == 1);
+}
+
+TEST_CASE("A tick's arrivals for many places go in batches; each watcher reads its own in order",
+          "[cluster]") {
+  Redis redis;
+  RedisConnection admin("127.0.0.1", redis.process.port(), 1000ms);
+  PlaceLeaseStore keys(admin);
+  RedisReply reply;
+  // The cellar's stream key holds another type: Redis refuses what is sent there.
+  REQUIRE(admin.command({"SET", keys.placeKey("cellar", kPlaceArrivalsKey), "x"}, reply).isOk());
+  NpcCourier to(configFor(redis.process), 10ms);
+  const std::vector<std::string> places = {"tavern", "mill", "harbour", "cellar"};
+  for (const std::string& p : places) to.watch(p, "");
+  NpcCourier from(configFor(redis.process), 10ms);
+
+  // More than one append's worth, round the places, npcs and sounds mixed.
+  const size_t n = NpcCourier::kMaxArrivalsPerAppend + 44;
+  std::map<std::string, std::vector<std::string>> sent;
+  std::vector<EntityId> to_deliver, to_cellar;
+  for (size_t i = 0; i < n; ++i) {
+    const std::string& place = places[i % places.size()];
+    const std::string bytes = place + " " + std::to_string(i);
+    const EntityId id{i + 1};
+    const std::string field(i % 3 == 0 ? kArrivalCommand : kArrivalNpcs);
+    from.send({place, bytes, {id}, field});
+    sent[place].push_back(bytes);
+    (place == "cellar" ? to_cellar : to_deliver).push_back(id);
+  }
+
+  std::vector<EntityId> delivered;
+  REQUIRE(eventually([&] {
+    from.takeDelivered(delivered);
+    return delivered.size() >= to_deliver.size();
+  }));
+  CHECK(delivered == to_deliver);  // in the order sent; the cellar's are not handed over
+  CHECK(from.stats().send_failures > 0);
+  CHECK_FALSE(from.flush(20ms));
+
+  // Reads that Redis refuses (the cellar) do not hold back the other places'.
+  std::map<std::string, std::vector<std::string>> read;
+  const auto readAll = [&](size_t expected) {
+    return eventually([&] {
+      std::vector<IncomingNpcs> in;
+      to.takeArrivals(in);
+      for (const IncomingNpcs& e : in) read[e.place].push_back(e.bytes);
+      size_t total = 0;
+      for (const auto& [place, bytes] : read) total += bytes.size();
+      return total >= expected;
+    });
+  };
+  REQUIRE(readAll(to_deliver.size()));
+  for (const char* p : {"tavern", "mill", "harbour"}) CHECK(read[p] == sent[p]);
+  CHECK(read["cellar"].empty());
+
+  SECTION("Should send what Redis refused once it takes it, still in order") {
+    REQUIRE(admin.command({"DEL", keys.placeKey("cellar", kPlaceArrivalsKey)}, reply).isOk());
+    REQUIRE(eventually([&] {
+      from.takeDelivered(delivered);
+      return delivered.size() == n;
+    }));
+    CHECK(std::vector<EntityId>(delivered.begin() + static_cast<std::ptrdiff_t>(to_deliver.size()),
+                                delivered.end()) == to_cellar);
+    CHECK(from.flush(1000ms));
+    CHECK(from.stats().sent == n);
+    REQUIRE(readAll(n));
+    CHECK(read["cellar"] == sent["cellar"]);
+    CHECK(to.stats().received == n);
+  }
 }

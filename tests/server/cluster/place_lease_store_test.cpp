@@ -3,6 +3,7 @@
 #include <chrono>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -268,6 +269,78 @@ TEST_CASE("a place's arrivals are read in order after the last entry seen, by an
   CHECK(nodes.b.readArrivals("tavern", second.id, 10).entries.empty());
   CHECK(nodes.b.readArrivals("tavern", "", 1).entries.size() == 1);  // count caps a read
   CHECK(nodes.b.readArrivals("", "", 1).status.message() == "place is empty");
+}
+
+TEST_CASE("a batch of arrivals for many places goes in one round trip, each stream in order",
+          "[lease]") {
+  TwoNodes nodes;
+  RedisReply reply;
+  // A key of another type: Redis refuses the appends to it, and the reads of it.
+  REQUIRE(nodes.connection_b.command({"SET", nodes.b.placeKey("cellar", kPlaceArrivalsKey), "x"},
+                                     reply).isOk());
+  const std::string binary("np\0c\xff", 5);
+  const std::vector<ArrivalEntry> batch = {
+      {"tavern", kArrivalNpcs, binary},  {"mill", kArrivalCommand, "mill 1"},
+      {"cellar", kArrivalNpcs, "refused"}, {"", kArrivalNpcs, "nowhere"},
+      {"tavern", kArrivalCommand, "tavern 2"}, {"mill", kArrivalNpcs, "mill 2"},
+      {"tavern", kArrivalNpcs, "tavern 3"}};
+  const std::vector<AppendResult> appended = nodes.a.appendArrivals(batch);
+  REQUIRE(appended.size() == batch.size());
+  CHECK(appended[2].status.code() == StatusCode::kFailedPrecondition);
+  CHECK(appended[2].status.message().find("WRONGTYPE") != std::string::npos);
+  CHECK(appended[3].status.message() == "place is empty");  // never sent
+  for (size_t i : {0, 1, 4, 5, 6}) REQUIRE(appended[i].status.isOk());
+
+  // Each stream reads back its entries of the batch, in the batch's order, with their ids.
+  const auto readsBack = [&](const StreamResult& read, std::vector<size_t> sent) {
+    REQUIRE(read.status.isOk());
+    REQUIRE(read.entries.size() == sent.size());
+    for (size_t k = 0; k < sent.size(); ++k) {
+      CHECK(read.entries[k].id == appended[sent[k]].id);
+      CHECK(read.entries[k].field == batch[sent[k]].field);
+      CHECK(read.entries[k].bytes == batch[sent[k]].bytes);
+    }
+  };
+  const std::vector<StreamCursor> cursors = {{"tavern", ""}, {"mill", appended[1].id},
+                                             {"harbour", ""}, {"cellar", ""}, {"", ""},
+                                             {"mill", ""}};
+  const std::vector<StreamResult> reads = nodes.b.readArrivals(cursors, 10);
+  REQUIRE(reads.size() == cursors.size());
+  readsBack(reads[0], {0, 4, 6});
+  readsBack(reads[1], {5});
+  readsBack(reads[2], {});
+  CHECK(reads[3].status.message().find("WRONGTYPE") != std::string::npos);
+  CHECK(reads[4].status.message() == "place is empty");
+  readsBack(reads[5], {1, 5});  // a refused read does not stop the later ones
+  CHECK(nodes.b.readArrivals(cursors, 1)[0].entries.size() == 1);  // count caps each read
+  for (size_t i = 0; i < cursors.size(); ++i) {  // the same as one read at a time
+    const StreamResult alone = nodes.b.readArrivals(cursors[i].place, cursors[i].after, 10);
+    CHECK(alone.status.isOk() == reads[i].status.isOk());
+    CHECK(alone.entries.size() == reads[i].entries.size());
+  }
+
+  SECTION("Should answer every entry unavailable when Redis is gone, and connect afresh after") {
+    nodes.redis.stop();
+    for (const AppendResult& r : nodes.a.appendArrivals(batch)) {
+      CHECK(r.status.code() == (r.status.message() == "place is empty"
+                                    ? StatusCode::kInvalidArgument
+                                    : StatusCode::kUnavailable));
+    }
+    for (const StreamResult& r : nodes.b.readArrivals(cursors, 10)) {
+      CHECK_FALSE(r.status.isOk());
+      CHECK(r.entries.empty());
+    }
+    REQUIRE(nodes.redis.start().isOk());  // back empty, on the same port
+    const std::vector<ArrivalEntry> next = {{"tavern", kArrivalNpcs, "after"},
+                                            {"mill", kArrivalNpcs, "after"}};
+    const std::vector<AppendResult> again = nodes.a.appendArrivals(next);
+    REQUIRE(again[0].status.isOk());
+    REQUIRE(again[1].status.isOk());
+    const StreamResult fresh = nodes.b.readArrivals("tavern", "", 10);  // Redis came back empty
+    REQUIRE(fresh.entries.size() == 1);
+    CHECK(fresh.entries[0].id == again[0].id);
+    CHECK(fresh.entries[0].bytes == "after");
+  }
 }
 
 TEST_CASE("a place's inputs are appended only under its lease, and old ones trimmed", "[lease]") {

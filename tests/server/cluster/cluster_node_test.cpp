@@ -1,0 +1,125 @@
+// ClusterNode on the threads the daemon gives it, without the daemon's gRPC server (so that
+// it runs under TSan, scripts/sanitize.sh): two nodes on the demo world and a private
+// redis-server, each a simulation ticked on a tick thread of its own that calls afterTick
+// after every tick, beside the node's keeper, snapshot writer and courier threads, while
+// the test's thread submits commands and reads the nodes' counters.
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cluster/cluster_node.h"
+#include "server/daemon_test_support.h"
+#include "sim/simulation.h"
+#include "sim/world_file.h"
+#include "sim_builder.h"
+#include "snapshot_restore.h"
+#include "support/running_redis.h"
+
+using namespace npc;
+using namespace std::chrono_literals;
+using test::waitFor;
+
+namespace {
+
+// A node as the daemon runs one: start() before the first tick, afterTick() after each on
+// the tick thread, stop() with a drain once that thread has ended.
+class TickingNode {
+ public:
+  TickingNode(const RedisProcess& redis, const std::string& id, std::vector<std::string> places) {
+    DaemonConfig c = test::demoDaemonConfig();
+    c.cluster.enabled = true;
+    c.cluster.redis_port = redis.port();
+    c.cluster.node_id = id;
+    c.cluster.lease_ttl_s = 1.0;
+    c.cluster.redis_timeout_ms = 100;
+    c.cluster.balanced = false;
+    c.cluster.places = std::move(places);
+    WorldFile world;
+    std::vector<std::string> errors;
+    REQUIRE(buildSimulation(c, sim_, world, errors));
+    node_ = std::make_unique<ClusterNode>(c.cluster, id + ".local:50051", world,
+                                          configDefinitionsHash(c));
+    node_->start(*sim_);
+    tick_thread_ = std::thread([this] { run(); });
+  }
+  ~TickingNode() {
+    running_ = false;
+    tick_thread_.join();
+    node_->stop(*sim_, true);
+  }
+
+  // Any thread: queued for the next tick.
+  void submit(CommandBody body) { REQUIRE(sim_->submit(Command{ClientId::kDaemon, 0, std::move(body)})); }
+  // Any thread: as of the last tick.
+  size_t agents() const { return agents_.load(); }
+  size_t placesHeld() const { return places_held_.load(); }
+  const ClusterNode& node() const { return *node_; }
+
+ private:
+  void run() {
+    while (running_) {
+      sim_->tick();
+      node_->afterTick(*sim_);
+      const SimStats s = sim_->stats();
+      agents_ = s.agents;
+      places_held_ = s.places_held;
+      std::this_thread::sleep_for(5ms);
+    }
+  }
+
+  std::unique_ptr<Simulation> sim_;
+  std::unique_ptr<ClusterNode> node_;
+  std::atomic<bool> running_{true};
+  std::atomic<size_t> agents_{0};
+  std::atomic<size_t> places_held_{0};
+  std::thread tick_thread_;
+};
+
+EntityState villagerAt(uint64_t id, float x) {
+  EntityState s;
+  s.id = EntityId{id};
+  s.kind = EntityKind::kNpc;
+  s.archetype = "villager";
+  s.position = Vec3{x, 0.f, 0.f};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("A node's tick thread hands npcs and sounds to the courier's thread, and back",
+          "[cluster][threads]") {
+  test::RunningRedis redis;
+  TickingNode a(redis.process, "node-a", {"square", "guard_post", "forest"});
+  TickingNode b(redis.process, "node-b", {"bakery"});
+  REQUIRE(waitFor([&] { return a.placesHeld() == 3 && b.placesHeld() == 1; }));
+  REQUIRE(waitFor([&] { return a.agents() > 0 && b.agents() > 0; }));  // world npcs queued
+  const size_t a_agents = a.agents();
+  const size_t b_agents = b.agents();
+
+  // Spawned in the square (a's), then walked by the game into the bakery (b's).
+  a.submit(SpawnAgent{villagerAt(77, 5.f), nullptr});
+  REQUIRE(waitFor([&] { return a.agents() == a_agents + 1; }));
+  a.submit(UpsertEntity{villagerAt(77, 35.f)});
+  CHECK(waitFor([&] { return b.agents() == b_agents + 1 && a.agents() == a_agents; }));
+  CHECK(a.node().handedOver() == 1);
+  CHECK(b.node().arrived() == 1);
+  CHECK(a.node().courierStats().sent == 1);
+
+  // Gunshots in the square that reach the bakery, one a tick: each is relayed once.
+  for (int i = 0; i < 5; ++i) {
+    SoundEvent shot;
+    shot.position = Vec3{20.f, 0.f, 0.f};
+    shot.radius_m = 15.f;
+    shot.kind = "gunshot";
+    a.submit(std::move(shot));
+    std::this_thread::sleep_for(10ms);
+  }
+  CHECK(waitFor([&] { return b.node().soundsHeard() == 5; }));
+  CHECK(a.node().soundsRelayed() == 5);
+  CHECK(a.node().courierStats().send_failures == 0);
+}
