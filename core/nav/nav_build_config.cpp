@@ -29,6 +29,7 @@ std::vector<std::string> NavBuildConfig::validate(const std::string& prefix) con
   check(out, prefix, "min_region_area_m2", min_region_area_m2, 0, 10000);
   check(out, prefix, "max_tiles", max_tiles, 1, 16384);
   check(out, prefix, "max_obstacles", max_obstacles, 1, 65535);
+  check(out, prefix, "max_obstacle_tiles", max_obstacle_tiles, 1, 4096);
   return out;
 }
 

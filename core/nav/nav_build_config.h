@@ -23,6 +23,10 @@ struct NavBuildConfig {
   // [1, 65535]: obstacle pieces (one per tile an obstacle box covers) a mesh built with a
   // tile cache holds (NavTileCache; ≈ 130 B each, all scanned on every tile rebuild).
   int max_obstacles = 4096;
+  // [1, 4096]: tile columns one obstacle box may cover. Applying a change rebuilds every
+  // tile it covers in one tick (old place and new), so this bounds what one client's box
+  // can cost a tick: at 32, some 64 tile rebuilds (4–10 ms here). A wider box is refused.
+  int max_obstacle_tiles = 32;
 
   // Every value outside its bounds, as "<prefix><field>: must be in [lo, hi] (got v)".
   std::vector<std::string> validate(const std::string& prefix = "") const;

@@ -68,6 +68,8 @@ void readNavConfig(const nlohmann::json& j, JsonReader& r, const std::string& di
         c.max_tiles = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 30));
       if (auto v = r.integer(b, bpath, "max_obstacles", false))
         c.max_obstacles = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 30));
+      if (auto v = r.integer(b, bpath, "max_obstacle_tiles", false))
+        c.max_obstacle_tiles = static_cast<int>(std::clamp<int64_t>(*v, -1, 1 << 30));
       for (const std::string& e : c.validate()) {
         const size_t colon = e.find(':');
         r.error(joinPath(bpath, e.substr(0, colon)), e.substr(colon + 2));

@@ -160,6 +160,10 @@ std::string NavTileCache::upsert(ObstacleId id, const Aabb& box) {
   }
   cutIntoPieces(box, pieces_);
   const int need = static_cast<int>(pieces_.size());
+  if (need > params_.max_pieces_per_obstacle)
+    return "the box covers " + std::to_string(need) + " tiles of the navmesh, more than " +
+           std::to_string(params_.max_pieces_per_obstacle) +
+           " (navmesh.build.max_obstacle_tiles: a change rebuilds them all in one tick)";
   const int before = it == obstacles_.end() ? 0 : claimOf(it->second);
   const int held = it == obstacles_.end() ? 0 : static_cast<int>(it->second.refs.size());
   if (claimed_ - before + std::max(held, need) > params_.max_obstacles)

@@ -7,7 +7,9 @@
 // ground plane (as walls are, by erosion) and lowered by a climb (an agent standing under its
 // base is inside it), then cut along tile columns into pieces: Detour's obstacle touches at
 // most 8 tile layers, so a piece spans one column (two to four on a cut edge). Every piece
-// takes one of `max_obstacles` slots; an upsert that could need more than are free is refused.
+// takes one of `max_obstacles` slots; an upsert that could need more than are free is refused,
+// and so is a box over more than `max_pieces_per_obstacle` columns (its change would rebuild
+// them all in one tick).
 //
 // Work: changes wait in a queue, one per obstacle (a later change of the same id replaces
 // the waiting one in its place). `update` applies them in order, each one whole: all the
@@ -48,6 +50,7 @@ struct NavTileCacheParams {
   float agent_height_m = 1.8f, agent_radius_m = 0.4f, agent_climb_m = 0.4f;
   int max_layers = 1;           // tile layers the cache holds
   int max_obstacles = 4096;     // obstacle pieces, [1, 65535]
+  int max_pieces_per_obstacle = 32;  // tile columns one box may cover (NavBuildConfig)
 };
 
 class NavTileCache {

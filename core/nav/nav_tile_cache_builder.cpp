@@ -136,6 +136,7 @@ std::string NavTileCacheBuilder::build(const LevelGeometry& geometry, std::span<
   p.agent_climb_m = config_.agent_climb_m;
   p.max_layers = layers;
   p.max_obstacles = config_.max_obstacles;
+  p.max_pieces_per_obstacle = config_.max_obstacle_tiles;
   auto cache = std::make_unique<NavTileCache>();
   if (std::string e = cache->init(p); !e.empty()) return e;
   for (; list.taken < list.layers.size(); ++list.taken) {

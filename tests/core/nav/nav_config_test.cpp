@@ -39,7 +39,8 @@ std::string writeTemp(const std::string& name, const void* data, size_t size) {
 TEST_CASE("NavConfig reads the navmesh block, files relative to the world file") {
   NavConfig c;
   CHECK(read(R"({ "geometry": "village.obj", "obstacles_block": false,
-                  "build": { "agent_radius_m": 0.6, "cell_size_m": 0.25, "tile_size_cells": 32 },
+                  "build": { "agent_radius_m": 0.6, "cell_size_m": 0.25, "tile_size_cells": 32,
+                             "max_obstacle_tiles": 8 },
                   "query": { "max_nodes": 512, "snap_vertical_m": 2 } })", c).empty());
   CHECK(c.present);
   CHECK(c.geometry == "/worlds/village.obj");
@@ -48,6 +49,7 @@ TEST_CASE("NavConfig reads the navmesh block, files relative to the world file")
   CHECK(c.build.agent_radius_m == 0.6f);
   CHECK(c.build.cell_size_m == 0.25f);
   CHECK(c.build.tile_size_cells == 32);
+  CHECK(c.build.max_obstacle_tiles == 8);
   CHECK(c.query.max_nodes == 512);
   CHECK(c.query.snap_vertical_m == 2.f);
   NavConfig f;
@@ -61,6 +63,10 @@ TEST_CASE("NavConfig refuses a bad navmesh block naming the field") {
         std::vector<std::string>{"world.json:1:14: /navmesh: needs exactly one of \"file\" (a Detour "
                                  "navmesh) or \"geometry\" (an OBJ to build from)"});
   CHECK_FALSE(c.present);
+  NavConfig wide;
+  CHECK(read(R"({ "geometry": "a.obj", "build": { "max_obstacle_tiles": 0 } })", wide) ==
+        std::vector<std::string>{
+            "world.json:1:70: /navmesh/build/max_obstacle_tiles: must be in [1, 4096] (got 0)"});
   CHECK(read(R"({ "geometry": "a.obj", "build": { "cell_size_m": 0, "agent_climb_m": 9 },
                   "query": { "max_nodes": 3 } })", c) ==
         std::vector<std::string>{

@@ -122,6 +122,20 @@ TEST_CASE("A box needing more slots than are free is refused and changes nothing
   CHECK(mesh.tileCache()->slotsClaimed() == 0);
 }
 
+TEST_CASE("A box over more tiles than one change may rebuild is refused") {
+  LevelGeometry geometry;
+  REQUIRE(geometry.parseObj("level.obj", test::kLevelObj) == "");
+  NavBuildConfig config;
+  config.max_obstacle_tiles = 2;
+  NavMesh mesh;
+  REQUIRE(NavTileCacheBuilder(config).build(geometry, {}, mesh) == "");
+  // 60 m wide: four 19.2 m tile columns, on a row boundary (the padding crosses it): eight.
+  const std::string e = mesh.tileCache()->upsert(ObstacleId{1}, {{0.f, 0.f, 0.f}, {60.f, 5.f, 2.f}});
+  CHECK_THAT(e, Catch::Matchers::Contains("covers 8 tiles of the navmesh, more than 2"));
+  CHECK(mesh.tileCache()->queuedChanges() == 0);
+  CHECK(mesh.tileCache()->upsert(kDoor.id, kDoor.box) == "");  // two columns
+}
+
 TEST_CASE("A change is applied whole, whatever the budget") {
   NavMesh mesh = buildCached();
   NavQuery query(mesh, NavQueryLimits{});

@@ -149,3 +149,19 @@ TEST_CASE("Obstacle commands change the navmesh on the ticks that apply them") {
     CHECK(w.view()["navigation"]["last_move_to"]["result"] == "ok");
   }
 }
+
+TEST_CASE("An obstacle box too wide for one change is refused by the navmesh, not by sight") {
+  NavWorld w(R"({ "geometry": "level.obj", "build": { "max_obstacle_tiles": 4 } })");
+  // Over all 12 tiles of the level: its change would rebuild them all in one tick.
+  const Obstacle tent{ObstacleId{11}, {{-10.f, -10.f, 0.f}, {70.f, 50.f, 2.f}}};
+  const uint32_t before = w.sim.navigation()->mesh.generation();
+  w.sim.submit({ClientId{7}, 41, UpsertObstacle{tent}});
+  w.sim.tick();
+  const auto errors = test::eventsOf(w.sim.output(), EventKind::kError);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].to == ClientId{7});
+  CHECK_THAT(errors[0].text, Catch::Matchers::Contains("obstacle 11: the box covers"));
+  CHECK_THAT(errors[0].text, Catch::Matchers::Contains("navmesh.build.max_obstacle_tiles"));
+  CHECK(w.sim.navigation()->mesh.generation() == before);
+  CHECK(w.sim.world().obstacles().size() == 1);  // it still blocks sight
+}
