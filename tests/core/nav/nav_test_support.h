@@ -9,6 +9,8 @@
 #include <span>
 #include <string>
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include "nav/level_geometry.h"
@@ -64,10 +66,15 @@ f 5 7 8
 
 // Writes `obj` as level.obj into the temporary folder `dir_name` (for world files that name
 // their geometry relative to themselves); returns the folder.
+// Test cases run as processes of their own, several at once (ctest -j), and each writes the
+// level before it reads it: written beside it and renamed over it, a reader never sees a
+// half-written file.
 inline std::string writeLevel(const char* dir_name, const char* obj = kLevelObj) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / dir_name;
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "level.obj") << obj;
+  const std::filesystem::path part = dir / ("level.obj." + std::to_string(::getpid()));
+  std::ofstream(part) << obj;
+  std::filesystem::rename(part, dir / "level.obj");
   return dir.string();
 }
 
