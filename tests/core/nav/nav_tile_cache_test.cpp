@@ -18,11 +18,11 @@
 namespace npc::nav {
 namespace {
 
-NavMesh buildCached(std::span<const Obstacle> obstacles = {}) {
+NavMesh buildCached(std::span<const Obstacle> obstacles = {}, const NavBuildConfig& config = {}) {
   LevelGeometry geometry;
   REQUIRE(geometry.parseObj("level.obj", test::kLevelObj) == "");
   NavMesh mesh;
-  REQUIRE(NavTileCacheBuilder(NavBuildConfig{}).build(geometry, obstacles, mesh) == "");
+  REQUIRE(NavTileCacheBuilder(config).build(geometry, obstacles, mesh) == "");
   REQUIRE(mesh.tileCache() != nullptr);
   return mesh;
 }
@@ -110,12 +110,9 @@ TEST_CASE("Boxes off the mesh or degenerate are harmless") {
 }
 
 TEST_CASE("A box needing more slots than are free is refused and changes nothing") {
-  LevelGeometry geometry;
-  REQUIRE(geometry.parseObj("level.obj", test::kLevelObj) == "");
   NavBuildConfig config;
   config.max_obstacles = 1;
-  NavMesh mesh;
-  REQUIRE(NavTileCacheBuilder(config).build(geometry, {}, mesh) == "");
+  NavMesh mesh = buildCached({}, config);
   // 60 m wide: it covers several 19.2 m tiles.
   const std::string e = mesh.tileCache()->upsert(ObstacleId{1}, {{0.f, 0.f, 0.f}, {60.f, 5.f, 2.f}});
   CHECK_THAT(e, Catch::Matchers::Contains("obstacle slots free"));
@@ -123,12 +120,9 @@ TEST_CASE("A box needing more slots than are free is refused and changes nothing
 }
 
 TEST_CASE("A box over more tiles than one change may rebuild is refused") {
-  LevelGeometry geometry;
-  REQUIRE(geometry.parseObj("level.obj", test::kLevelObj) == "");
   NavBuildConfig config;
   config.max_obstacle_tiles = 2;
-  NavMesh mesh;
-  REQUIRE(NavTileCacheBuilder(config).build(geometry, {}, mesh) == "");
+  NavMesh mesh = buildCached({}, config);
   // 60 m wide: four 19.2 m tile columns, on a row boundary (the padding crosses it): eight.
   const std::string e = mesh.tileCache()->upsert(ObstacleId{1}, {{0.f, 0.f, 0.f}, {60.f, 5.f, 2.f}});
   CHECK_THAT(e, Catch::Matchers::Contains("covers 8 tiles of the navmesh, more than 2"));
