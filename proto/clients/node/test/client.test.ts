@@ -12,6 +12,13 @@ let client: NpcdClient;
 before(async () => {
   daemon = await startDaemon();
   client = new NpcdClient({ target: daemon.target, token: TOKEN });
+  // The daemon listens before its first tick, and the world file's NPCs arrive with that tick:
+  // the figures the tests read are the world's only once it has ticked.
+  const deadline = Date.now() + 10_000;
+  while (Number((await client.getStats()).tick) === 0) {
+    if (Date.now() > deadline) throw new Error("npcd did not tick within 10 s");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 });
 
 after(async () => {

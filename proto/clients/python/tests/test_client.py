@@ -30,6 +30,10 @@ class ClientTest(unittest.TestCase):
     def setUpClass(cls):
         cls.daemon = Daemon()
         cls.client = NpcdClient(cls.daemon.target, token=TOKEN)
+        # The daemon listens before its first tick, and the world file's NPCs arrive with that
+        # tick: the figures below are the world's only once it has ticked.
+        if not wait_until(lambda: cls.client.get_stats().tick > 0):
+            raise RuntimeError("npcd did not tick within 10 s")
 
     @classmethod
     def tearDownClass(cls):
