@@ -167,6 +167,12 @@ Metrics::Metrics(const std::string& listen, std::string& error)
                                "Obstacle changes waiting for the navmesh's rebuild budget");
   nav_changes_ignored_ = counter(r, "npcd_navmesh_obstacle_changes_ignored_total",
                                  "Obstacle changes a navmesh without a tile cache did not follow");
+  nav_long_searches_ = counter(r, "npcd_navmesh_long_searches_total",
+                               "MoveTo checks the query gave up on, searched on over ticks and answered");
+  nav_long_refused_ = counter(r, "npcd_navmesh_long_searches_refused_total",
+                              "MoveTo checks the query gave up on that found the long-search queue full");
+  nav_long_waiting_ = gauge(r, "npcd_navmesh_long_searches_waiting",
+                            "Long MoveTo checks waiting or being searched");
   prometheus::Histogram::BucketBoundaries plan_bounds;
   for (uint64_t ns : LatencyHistogram::kBoundsNs) plan_bounds.push_back(static_cast<double>(ns) / 1e9);
   plan_seconds_ = &prometheus::BuildHistogram()
@@ -214,6 +220,9 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(nav_tile_rebuilds_, s.sim.nav_tile_rebuilds, last_.nav_tile_rebuilds);
   grow(nav_changes_ignored_, s.sim.nav_obstacle_changes_ignored, last_.nav_changes_ignored);
   nav_changes_waiting_->Set(static_cast<double>(s.sim.nav_obstacle_changes_waiting));
+  grow(nav_long_searches_, s.sim.nav_long_searches_done, last_.nav_long_searches);
+  grow(nav_long_refused_, s.sim.nav_long_searches_refused, last_.nav_long_refused);
+  nav_long_waiting_->Set(static_cast<double>(s.sim.nav_long_searches_waiting));
   observePlanLatency(s.sim.plan_latency);
   grow(errors_input_, s.errors_input, last_.errors_input);
   grow(errors_refused_, s.errors_refused, last_.errors_refused);

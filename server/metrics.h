@@ -60,7 +60,8 @@ class Metrics {
              renew_failures = 0, snapshots_written = 0, snapshots_failed = 0, adopted = 0,
              handed_over = 0, arrived = 0, sounds_relayed = 0, sounds_heard = 0,
              signals_relayed = 0, signals_heard = 0, inputs_recorded = 0, inputs_dropped = 0,
-             inputs_replayed = 0, nav_tile_rebuilds = 0, nav_changes_ignored = 0;
+             inputs_replayed = 0, nav_tile_rebuilds = 0, nav_changes_ignored = 0,
+             nav_long_searches = 0, nav_long_refused = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<prometheus::Collectable> process_;  // the exposer keeps only a weak_ptr
@@ -119,6 +120,9 @@ class Metrics {
   prometheus::Counter* nav_tile_rebuilds_ = nullptr;
   prometheus::Counter* nav_changes_ignored_ = nullptr;
   prometheus::Gauge* nav_changes_waiting_ = nullptr;
+  prometheus::Counter* nav_long_searches_ = nullptr;
+  prometheus::Counter* nav_long_refused_ = nullptr;
+  prometheus::Gauge* nav_long_waiting_ = nullptr;
   prometheus::Counter* errors_input_ = nullptr;    // npcd_errors_total{kind="input"}
   prometheus::Counter* errors_refused_ = nullptr;  // npcd_errors_total{kind="refused"}
 };

@@ -192,6 +192,9 @@ void buildSimState(const SimStateCopy& copy, pb::SimState& out) {
               *out.mutable_world());
   if (copy.navmesh_follows_obstacles)
     encodeNavObstacles(copy.nav_held, copy.nav_queued, *out.mutable_world()->mutable_navmesh());
+  if (!copy.nav_long_searches.empty())
+    encodeNavLongSearches(copy.nav_long_searches, copy.nav_long_open_iterations,
+                          *out.mutable_world()->mutable_long_searches());
   out.mutable_agents()->Reserve(static_cast<int>(copy.agents.size()));
   for (const AgentCopy& agent : copy.agents) encodeAgent(copy, agent, *out.add_agents());
   encodeHibernation(copy, *out.mutable_hibernation());

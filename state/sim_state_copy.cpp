@@ -284,6 +284,7 @@ void copySimState(Simulation& sim, SimStateCopy& out) {
   out.entities.assign(rows.begin(), rows.end());
   out.obstacles.assign(world.obstacles().begin(), world.obstacles().end());
   out.navmesh_follows_obstacles = access.navObstacles(out.nav_held, out.nav_queued);
+  access.navLongSearches(out.nav_long_searches, out.nav_long_open_iterations);
 
   clearAgentRows(out);
   std::vector<const MbtTree*> trees_seen;  // a handful: the behavior trees in use
@@ -320,6 +321,8 @@ void copyAgents(Simulation& sim, std::span<const EntityId> ids, SimStateCopy& ou
   out.entities.clear();
   out.obstacles.clear();
   out.navmesh_follows_obstacles = false;
+  out.nav_long_searches.clear();
+  out.nav_long_open_iterations = 0;
   clearAgentRows(out);
   std::vector<const MbtTree*> trees_seen;
   Used used;
@@ -351,6 +354,8 @@ void keepPlaces(SimStateCopy& copy, std::span<const PlaceIndex> places) {
   copy.entities.clear();
   copy.obstacles.clear();
   copy.navmesh_follows_obstacles = false;
+  copy.nav_long_searches.clear();
+  copy.nav_long_open_iterations = 0;
 }
 
 }  // namespace npc

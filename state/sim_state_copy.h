@@ -31,6 +31,7 @@
 #include "mbt/lua_saved.h"
 #include "name_list.h"
 #include "nav/nav_obstacle_change.h"
+#include "nav/sliced_path_queue.h"
 #include "perception/perception_config.h"
 #include "sim/client_directory.h"
 #include "perception/signals.h"
@@ -161,6 +162,9 @@ struct SimStateCopy {
   // The navmesh's obstacles, when it follows their changes (SimStateAccess::navObstacles).
   bool navmesh_follows_obstacles = false;
   std::vector<nav::NavObstacleChange> nav_held, nav_queued;
+  // MoveTo checks searched on over ticks (SimStateAccess::navLongSearches); whole copies only.
+  std::vector<nav::SlicedPathRequest> nav_long_searches;
+  int nav_long_open_iterations = 0;
 
   std::vector<AgentCopy> agents;
   std::vector<TargetTrack> tracks;

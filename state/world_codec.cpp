@@ -1,5 +1,7 @@
 #include "world_codec.h"
 
+#include <algorithm>
+
 #include "base/dense_table.h"
 #include "world/world.h"
 
@@ -90,6 +92,18 @@ void encodeNavObstacles(std::span<const nav::NavObstacleChange> held,
   for (const nav::NavObstacleChange& c : queued) encodeNavChange(c, *out.add_queued());
 }
 
+void encodeNavLongSearches(std::span<const nav::SlicedPathRequest> waiting, int open_iterations,
+                           pb::NavLongSearchesState& out) {
+  for (const nav::SlicedPathRequest& r : waiting) {
+    pb::NavLongSearch& s = *out.add_waiting();
+    s.set_agent(r.key);
+    s.set_intention(r.tag);
+    encodeVec3(r.from, *s.mutable_from());
+    encodeVec3(r.to, *s.mutable_to());
+  }
+  out.set_open_iterations(static_cast<uint32_t>(std::max(open_iterations, 0)));
+}
+
 void restoreWorld(const pb::WorldState& in, SimStateAccess& access) {
   for (const pb::EntityState& e : in.entities()) access.addEntity(decodeEntity(e, access));
   for (const pb::ObstacleState& s : in.obstacles()) {
@@ -106,6 +120,12 @@ void restoreWorld(const pb::WorldState& in, SimStateAccess& access) {
     for (const pb::NavObstacleChange& c : in.navmesh().queued()) queued.push_back(decodeNavChange(c));
     access.setNavObstacles(std::move(held), std::move(queued));
   }
+  std::vector<nav::SlicedPathRequest> waiting;
+  for (const pb::NavLongSearch& s : in.long_searches().waiting())
+    waiting.push_back({s.agent(), s.intention(), decodeVec3(s.from()), decodeVec3(s.to())});
+  // Bounded like the config's iterations: a damaged count cannot make a restore search forever.
+  const int open = static_cast<int>(std::min<uint32_t>(in.long_searches().open_iterations(), 1u << 24));
+  access.setNavLongSearches(std::move(waiting), open);
 }
 
 }  // namespace npc

@@ -20,11 +20,15 @@ Entity decodeEntity(const pb::EntityState& in, SimStateAccess& access);
 // `entities`: the entity table's rows in its order (agents' bodies are skipped).
 void encodeWorld(std::span<const Entity> entities, std::span<const Obstacle> obstacles,
                  uint64_t next_dropped_object, NameList species, pb::WorldState& out);
-// Restores the navmesh's obstacles too (setNavObstacles) when the snapshot has them.
+// Restores the navmesh's obstacles too (setNavObstacles) when the snapshot has them, and
+// its long searches (setNavLongSearches).
 void restoreWorld(const pb::WorldState& in, SimStateAccess& access);
 
 // The navmesh's obstacles: what its tiles show and the changes waiting (NavTileCache).
 void encodeNavObstacles(std::span<const nav::NavObstacleChange> held,
                         std::span<const nav::NavObstacleChange> queued, pb::NavObstaclesState& out);
+// The MoveTo checks searched on over ticks (SlicedPathQueue), oldest first.
+void encodeNavLongSearches(std::span<const nav::SlicedPathRequest> waiting, int open_iterations,
+                           pb::NavLongSearchesState& out);
 
 }  // namespace npc

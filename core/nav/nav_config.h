@@ -6,7 +6,10 @@
 //                "max_tile_rebuilds_per_tick": 4,              obstacle changes' budget
 //                "build": { "agent_radius_m": 0.4, ... },      NavBuildConfig's fields
 //                "query": { "max_nodes": 2048, "max_path_polys": 256,
-//                           "snap_horizontal_m": 2, "snap_vertical_m": 4 } }
+//                           "snap_horizontal_m": 2, "snap_vertical_m": 4 },
+//                "long_search": { "max_nodes": 65535, "max_path_polys": 4096,
+//                                 "iterations_per_tick": 4096, "capacity": 64 } }
+//                                                              SlicedPathConfig's fields
 // File names are relative to the world file's folder. Errors name the world file and the
 // JSON path ("demo.json: /navmesh/build/cell_size_m: must be in [0.05, 2] (got 0)").
 #pragma once
@@ -18,6 +21,7 @@
 
 #include "nav/nav_build_config.h"
 #include "nav/nav_query.h"
+#include "nav/sliced_path_queue.h"
 #include "world/obstacle.h"
 
 namespace npc {
@@ -38,6 +42,7 @@ struct NavConfig {
   int max_tile_rebuilds_per_tick = 4;
   NavBuildConfig build;
   NavQueryLimits query;
+  SlicedPathConfig long_search;  // walks a query gave up on (search_limit), searched over ticks
 };
 
 // Reads the block at JSON path "/navmesh", whose keys and types the world schema has checked

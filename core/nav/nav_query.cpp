@@ -79,27 +79,36 @@ NavPath NavQuery::path(Vec3 from, Vec3 to) {
   int count = 0;
   const dtStatus s = query_->findPath(out.start.poly, out.end.poly, a, b, filter_.get(),
                                       corridor_.get(), &count, limits_.max_path_polys);
+  measureCorridor(s, count, out);
+  return out;
+}
+
+void NavQuery::measureCorridor(uint32_t status, int count, NavPath& out) {
+  const dtStatus s = status;
   out.corridor_polys = count;
   if (dtStatusFailed(s) || count == 0) {
     out.result = NavResult::kUnreachable;
-    return out;
+    return;
   }
   if (corridor_[static_cast<size_t>(count - 1)] != out.end.poly) {
     // A partial corridor: either the goal is cut off, or a limit stopped the search.
     out.result = (s & (DT_OUT_OF_NODES | DT_BUFFER_TOO_SMALL)) ? NavResult::kSearchLimit
                                                                : NavResult::kUnreachable;
-    return out;
+    return;
   }
   if (s & DT_BUFFER_TOO_SMALL) {
     out.result = NavResult::kSearchLimit;
-    return out;
+    return;
   }
+  float a[3], b[3];
+  toRecast(out.start.position, a);
+  toRecast(out.end.position, b);
   int corners = 0;
   const dtStatus ss = query_->findStraightPath(a, b, corridor_.get(), count, straight_.get(),
                                                nullptr, nullptr, &corners, limits_.max_path_polys);
   if (dtStatusFailed(ss) || corners == 0) {
     out.result = NavResult::kSearchLimit;
-    return out;
+    return;
   }
   float length = 0.f;
   for (int i = 1; i < corners; ++i) {
@@ -114,6 +123,38 @@ NavPath NavQuery::path(Vec3 from, Vec3 to) {
                       (b[2] - last[2]) * (b[2] - last[2]));
   out.length_m = length;
   corners_ = corners;
+}
+
+NavResult NavQuery::beginPath(Vec3 from, Vec3 to) {
+  open_ = {};
+  corners_ = 0;
+  if (!query_) return NavResult::kNoMesh;
+  open_.result = nearestPoint(from, open_.start);
+  if (open_.result == NavResult::kOk) open_.result = nearestPoint(to, open_.end);
+  if (open_.result != NavResult::kOk) return open_.result;
+  float a[3], b[3];
+  toRecast(open_.start.position, a);
+  toRecast(open_.end.position, b);
+  if (dtStatusFailed(query_->initSlicedFindPath(open_.start.poly, open_.end.poly, a, b, filter_.get())))
+    open_.result = NavResult::kUnreachable;
+  return open_.result;
+}
+
+bool NavQuery::advancePath(int max_iterations, int& done) {
+  if (!query_ || open_.result != NavResult::kOk) return true;
+  int opened = 0;
+  const dtStatus s = query_->updateSlicedFindPath(std::max(max_iterations, 0), &opened);
+  done += opened;
+  return !dtStatusInProgress(s);
+}
+
+NavPath NavQuery::finishPath() {
+  NavPath out = open_;
+  open_ = {};
+  if (!query_ || out.result != NavResult::kOk) return out;
+  int count = 0;
+  const dtStatus s = query_->finalizeSlicedFindPath(corridor_.get(), &count, limits_.max_path_polys);
+  measureCorridor(s, count, out);
   return out;
 }
 

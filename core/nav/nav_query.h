@@ -81,7 +81,22 @@ class NavQuery {
   // Walks the mesh surface straight from `from` towards `to` (heights ignored).
   NavRaycast raycast(Vec3 from, Vec3 to);
 
+  // The same path search a slice at a time, for walks too long for one call (PathQueue).
+  // beginPath snaps both points and opens the search: kOk when it is open, else the answer
+  // (kOffMesh). advancePath opens at most `max_iterations` more polygons, adds how many it
+  // opened to `done` and says whether the search has ended; finishPath gives the answer as
+  // path() would have. Detour keeps the open search in the node pool, so nothing else may
+  // be asked of this NavQuery until finishPath; iterations split over any number of
+  // advancePath calls give the same search as one call with their sum.
+  NavResult beginPath(Vec3 from, Vec3 to);
+  bool advancePath(int max_iterations, int& done);
+  NavPath finishPath();
+
  private:
+  // The answer for a corridor Detour found (status s, count polygons): its classification
+  // and, when whole, the string-pulled length.
+  void measureCorridor(uint32_t status, int count, NavPath& out);
+
   const NavMesh* mesh_;
   NavQueryLimits limits_;
   std::unique_ptr<dtNavMeshQuery, void (*)(dtNavMeshQuery*)> query_;
@@ -89,6 +104,7 @@ class NavQuery {
   std::unique_ptr<uint32_t[]> corridor_;
   std::unique_ptr<float[]> straight_;  // 3 floats per corner
   int corners_ = 0;                     // in straight_, of the last path(); 0 unless kOk
+  NavPath open_;                        // the sliced search's endpoints, between begin and finish
 };
 
 }  // namespace npc::nav

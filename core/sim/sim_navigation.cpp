@@ -3,7 +3,10 @@
 // (unreachable smart objects pruned, travel priced by path length) and every MoveTo an
 // agent sends is checked on its way out: its target is snapped to the nearest point on the
 // mesh, and a target no path reaches fails the intention as the game would ("unreachable:
-// ..."), without being sent.
+// ..."), without being sent. A check the query's limits cut short lets the MoveTo go and is
+// searched on over the next ticks (SlicedPathQueue); if that search finds no path, the MoveTo
+// fails then, as though the game had reported it.
+#include <algorithm>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -24,9 +27,8 @@ std::string point(Vec3 p) {
 
 }  // namespace
 
-void Simulation::setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits,
-                            int max_tile_rebuilds_per_tick) {
-  navigation_ = std::make_unique<SimNavigation>(std::move(mesh), limits, max_tile_rebuilds_per_tick);
+void Simulation::setNavMesh(nav::NavMesh mesh, const nav::NavConfig& config) {
+  navigation_ = std::make_unique<SimNavigation>(std::move(mesh), config);
   nav::NavMesh& m = navigation_->mesh;
   if (!m.tileCache()) return;
   // Obstacles the mesh was built with are already in (an unchanged box is no change).
@@ -76,28 +78,70 @@ bool Simulation::navigateMove(ClientActionStart& start) {
     std::erase_if(nav.last_paths, [&](const auto& kv) { return !agents_.get(kv.first); });
   }
   SimNavigation::LastPath& last = nav.last_paths[start.agent];
-  last = {body->position, to, path.end.position, path.result, path.length_m, timeS()};
+  last = {body->position, to, path.end.position, path.result, path.length_m, timeS(), start.intention};
   last.corner_count = static_cast<uint8_t>(nav.query.lastCorners(last.corners));
   switch (path.result) {
     case nav::NavResult::kOk:
       target->xyz = {path.end.position.x, path.end.position.y, path.end.position.z};
       return true;
     case nav::NavResult::kSearchLimit:
+      // No evidence against the walk yet: it goes out, and a longer search goes on.
+      if (nav.long_searches.request({raw(start.agent), raw(start.intention), body->position, to})) {
+        last.long_search = SimNavigation::LastPath::LongSearch::kWaiting;
+      } else {
+        last.long_search = SimNavigation::LastPath::LongSearch::kRefused;
+        ++nav.long_searches_refused;
+      }
+      return true;
     case nav::NavResult::kNoMesh:
       return true;  // no evidence against the walk: the game decides
     case nav::NavResult::kOffMesh:
     case nav::NavResult::kUnreachable:
       break;
   }
-  nav::NavPoint ignored;
-  const bool start_off = nav.query.nearestPoint(body->position, ignored) != nav::NavResult::kOk;
-  std::string why = path.result == nav::NavResult::kUnreachable
-                        ? "unreachable: no path on the navmesh from " + point(body->position) + " to " + point(to)
-                        : std::string("unreachable: ") + (start_off ? "the agent at " + point(body->position)
-                                                                    : "the target " + point(to)) +
-                              " is off the navmesh";
-  nav.refused.push_back({start.agent, start.intention, std::move(why)});
+  nav.refused.push_back({start.agent, start.intention, unreachableReason(path.result, body->position, to)});
   return false;
+}
+
+std::string Simulation::unreachableReason(nav::NavResult result, Vec3 from, Vec3 to) {
+  if (result == nav::NavResult::kUnreachable)
+    return "unreachable: no path on the navmesh from " + point(from) + " to " + point(to);
+  nav::NavPoint ignored;
+  const bool start_off = navigation_->query.nearestPoint(from, ignored) != nav::NavResult::kOk;
+  return std::string("unreachable: ") + (start_off ? "the agent at " + point(from) : "the target " + point(to)) +
+         " is off the navmesh";
+}
+
+void Simulation::searchLongPaths() {
+  if (!navigation_ || navigation_->long_searches.size() == 0) return;
+  SimNavigation& nav = *navigation_;
+  nav.long_answers.clear();
+  nav.long_searches.update(nav.long_answers);
+  for (const nav::SlicedPathAnswer& a : nav.long_answers) {
+    ++nav.long_searches_done;
+    const EntityId id{a.request.key};
+    const IntentionId intention{a.request.tag};
+    const auto last = nav.last_paths.find(id);
+    if (last != nav.last_paths.end() && last->second.intention == intention) {
+      SimNavigation::LastPath& p = last->second;
+      p.result = a.path.result;
+      p.snapped = a.path.end.position;
+      p.length_m = a.path.length_m;
+      p.long_search = SimNavigation::LastPath::LongSearch::kDone;
+      p.searched_s = timeS();
+      p.search_iterations = a.iterations;
+      p.corner_count = a.corner_count;
+      std::copy_n(a.corners.begin(), std::min<size_t>(a.corner_count, p.corners.size()), p.corners.begin());
+    }
+    if (a.path.result != nav::NavResult::kUnreachable && a.path.result != nav::NavResult::kOffMesh) continue;
+    // The MoveTo went out: if it still runs, it fails now as the game would report it (a
+    // result the game sends later for it is a late one, counted, not an error).
+    Agent* agent = agents_.get(id);
+    if (!agent) continue;
+    std::string why = unreachableReason(a.path.result, a.request.from, a.request.to) + " (found by a longer search)";
+    ActionTree tree(agent->intent.queue, agent->id, treeContext());
+    if (tree.clientResult(intention, ClientOutcome::kFailed) == IntentStatus::kOk) flushIntentions(&why);
+  }
 }
 
 void Simulation::failRefusedMoves() {
@@ -123,6 +167,11 @@ void Simulation::describeNavigation(const Agent& agent, nlohmann::json& out) con
                    {"to", {p.to.x, p.to.y, p.to.z}},
                    {"result", nav::toString(p.result)},
                    {"at_s", p.time_s}};
+  using LongSearch = SimNavigation::LastPath::LongSearch;
+  if (p.long_search == LongSearch::kWaiting) j["long_search"] = {{"state", "waiting"}};
+  if (p.long_search == LongSearch::kRefused) j["long_search"] = {{"state", "refused: queue full"}};
+  if (p.long_search == LongSearch::kDone)
+    j["long_search"] = {{"state", "done"}, {"at_s", p.searched_s}, {"iterations", p.search_iterations}};
   if (p.result == nav::NavResult::kOk) {
     j["snapped"] = {p.snapped.x, p.snapped.y, p.snapped.z};
     j["length_m"] = p.length_m;

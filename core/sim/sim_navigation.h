@@ -2,7 +2,8 @@
 // shares, the cache of path costs and the planner's Reachability over them. Internal to
 // core/sim; Simulation holds it behind a pointer, null when the world has no navmesh.
 // What uses it: planning (smart-object pruning, travel costs), MoveTo intentions (targets
-// snapped to the mesh, unreachable ones failed) and behavior trees (<CanReach>, QueryTPS).
+// snapped to the mesh, unreachable ones failed, long ones searched on over ticks) and
+// behavior trees (<CanReach>, QueryTPS).
 // Thread: tick thread.
 #pragma once
 
@@ -11,25 +12,34 @@
 #include <string>
 #include <vector>
 
+#include "nav/nav_config.h"
 #include "nav/nav_mesh.h"
 #include "nav/nav_query.h"
 #include "nav/path_cost_cache.h"
+#include "nav/sliced_path_queue.h"
 #include "sim/nav_reachability.h"
 #include "sim/tree_navigation.h"
 
 namespace npc {
 
 struct SimNavigation {
-  SimNavigation(nav::NavMesh built, const nav::NavQueryLimits& limits, int max_tile_rebuilds_per_tick)
+  SimNavigation(nav::NavMesh built, const nav::NavConfig& config)
       : mesh(std::move(built)),
-        query(mesh, limits),
+        query(mesh, config.query),
+        long_searches(mesh, config.query, config.long_search),
         reachability(query, cache),
         trees(query, cache),
-        max_tile_rebuilds_per_tick(max_tile_rebuilds_per_tick) {}
+        max_tile_rebuilds_per_tick(config.max_tile_rebuilds_per_tick) {}
 
   nav::NavMesh mesh;
   nav::NavQuery query;
   nav::PathCostCache cache;
+  // MoveTo checks the query gave up on (search_limit), searched on a slice per tick
+  // (Simulation::searchLongPaths): key = agent, tag = the MoveTo's intention.
+  nav::SlicedPathQueue long_searches;
+  std::vector<nav::SlicedPathAnswer> long_answers;  // one tick's, capacity kept
+  uint64_t long_searches_done = 0;
+  uint64_t long_searches_refused = 0;  // the queue was full: the MoveTo went out unchecked
   NavReachability reachability;
   TreeNavigation trees;  // MbtHost::walkTo / placeOnGround
   // Obstacle changes: tile layers rebuilt per tick at most (mesh.updateTiles), and changes a
@@ -44,6 +54,12 @@ struct SimNavigation {
     nav::NavResult result = nav::NavResult::kNoMesh;
     float length_m = 0.f;
     double time_s = 0.0;
+    IntentionId intention = IntentionId::kNone;  // the MoveTo checked
+    // search_limit, then: waiting for a long search, or answered by one (result, length
+    // and corners are then its answer; `searched_s` when it came).
+    enum class LongSearch : uint8_t { kNone, kWaiting, kRefused, kDone } long_search = LongSearch::kNone;
+    double searched_s = 0.0;
+    int search_iterations = 0;
     // The path's corners (string-pulled), for drawing: the first kMaxCorners of them.
     static constexpr size_t kMaxCorners = 16;
     std::array<Vec3, kMaxCorners> corners{};

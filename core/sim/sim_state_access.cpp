@@ -346,6 +346,21 @@ bool SimStateAccess::navObstacles(std::vector<nav::NavObstacleChange>& held,
   return true;
 }
 
+void SimStateAccess::navLongSearches(std::vector<nav::SlicedPathRequest>& waiting,
+                                     int& open_iterations) const {
+  waiting.clear();
+  open_iterations = 0;
+  if (!sim_.navigation_) return;
+  const nav::SlicedPathQueue& q = sim_.navigation_->long_searches;
+  waiting.assign(q.waiting().begin(), q.waiting().end());
+  open_iterations = q.openIterations();
+}
+
+void SimStateAccess::setNavLongSearches(std::vector<nav::SlicedPathRequest> waiting, int open_iterations) {
+  nav_long_searches_ = std::move(waiting);
+  nav_long_open_iterations_ = open_iterations;
+}
+
 void SimStateAccess::addPlanner(EntityId id, const PlannerMemory& memory) {
   if (sim_.planning_) planners_[id] = memory;
 }
@@ -465,12 +480,13 @@ void SimStateAccess::finishRestore() {
     }
   }
   sim_.world_.markMoved();
-  if (whole_restore_) restoreNavObstacles();
+  if (whole_restore_) restoreNavigation();
 }
 
 // The mesh must be the captured one before the first tick (not rebuilt over later ticks on
-// the budget), or paths, and so decisions, would differ from the live run's.
-void SimStateAccess::restoreNavObstacles() {
+// the budget), and the long searches where they were, or paths, and so decisions, would
+// differ from the live run's.
+void SimStateAccess::restoreNavigation() {
   if (!sim_.navigation_) return;
   if (!nav_obstacles_) {
     std::vector<nav::NavObstacleChange> held;
@@ -478,6 +494,8 @@ void SimStateAccess::restoreNavObstacles() {
     nav_obstacles_.emplace(std::move(held), std::vector<nav::NavObstacleChange>{});
   }
   sim_.navigation_->mesh.restoreObstacles(nav_obstacles_->first, nav_obstacles_->second);
+  // The open search replays on the mesh it ran on, so it must come after the obstacles.
+  sim_.navigation_->long_searches.restore(std::move(nav_long_searches_), nav_long_open_iterations_);
 }
 
 }  // namespace npc

@@ -40,6 +40,7 @@
 #include "intent/intention_queue.h"
 #include "mbt/instance.h"
 #include "nav/nav_obstacle_change.h"
+#include "nav/sliced_path_queue.h"
 #include "perception/signals.h"
 #include "perception/sounds.h"
 #include "perception/stealth_meter.h"
@@ -139,6 +140,9 @@ class SimStateAccess {
   // obstacle changes (a tile cache); false, and the lists emptied, when it does not.
   bool navObstacles(std::vector<nav::NavObstacleChange>& held,
                     std::vector<nav::NavObstacleChange>& queued) const;
+  // The MoveTo checks searched on over ticks (SlicedPathQueue): waiting requests, oldest
+  // first, and the iterations the open one has had. Empty without a navmesh.
+  void navLongSearches(std::vector<nav::SlicedPathRequest>& waiting, int& open_iterations) const;
   std::span<const Agent> agents() const;
   const Agent* agent(EntityId id) const;  // an awake agent; null if none
   const PlaceDispatcher& places() const;
@@ -198,6 +202,9 @@ class SimStateAccess {
   // show the restored obstacles.
   void setNavObstacles(std::vector<nav::NavObstacleChange> held,
                        std::vector<nav::NavObstacleChange> queued);
+  // The long MoveTo checks as captured: finishRestore() queues them again, after the mesh
+  // is the captured one, and replays the open search's iterations.
+  void setNavLongSearches(std::vector<nav::SlicedPathRequest> waiting, int open_iterations);
   // A planning agent's memory: adopted by the agent when it is added (awake or asleep);
   // dropped by finishRestore() when no agent of that id came.
   void addPlanner(EntityId id, const PlannerMemory& memory);
@@ -253,7 +260,7 @@ class SimStateAccess {
  private:
   bool restoreExact(Agent& agent, const AgentRecord::Exact& exact, RestoreMode mode);
   void reportInterrupted(const Agent& agent, const AgentRecord& record);
-  void restoreNavObstacles();
+  void restoreNavigation();
 
   Simulation& sim_;
   std::vector<EntityId> reserved_;  // setEntityOrder's rows
@@ -263,6 +270,8 @@ class SimStateAccess {
   bool whole_restore_ = false;
   std::optional<std::pair<std::vector<nav::NavObstacleChange>, std::vector<nav::NavObstacleChange>>>
       nav_obstacles_;
+  std::vector<nav::SlicedPathRequest> nav_long_searches_;
+  int nav_long_open_iterations_ = 0;
 };
 
 }  // namespace npc

@@ -215,6 +215,7 @@ void Simulation::tick() {
   ingest();                       // 1. client updates, admin commands, action results
   profile_.enter(TickPhase::kPlaces);
   updateNavMesh();                //    obstacle changes rebuild navmesh tiles, on a budget
+  searchLongPaths();              //    long MoveTo checks go on, a slice per tick
   expireEntities();               //    attributes whose lifetime ended vanish
   updatePlaces();                 // 2. quiet places sleep, woken ones settle (hibernation)
   world_.refreshSpatialIndex();   //    neighbour index reflects this tick's positions
@@ -867,6 +868,9 @@ SimStats Simulation::stats() const {
     if (const nav::NavTileCache* cache = navigation_->mesh.tileCache())
       s.nav_obstacle_changes_waiting = cache->queuedChanges();
     s.nav_obstacle_changes_ignored = navigation_->ignored_obstacle_changes;
+    s.nav_long_searches_waiting = navigation_->long_searches.size();
+    s.nav_long_searches_done = navigation_->long_searches_done;
+    s.nav_long_searches_refused = navigation_->long_searches_refused;
   }
   return s;
 }

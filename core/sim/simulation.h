@@ -57,7 +57,8 @@ struct SimPlanning;
 struct SimNavigation;
 namespace nav {
 class NavMesh;
-struct NavQueryLimits;
+struct NavConfig;
+enum class NavResult : uint8_t;
 }  // namespace nav
 struct AgentPlanner;
 struct PlannerRun;
@@ -119,6 +120,11 @@ struct SimStats {
   uint64_t nav_tile_rebuilds = 0;
   size_t nav_obstacle_changes_waiting = 0;
   uint64_t nav_obstacle_changes_ignored = 0;
+  // MoveTo checks a query gave up on (search_limit), searched again a slice per tick: waiting,
+  // answered, and refused because the queue was full (those MoveTos go out unchecked).
+  size_t nav_long_searches_waiting = 0;
+  uint64_t nav_long_searches_done = 0;
+  uint64_t nav_long_searches_refused = 0;
 };
 
 class Simulation {
@@ -251,8 +257,9 @@ class Simulation {
   // targets are snapped to the mesh, or failed ("unreachable: ...") when no path reaches
   // them. Replaces any previous mesh. A mesh with a tile cache follows the world's obstacle
   // changes, rebuilding at most `max_tile_rebuilds_per_tick` tile layers a tick; the
-  // world's current obstacles are brought into it here.
-  void setNavMesh(nav::NavMesh mesh, const nav::NavQueryLimits& limits, int max_tile_rebuilds_per_tick = 4);
+  // world's current obstacles are brought into it here. `config`: the world file's navmesh
+  // block (query limits, rebuild budget, long searches).
+  void setNavMesh(nav::NavMesh mesh, const nav::NavConfig& config);
   const SimNavigation* navigation() const { return navigation_.get(); }
 
   // JSON debug view of one agent; kNotFound for an unknown id.
@@ -391,11 +398,17 @@ class Simulation {
   // failRefusedMoves); otherwise snaps its target onto the navmesh.
   bool navigateMove(ClientActionStart& start);
   void failRefusedMoves();
+  // "unreachable: ..." for a MoveTo from `from` to `to` that a search answered kUnreachable
+  // or kOffMesh, naming the point off the mesh.
+  std::string unreachableReason(nav::NavResult result, Vec3 from, Vec3 to);
   // The navmesh follows obstacle upserts and removals (a tile-cache mesh; others ignore
   // them, counted). Returns an error when the mesh cannot take the box.
   Status navigateObstacle(const Obstacle& obstacle);
   void navigateObstacleRemoval(ObstacleId id);
   void updateNavMesh();  // tick: rebuild tiles touched by obstacle changes, on its budget
+  // tick, after updateNavMesh: MoveTo checks cut short by the query's limits are searched on,
+  // a budget of iterations per tick; a walk found to be impossible fails its MoveTo.
+  void searchLongPaths();
   void describeNavigation(const Agent& agent, nlohmann::json& out) const;
   bool endedRecently(const Agent& agent, IntentionId intention) const;
   void onIntentionEvent(const IntentionEvent& event, const std::string* client_reason);

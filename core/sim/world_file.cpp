@@ -226,7 +226,7 @@ bool applyWorldFile(const WorldFile& file, Simulation& sim, std::vector<std::str
       errors.push_back(file.source + ": /navmesh: " + e);
       ok = false;
     } else {
-      sim.setNavMesh(std::move(mesh), file.navmesh.query, file.navmesh.max_tile_rebuilds_per_tick);
+      sim.setNavMesh(std::move(mesh), file.navmesh);
     }
   }
   std::vector<Command> commands;

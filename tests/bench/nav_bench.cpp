@@ -25,6 +25,7 @@
 #include "nav/nav_tile_cache.h"
 #include "nav/nav_tile_cache_builder.h"
 #include "nav/path_cost_cache.h"
+#include "nav/sliced_path_queue.h"
 #include "sim/nav_reachability.h"
 #include "sim/world_file.h"
 #include "world/world.h"
@@ -152,6 +153,51 @@ BENCHMARK(BM_PathTownNear)->Iterations(20000);
 
 void BM_PathTownFar(benchmark::State& state) { pathLatency(state, townScene(), 400.f); }
 BENCHMARK(BM_PathTownFar)->Iterations(5000);
+
+// Long MoveTo checks: walks across the town that the tick's query gives up on (search_limit
+// at its 2,048 polygons), searched on by a SlicedPathQueue at its default budget (4,096
+// polygons a tick), the queue kept full. p50/p99 of one tick's update in microseconds, walks
+// answered and polygons opened per tick, and the share of random walks that are long ones.
+void BM_LongSearchTownTick(benchmark::State& state) {
+  const Scene& town = townScene();
+  NavQuery query(town.mesh);
+  const auto pairs = pairsOn(town, query, 2000, 800.f);
+  std::vector<std::pair<Vec3, Vec3>> walks;
+  for (const auto& [a, b] : pairs)
+    if (query.path(a, b).result == NavResult::kSearchLimit) walks.push_back({a, b});
+  if (walks.empty()) {
+    state.SkipWithError("no walk past the query's limit");
+    return;
+  }
+  SlicedPathQueue queue(town.mesh, NavQueryLimits{}, SlicedPathConfig{});
+  std::vector<SlicedPathAnswer> done;
+  done.reserve(1024);
+  std::vector<double> us;
+  uint64_t next = 0;
+  size_t answered = 0, found = 0;
+  int64_t opened = 0;
+  for (auto _ : state) {
+    for (;; ++next) {
+      const auto& [a, b] = walks[next % walks.size()];
+      if (!queue.request({next, 0, a, b})) break;
+    }
+    done.clear();
+    const auto t0 = std::chrono::steady_clock::now();
+    opened += queue.update(done);
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    answered += done.size();
+    for (const SlicedPathAnswer& a : done) found += a.path.result == NavResult::kOk;
+  }
+  std::sort(us.begin(), us.end());
+  const double ticks = static_cast<double>(us.size());
+  state.counters["p50_us"] = us[us.size() / 2];
+  state.counters["p99_us"] = us[us.size() * 99 / 100];
+  state.counters["walks_per_tick"] = static_cast<double>(answered) / ticks;
+  state.counters["polys_per_tick"] = static_cast<double>(opened) / ticks;
+  state.counters["found_pct"] = answered ? 100.0 * static_cast<double>(found) / static_cast<double>(answered) : 0.0;
+  state.counters["long_walks_pct"] = 100.0 * static_cast<double>(walks.size()) / static_cast<double>(pairs.size());
+}
+BENCHMARK(BM_LongSearchTownTick)->Iterations(500);
 
 // A planner re-pricing the same walks: every query after the first is a cache hit.
 void BM_PathDemoCached(benchmark::State& state) {

@@ -106,6 +106,8 @@ TEST_CASE("The daemon serves Prometheus metrics", "[daemon][metrics]") {
   REQUIRE_THAT(body, Catch::Contains("npcd_perception_rays_total"));
   REQUIRE_THAT(body, Catch::Contains("npcd_navmesh_obstacle_changes_waiting 0"));
   REQUIRE_THAT(body, Catch::Contains("npcd_navmesh_tile_rebuilds_total"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_navmesh_long_searches_waiting 0"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_navmesh_long_searches_total"));
   // prometheus-cpp writes labels in name order.
   REQUIRE_THAT(body, Catch::Contains("npcd_build_info{revision=\"" + std::string(buildRevision()) +
                                      "\",version=\"" NPCD_PROJECT_VERSION "\"} 1"));

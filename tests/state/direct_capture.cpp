@@ -56,6 +56,10 @@ void encodeWorld(const SimStateAccess& access, pb::WorldState& out) {
   out.set_next_dropped_object(access.nextDroppedObject());
   std::vector<nav::NavObstacleChange> held, queued;
   if (access.navObstacles(held, queued)) encodeNavObstacles(held, queued, *out.mutable_navmesh());
+  std::vector<nav::SlicedPathRequest> waiting;
+  int open_iterations = 0;
+  access.navLongSearches(waiting, open_iterations);
+  if (!waiting.empty()) encodeNavLongSearches(waiting, open_iterations, *out.mutable_long_searches());
 }
 
 void encodeBst(const BstAgentState& s, uint8_t behavior_def, const SelectionTreeLibrary& trees,

@@ -3,6 +3,8 @@
 // event emitted). This is what replaying a journal from a snapshot rests on.
 #include <catch2/catch.hpp>
 
+#include "core/nav/nav_test_support.h"
+#include "core/sim/sim_fixture.h"
 #include "core/sim/tick_hash.h"
 #include "demo_state_world.h"
 #include "journal_codec.h"
@@ -10,6 +12,7 @@
 #include "sim/sim_navigation.h"
 #include "sim/sim_state_access.h"
 #include "journal_replay.h"
+#include "sim/world_file.h"
 #include "sim_state_codec.h"
 #include "state_checksum.h"
 
@@ -179,4 +182,69 @@ TEST_CASE("a snapshot taken while obstacle changes wait restores the navmesh and
     CHECK(queued2.empty());
     CHECK(held2.size() == static_cast<size_t>(state.world().obstacles_size()));
   }
+}
+
+namespace {
+
+// The navigation tests' level with 3.2 m tiles and a query that gives up after 16 polygons:
+// a MoveTo's check is left to the long searches, 16 polygons a tick. A statue stands on it.
+std::unique_ptr<Simulation> longSearchWorld() {
+  auto sim = std::make_unique<Simulation>(SimConfig{}, test::testArchetypes());
+  WorldFile w;
+  std::vector<std::string> errors;
+  const std::string text = R"({ "places": [ { "name": "field", "min": [-5, -5, -2], "max": [65, 45, 10] } ],
+      "navmesh": { "geometry": "level.obj", "build": { "cell_size_m": 0.2, "tile_size_cells": 16 },
+                   "query": { "max_nodes": 16 }, "long_search": { "iterations_per_tick": 16 } } })";
+  REQUIRE(parseWorldFile(nav::test::writeLevel("npcd_long_search_world") + "/world.json", text, w, errors));
+  REQUIRE(applyWorldFile(w, *sim, errors));
+  sim->submit(test::upsert(1, EntityKind::kNpc, {10, 5, 0}, "statue"));
+  sim->tick();
+  return sim;
+}
+
+}  // namespace
+
+TEST_CASE("a snapshot taken while a long path search is open restores it where it was",
+          "[state][exact]") {
+  std::unique_ptr<Simulation> live = longSearchWorld();
+  IntentionParam p;
+  p.type = IntentionParam::Type::kPosition;
+  p.name = "position";
+  p.position = {55, 5, 0};  // the island: no path, found out only by searching floor A through
+  live->submit({ClientId{7}, 0, ProgramIntention{EntityId{1}, "MoveTo", 0.0, {p}, IntentionId::kNone,
+                                                 [](const Status& s, IntentionId) { REQUIRE(s.isOk()); }}});
+  live->tick();
+  REQUIRE(test::findAction(live->output(), 1) != nullptr);
+  for (int i = 0; i < 3; ++i) live->tick();
+  std::vector<nav::SlicedPathRequest> waiting;
+  int open = 0;
+  SimStateAccess(*live).navLongSearches(waiting, open);
+  REQUIRE(waiting.size() == 1);
+  REQUIRE(open == 48);
+
+  pb::SimState state;
+  captureSimState(*live, state);
+  CHECK(state.world().long_searches().waiting_size() == 1);
+  CHECK(state.world().long_searches().open_iterations() == 48);
+  std::unique_ptr<Simulation> restored = longSearchWorld();
+  std::string error;
+  REQUIRE(restoreSimState(state, *restored, error, RestoreMode::kExact));
+  std::vector<nav::SlicedPathRequest> waiting2;
+  int open2 = 0;
+  SimStateAccess(*restored).navLongSearches(waiting2, open2);
+  REQUIRE(waiting2.size() == 1);
+  CHECK(waiting2[0].key == 1);
+  CHECK(open2 == 48);
+
+  int failed_on = 0;
+  for (int t = 0; t < 400 && failed_on == 0; ++t) {
+    live->tick();
+    restored->tick();
+    INFO("tick " << live->tickCount());
+    REQUIRE(outputHash(*restored) == outputHash(*live));
+    REQUIRE(stateChecksum(*restored) == stateChecksum(*live));
+    if (!test::eventsOf(live->output(), EventKind::kIntentionFailed).empty()) failed_on = t + 1;
+  }
+  CHECK(failed_on > 1);  // the search went on after the restore, on both the same
+  CHECK(restored->stats().nav_long_searches_waiting == 0);
 }

@@ -41,7 +41,8 @@ TEST_CASE("NavConfig reads the navmesh block, files relative to the world file")
   CHECK(read(R"({ "geometry": "village.obj", "obstacles_block": false,
                   "build": { "agent_radius_m": 0.6, "cell_size_m": 0.25, "tile_size_cells": 32,
                              "max_obstacle_tiles": 8 },
-                  "query": { "max_nodes": 512, "snap_vertical_m": 2 } })", c).empty());
+                  "query": { "max_nodes": 512, "snap_vertical_m": 2 },
+                  "long_search": { "max_nodes": 8192, "iterations_per_tick": 300, "capacity": 9 } })", c).empty());
   CHECK(c.present);
   CHECK(c.geometry == "/worlds/village.obj");
   CHECK(c.file.empty());
@@ -52,6 +53,10 @@ TEST_CASE("NavConfig reads the navmesh block, files relative to the world file")
   CHECK(c.build.max_obstacle_tiles == 8);
   CHECK(c.query.max_nodes == 512);
   CHECK(c.query.snap_vertical_m == 2.f);
+  CHECK(c.long_search.max_nodes == 8192);
+  CHECK(c.long_search.max_path_polys == SlicedPathConfig{}.max_path_polys);
+  CHECK(c.long_search.iterations_per_tick == 300);
+  CHECK(c.long_search.capacity == 9);
   NavConfig f;
   CHECK(read(R"({ "file": "/data/village.navmesh" })", f).empty());
   CHECK(f.file == "/data/village.navmesh");
@@ -67,6 +72,10 @@ TEST_CASE("NavConfig refuses a bad navmesh block naming the field") {
   CHECK(read(R"({ "geometry": "a.obj", "build": { "max_obstacle_tiles": 0 } })", wide) ==
         std::vector<std::string>{
             "world.json:1:70: /navmesh/build/max_obstacle_tiles: must be in [1, 4096] (got 0)"});
+  NavConfig idle;
+  CHECK(read(R"({ "geometry": "a.obj", "long_search": { "iterations_per_tick": 0 } })", idle) ==
+        std::vector<std::string>{
+            "world.json:1:77: /navmesh/long_search/iterations_per_tick: must be in [1, 1048576] (got 0)"});
   CHECK(read(R"({ "geometry": "a.obj", "build": { "cell_size_m": 0, "agent_climb_m": 9 },
                   "query": { "max_nodes": 3 } })", c) ==
         std::vector<std::string>{

@@ -1,7 +1,7 @@
 // Navigation in the simulation (core/sim/sim_navigation.cpp, issue 23): a world file's
 // navmesh block builds the mesh at start-up; MoveTo targets are snapped onto it, and a
-// MoveTo no path reaches fails with the reason instead of going out; GetAgent shows the
-// last check.
+// MoveTo no path reaches fails with the reason instead of going out; one whose check ran out
+// of nodes goes out and is searched on over ticks; GetAgent shows the last check.
 #include <cstring>
 #include <memory>
 
@@ -124,6 +124,74 @@ TEST_CASE("A MoveTo no path reaches fails with the reason and is not sent") {
     REQUIRE(failed.size() == 1);
     CHECK(failed[0].text.ends_with(": unreachable: the target (30.0, 35.0, 8.0) is off the navmesh"));
     CHECK(w.view()["navigation"]["last_move_to"]["result"] == "off_mesh");
+  }
+}
+
+TEST_CASE("A MoveTo whose check ran out of nodes goes out and is searched on over ticks") {
+  // 3.2 m tiles and a query that gives up after 16 polygons: every walk here is a long one,
+  // searched on 16 polygons a tick.
+  NavWorld w(R"({ "geometry": "level.obj", "build": { "cell_size_m": 0.2, "tile_size_cells": 16 },
+                  "query": { "max_nodes": 16 }, "long_search": { "iterations_per_tick": 16 } })");
+  auto tickUntilAnswered = [&] {
+    int ticks = 0;
+    while (w.sim.stats().nav_long_searches_waiting > 0 && ticks < 2000) {
+      w.sim.tick();
+      ++ticks;
+      if (!test::eventsOf(w.sim.output(), EventKind::kIntentionFailed).empty()) break;
+    }
+    return ticks;
+  };
+  SECTION("Should fail the MoveTo when the longer search finds no path") {
+    const TickOutput& out = w.moveTo({55, 5, 0});  // the island
+    REQUIRE(test::findAction(out, 1) != nullptr);  // no evidence yet: it went out
+    CHECK(test::eventsOf(out, EventKind::kIntentionFailed).empty());
+    CHECK(w.sim.stats().nav_long_searches_waiting == 1);
+    nlohmann::json nav = w.view()["navigation"]["last_move_to"];
+    CHECK(nav["result"] == "search_limit");
+    CHECK(nav["long_search"]["state"] == "waiting");
+
+    const int ticks = tickUntilAnswered();
+    CHECK(ticks > 2);  // floor A searched through, 16 polygons a tick
+    const auto failed = test::eventsOf(w.sim.output(), EventKind::kIntentionFailed);
+    REQUIRE(failed.size() == 1);
+    CHECK(failed[0].text.ends_with(": unreachable: no path on the navmesh from (10.0, 5.0, 0.0) to "
+                                   "(55.0, 5.0, 0.0) (found by a longer search)"));
+    nav = w.view()["navigation"]["last_move_to"];
+    CHECK(nav["result"] == "unreachable");
+    CHECK(nav["long_search"]["state"] == "done");
+    CHECK(nav["long_search"]["iterations"].get<int>() > 16);
+    CHECK(w.sim.stats().nav_long_searches_done == 1);
+    CHECK(w.sim.stats().nav_long_searches_waiting == 0);
+  }
+  SECTION("Should leave a reachable MoveTo running and show the path found") {
+    w.moveTo({30, 5, 0});  // round the wall's end
+    tickUntilAnswered();
+    CHECK(test::eventsOf(w.sim.output(), EventKind::kIntentionFailed).empty());
+    CHECK(w.sim.stats().nav_long_searches_done == 1);
+    const nlohmann::json nav = w.view()["navigation"]["last_move_to"];
+    CHECK(nav["result"] == "ok");
+    CHECK(nav["length_m"].get<float>() > 53.f);
+    CHECK(nav["corners"].size() >= 3);
+    CHECK(nav["long_search"]["state"] == "done");
+  }
+  SECTION("Should let a MoveTo go unchecked when the queue is full, and count it") {
+    NavWorld full(R"({ "geometry": "level.obj", "build": { "cell_size_m": 0.2, "tile_size_cells": 16 },
+                       "query": { "max_nodes": 16 }, "long_search": { "capacity": 1, "iterations_per_tick": 1 } })");
+    full.sim.submit(test::upsert(2, EntityKind::kNpc, {10, 8, 0}, "statue"));
+    full.moveTo({30, 5, 0});
+    IntentionParam p;
+    p.type = IntentionParam::Type::kPosition;
+    p.name = "position";
+    p.position = {55, 5, 0};
+    full.sim.submit({ClientId{7}, 0, ProgramIntention{EntityId{2}, "MoveTo", 0.0, {p}, IntentionId::kNone,
+                                                      [](const Status& s, IntentionId) { REQUIRE(s.isOk()); }}});
+    full.sim.tick();
+    CHECK(test::findAction(full.sim.output(), 2) != nullptr);
+    CHECK(full.sim.stats().nav_long_searches_refused == 1);
+    std::string json;
+    REQUIRE(full.sim.describeAgent(EntityId{2}, json).isOk());
+    CHECK(nlohmann::json::parse(json)["navigation"]["last_move_to"]["long_search"]["state"] ==
+          "refused: queue full");
   }
 }
 
