@@ -75,7 +75,10 @@ void LeaseKeeper::run() {
     }
     renewAll(store);
     releaseDropped(store);
-    claim(store);
+    // A balanced node's first round only announces it: nodes started together then see
+    // each other before anyone claims, and split the places, instead of the first one up
+    // claiming every place and shedding them one handoff at a time.
+    if (rounds > 0 || !config_.balanced) claim(store);
     shed(store);
     if (rounds % 4 == 0) refreshHolders(store);
     lock.lock();
@@ -236,7 +239,10 @@ void LeaseKeeper::shed(PlaceLeaseStore& store) {
       least = std::min(least, count);
     }
     std::lock_guard lock(mutex_);
-    return held_.size() > wanted || held_.size() >= least + 2;
+    // While places lie unowned, a node below its share claims those (nodes started
+    // together): moving one of ours to it would be a handoff for nothing.
+    const bool unowned = held_.size() + holder_nodes_.size() < world_places_.size();
+    return held_.size() > wanted || (!unowned && held_.size() >= least + 2);
   };
   if (!excess()) return;
   refreshHolders(store);

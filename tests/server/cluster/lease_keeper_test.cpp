@@ -133,6 +133,27 @@ TEST_CASE("Balanced nodes that start together share the places", "[cluster]") {
   CHECK(places == std::vector<std::string>{"east", "north", "south", "west"});
 }
 
+TEST_CASE("Balanced nodes started a moment apart split the places without shedding", "[cluster]") {
+  Redis redis;
+  LeaseKeeper a(configFor(redis.process, "node-a"), "a:1", kPlaces);
+  LeaseKeeper b(configFor(redis.process, "node-b"), "b:1", kPlaces);
+  a.start();
+  std::this_thread::sleep_for(50ms);  // within a's first round (ttl/4 = 150 ms)
+  b.start();
+  const auto got_a = collect(a, atLeast(2, LeaseChange::Kind::kAcquired));
+  const auto got_b = collect(b, atLeast(2, LeaseChange::Kind::kAcquired));
+  std::this_thread::sleep_for(600ms);  // a ttl more: a shed would have come by now
+  std::vector<LeaseChange> later_a, later_b;
+  a.takeChanges(LeaseKeeper::Clock::now(), later_a);
+  b.takeChanges(LeaseKeeper::Clock::now(), later_b);
+  CHECK(countOf(got_a, LeaseChange::Kind::kShed) + countOf(later_a, LeaseChange::Kind::kShed) == 0);
+  CHECK(countOf(got_b, LeaseChange::Kind::kShed) + countOf(later_b, LeaseChange::Kind::kShed) == 0);
+  CHECK(countOf(got_a, LeaseChange::Kind::kAcquired) == 2);
+  CHECK(countOf(got_b, LeaseChange::Kind::kAcquired) == 2);
+  CHECK(a.stats().held == 2);
+  CHECK(b.stats().held == 2);
+}
+
 TEST_CASE("A static node claims only its own places", "[cluster]") {
   Redis redis;
   ClusterConfig c = configFor(redis.process, "node-a");
