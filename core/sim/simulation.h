@@ -214,8 +214,10 @@ class Simulation {
   bool submit(std::vector<Command>& commands);  // moves from and clears `commands`
   // Tick thread, between ticks: `recorder` is called with each command as a tick applies
   // it, in order, just before it applies (the input journal; a cluster node's place
-  // inputs). Recorders are called in the order they were added.
-  using CommandRecorder = std::function<void(uint64_t tick, const Command& command)>;
+  // inputs). Recorders are called in the order they were added. A recorder may wrap the
+  // command's `reply` (a cluster node holds the answer until Redis has the input) and
+  // must change nothing else.
+  using CommandRecorder = std::function<void(uint64_t tick, Command& command)>;
   void addCommandRecorder(CommandRecorder recorder) { recorders_.push_back(std::move(recorder)); }
   void clearCommandRecorders() { recorders_.clear(); }
   size_t queuedCommands() const;

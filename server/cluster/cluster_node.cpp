@@ -76,12 +76,13 @@ void ClusterNode::start(Simulation& sim) {
                        (keeper_.config().balanced ? "balanced" : "static")));
   tick_inputs_.resize(w.places().size());
   sim.addCommandRecorder(
-      [this, &sim](uint64_t tick, const Command& command) { recordInput(tick, command, sim); });
+      [this, &sim](uint64_t tick, Command& command) { recordInput(tick, command, sim); });
   keeper_.start();
 }
 
 std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
   sendInputs(sim);
+  answerStored();
   adoptPending(sim);  // the tick just run applied their holds
   receiveArrivals(sim);
   handOverDelivered(sim);
@@ -210,7 +211,7 @@ bool ClusterNode::adoptSnapshot(const PendingAdoption& p, Simulation& sim) {
   return true;
 }
 
-void ClusterNode::recordInput(uint64_t tick, const Command& command, const Simulation& sim) {
+void ClusterNode::recordInput(uint64_t tick, Command& command, const Simulation& sim) {
   if (command.replayed) return;  // in the stream already, from before the place came here
   const CommandPlaces at = commandPlaces(command, sim);
   auto kept = [&](PlaceIndex place) {
@@ -218,6 +219,9 @@ void ClusterNode::recordInput(uint64_t tick, const Command& command, const Simul
   };
   // Encoded only for a place held here: the game's updates for other places cost nothing.
   if (!(kept(at.first) || kept(at.second)) || !encodeCommand(command, encoded_)) return;
+  std::array<PlaceIndex, 2> places{PlaceIndex::kNone, PlaceIndex::kNone};
+  std::array<std::string, 2> names;
+  size_t n = 0;
   for (PlaceIndex place : {at.first, at.second}) {
     if (!kept(place)) continue;
     pb::PlaceInput& input = tick_inputs_[raw(place)];
@@ -227,11 +231,17 @@ void ClusterNode::recordInput(uint64_t tick, const Command& command, const Simul
       input_places_.push_back(place);
     }
     *input.add_commands() = encoded_;
+    places[n] = place;
+    names[n++] = sim.world().place(place)->name;
   }
+  replies_.hold(command, places, std::move(names));
 }
 
 void ClusterNode::sendInputs(const Simulation& sim) {
-  if (input_places_.empty()) return;
+  if (input_places_.empty()) {
+    replies_.numberTick();  // answers given late for earlier ticks' entries
+    return;
+  }
   const int64_t now_ms = unixMs();
   const std::span<const ClientBinding> bindings = sim.clients().bindings();
   for (PlaceIndex place : input_places_) {
@@ -251,10 +261,18 @@ void ClusterNode::sendInputs(const Simulation& sim) {
     }
     const LeaseToken token{sim.world().place(place)->name, keeper_.config().node_id, input.epoch(),
                            keeper_.address()};
-    courier_.record({token, input.tick(), input.SerializeAsString()});
+    replies_.recorded(place, courier_.record({token, input.tick(), input.SerializeAsString()}));
     input.Clear();
   }
   input_places_.clear();
+  replies_.numberTick();
+}
+
+void ClusterNode::answerStored() {
+  uint64_t through = 0;
+  lost_inputs_.clear();
+  courier_.takeSettled(through, lost_inputs_);
+  replies_.settle(through, lost_inputs_);
 }
 
 void ClusterNode::replayInputs(const PendingAdoption& p, Simulation& sim) {
@@ -496,12 +514,16 @@ void ClusterNode::stop(Simulation& sim, bool drain) {
     const auto wait = std::chrono::milliseconds(
         static_cast<int64_t>(keeper_.config().lease_ttl_s * 1000.0 * LeaseKeeper::kValidFraction));
     courier_.flush(wait);  // npcs on their way out reach their places' streams
+    answerStored();
     writer_.flush(wait);
     writeHeld(sim);
     if (!writer_.flush(wait)) {
       spdlog::warn(logText("cluster: the places' snapshots were not all written before the drain's deadline"));
     }
   }
+  // Their commands applied here, but Redis may not have them: the client must not take
+  // them as kept.
+  replies_.abandon("npcd stopped before Redis stored this command: it may not be kept");
   keeper_.stop(drain);
 }
 

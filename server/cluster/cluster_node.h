@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "cluster/cluster_config.h"
+#include "cluster/durable_replies.h"
 #include "cluster/lease_keeper.h"
 #include "cluster/npc_courier.h"
 #include "cluster/place_snapshot_writer.h"
@@ -111,10 +112,13 @@ class ClusterNode {
   // Sounds and the game's signals that reach places held elsewhere, to their streams.
   void relayStimuli(Simulation& sim);
   void applyRelayed(const IncomingNpcs& in, Simulation& sim);
-  // The command recorder: `command`, about to apply, joins its places' inputs of this tick.
-  void recordInput(uint64_t tick, const Command& command, const Simulation& sim);
+  // The command recorder: `command`, about to apply, joins its places' inputs of this tick,
+  // and its reply waits until Redis has them (DurableReplies).
+  void recordInput(uint64_t tick, Command& command, const Simulation& sim);
   // After the tick: its inputs go to their places' streams.
   void sendInputs(const Simulation& sim);
+  // Answers the replies whose inputs the courier has settled.
+  void answerStored();
   // After an adoption (or a start from the world file): the place's inputs written after
   // its snapshot are queued for the next tick.
   void replayInputs(const PendingAdoption& p, Simulation& sim);
@@ -146,6 +150,8 @@ class ClusterNode {
   std::vector<pb::PlaceInput> tick_inputs_;  // by place: this tick's commands for it
   std::vector<PlaceIndex> input_places_;     // the places with some, in order of the first
   pb::JournalCommand encoded_;               // scratch
+  DurableReplies replies_;                   // admin answers waiting for their inputs' append
+  std::vector<uint64_t> lost_inputs_;        // scratch
   std::function<void()> on_adopt_;
   std::atomic<uint64_t> adopted_{0};
   std::atomic<uint64_t> handed_over_{0};

@@ -48,17 +48,27 @@ void NpcCourier::send(OutgoingNpcs batch) {
   wake_.notify_all();  // an npc in flight is fenced off until sent: do not wait for the poll
 }
 
-void NpcCourier::record(PlaceInputEntry entry) {
+uint64_t NpcCourier::record(PlaceInputEntry entry) {
+  uint64_t number = 0;
   {
     std::lock_guard lock(mutex_);
     if (inputs_.size() >= kMaxQueuedInputs) {
       inputs_.pop_front();
-      ++inputs_removed_;
+      inputs_lost_.push_back(++inputs_removed_);
       ++stats_.inputs_dropped;
     }
     inputs_.push_back(std::move(entry));
+    number = inputs_removed_ + inputs_.size();
   }
   wake_.notify_all();  // what is not in the stream is lost with this node: do not wait
+  return number;
+}
+
+void NpcCourier::takeSettled(uint64_t& through, std::vector<uint64_t>& lost) {
+  std::lock_guard lock(mutex_);
+  through = inputs_removed_;
+  lost.insert(lost.end(), inputs_lost_.begin(), inputs_lost_.end());
+  inputs_lost_.clear();
 }
 
 void NpcCourier::takeDelivered(std::vector<EntityId>& out) {
@@ -191,6 +201,7 @@ bool NpcCourier::appendInputs(PlaceLeaseStore& store) {
         ++stats_.inputs;
       } else {
         ++stats_.inputs_dropped;
+        if (first + done >= inputs_removed_) inputs_lost_.push_back(first + done + 1);
       }
     }
     // What was appended leaves the queue, unless record() dropped it meanwhile.

@@ -82,7 +82,11 @@ class NpcCourier {
   // Entries appended in one round trip (PlaceLeaseStore::appendInputs): a tick's places
   // together, with Redis's reply buffer for them kept small.
   static constexpr size_t kMaxInputsPerAppend = 256;
-  void record(PlaceInputEntry entry);
+  // Returns the entry's number: entries are numbered 1, 2, ... in the order recorded.
+  uint64_t record(PlaceInputEntry entry);
+  // Every entry up to `through` is settled: stored in its place's stream, or not — those are
+  // added to `lost` (the lease was lost, or the queue overflowed) since the last call.
+  void takeSettled(uint64_t& through, std::vector<uint64_t>& lost);
   // The ids of every batch appended since the last call: they may leave this node now.
   void takeDelivered(std::vector<EntityId>& out);
   // Reads `place`'s arrivals after the entry `after` ("" = from the start); a place watched
@@ -117,6 +121,7 @@ class NpcCourier {
   std::deque<OutgoingNpcs> outgoing_;
   std::deque<PlaceInputEntry> inputs_;
   uint64_t inputs_removed_ = 0;  // entries ever taken off inputs_' front (appended or dropped)
+  std::vector<uint64_t> inputs_lost_;  // numbers of entries not stored, for takeSettled
   std::chrono::milliseconds input_keep_;
   std::vector<EntityId> delivered_;
   std::map<std::string, Watch> watched_;

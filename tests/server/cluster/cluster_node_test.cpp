@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,6 +14,8 @@
 #include <catch2/catch.hpp>
 
 #include "cluster/cluster_node.h"
+#include "cluster/place_lease_store.h"
+#include "cluster/redis_connection.h"
 #include "server/daemon_test_support.h"
 #include "sim/simulation.h"
 #include "sim/world_file.h"
@@ -122,4 +125,67 @@ TEST_CASE("A node's tick thread hands npcs and sounds to the courier's thread, a
   CHECK(waitFor([&] { return b.node().soundsHeard() == 5; }));
   CHECK(a.node().soundsRelayed() == 5);
   CHECK(a.node().courierStats().send_failures == 0);
+}
+
+namespace {
+
+// The input stream entries Redis has for `place`.
+size_t inputEntries(const RedisProcess& redis, const std::string& place) {
+  RedisConnection connection("127.0.0.1", redis.port(), 500ms);
+  PlaceLeaseStore store(connection);
+  const StreamResult read = store.readInputs(place, "", 1000);
+  REQUIRE(read.status.isOk());
+  return read.entries.size();
+}
+
+}  // namespace
+
+TEST_CASE("A command's answer waits until Redis has it in its place's input stream",
+          "[cluster][threads]") {
+  test::RunningRedis redis;
+  TickingNode a(redis.process, "node-a", {"square", "guard_post", "forest"});
+  REQUIRE(waitFor([&] { return a.placesHeld() == 3 && a.agents() > 0; }));
+  const size_t before = a.agents();
+  const size_t entries = inputEntries(redis.process, "square");
+  std::atomic<int> answers{0};
+  std::atomic<bool> ok{false};
+  // Redis frozen for less than the leases' validity (0.6 s of the 1 s ttl): the spawn
+  // applies, but its input cannot be appended, so the node may not answer yet.
+  redis.process.pause();
+  a.submit(SpawnAgent{villagerAt(78, 5.f), [&](const Status& s) {
+                        ok = s.isOk();
+                        ++answers;
+                      }});
+  REQUIRE(waitFor([&] { return a.agents() == before + 1; }));
+  std::this_thread::sleep_for(150ms);  // some 20 ticks
+  CHECK(answers == 0);
+  redis.process.resume();
+  REQUIRE(waitFor([&] { return answers == 1; }));
+  CHECK(ok);
+  CHECK(inputEntries(redis.process, "square") > entries);  // the answer came after the append
+}
+
+TEST_CASE("A command whose place was lost before Redis had it is answered as not kept",
+          "[cluster][threads]") {
+  test::RunningRedis redis;
+  TickingNode a(redis.process, "node-a", {"square", "guard_post", "forest"});
+  REQUIRE(waitFor([&] { return a.placesHeld() == 3 && a.agents() > 0; }));
+  std::atomic<int> answers{0};
+  std::string why;
+  std::mutex why_mutex;
+  // Frozen past the ttl: the node gives its places up on its own clock, and by the time
+  // Redis answers again the lease the input was recorded under has expired there too.
+  redis.process.pause();
+  a.submit(SpawnAgent{villagerAt(79, 5.f), [&](const Status& s) {
+                        std::lock_guard lock(why_mutex);
+                        why = s.isOk() ? "ok" : std::string(toString(s.code())) + ": " + s.message();
+                        ++answers;
+                      }});
+  std::this_thread::sleep_for(1300ms);
+  CHECK(answers == 0);
+  redis.process.resume();
+  REQUIRE(waitFor([&] { return answers == 1; }));
+  std::lock_guard lock(why_mutex);
+  CHECK(why.find("place \"square\" was given up before Redis stored this command: it is not kept") !=
+        std::string::npos);
 }

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "cluster/npc_courier.h"
+#include "cluster/place_lease_store.h"
 #include "cluster/redis_connection.h"
 #include "support/running_redis.h"
 
@@ -189,4 +190,27 @@ TEST_CASE("A tick's arrivals for many places go in batches; each watcher reads i
     CHECK(read["cellar"] == sent["cellar"]);
     CHECK(to.stats().received == n);
   }
+}
+
+TEST_CASE("Place inputs are numbered as recorded; the ones Redis refused are reported lost", "[cluster]") {
+  Redis redis;
+  RedisConnection connection("127.0.0.1", redis.process.port(), 500ms);
+  PlaceLeaseStore store(connection);
+  const AcquireResult held = store.acquire("square", "node-a", "a:1", 5000ms, 0);
+  REQUIRE(held.acquired);
+  LeaseToken stale = held.token;
+  stale.epoch = held.token.epoch + 1;  // a lease this node does not have
+  NpcCourier courier(configFor(redis.process), 10ms);
+  CHECK(courier.record({held.token, 1, "first"}) == 1);
+  CHECK(courier.record({stale, 1, "refused"}) == 2);
+  CHECK(courier.record({held.token, 2, "third"}) == 3);
+  REQUIRE(courier.flush(1000ms));
+  uint64_t through = 0;
+  std::vector<uint64_t> lost;
+  courier.takeSettled(through, lost);
+  CHECK(through == 3);
+  CHECK(lost == std::vector<uint64_t>{2});
+  CHECK(store.readInputs("square", "", 10).entries.size() == 2);
+  courier.takeSettled(through, lost);  // reported once
+  CHECK(lost == std::vector<uint64_t>{2});
 }
