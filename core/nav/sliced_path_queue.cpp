@@ -27,6 +27,12 @@ SlicedPathQueue::SlicedPathQueue(const NavMesh& mesh, const NavQueryLimits& snap
 }
 
 bool SlicedPathQueue::request(const SlicedPathRequest& r) {
+  for (size_t i = 0; i < waiting_.size(); ++i) {
+    if (waiting_[i].key != r.key) continue;
+    waiting_[i] = r;
+    if (i == 0) open_ = false;  // the open search was for the older walk
+    return true;
+  }
   if (waiting_.size() >= static_cast<size_t>(config_.capacity)) return false;
   waiting_.push_back(r);
   return true;

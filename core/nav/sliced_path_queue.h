@@ -55,6 +55,9 @@ class SlicedPathQueue {
   const SlicedPathConfig& config() const { return config_; }
 
   // Queues a search; false when `capacity` are already waiting (the caller does without).
+  // One search waits per key: a request whose key waits already takes that one's place in
+  // line (an agent sending MoveTo after MoveTo is searched for its latest only), and an
+  // open search of it starts again.
   bool request(const SlicedPathRequest& r);
   // Spends at most config().iterations_per_tick iterations on the searches, oldest first,
   // appending each finished one to `done`. Returns the iterations spent.

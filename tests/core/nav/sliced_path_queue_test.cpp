@@ -136,6 +136,28 @@ TEST_CASE("A full queue refuses a request") {
   CHECK(queue.size() == 2);
 }
 
+TEST_CASE("A later request of the same key takes the waiting one's place") {
+  NavMesh mesh = buildSmallTiles();
+  SlicedPathQueue queue(mesh, NavQueryLimits{}, slices(8));
+  REQUIRE(queue.request({1, 1, kWest, kEast}));
+  REQUIRE(queue.request({2, 1, kEast, kWest}));
+  std::vector<SlicedPathAnswer> done;
+  queue.update(done);
+  REQUIRE(queue.openIterations() == 8);  // key 1's search is open
+  REQUIRE(queue.request({2, 2, kEast, {12.f, 38.f, 0.f}}));  // key 2 again: in its place
+  REQUIRE(queue.request({1, 2, kWest, {30.f, 35.f, 0.f}}));  // key 1 again: starts over
+  CHECK(queue.size() == 2);
+  CHECK(queue.waiting()[0].key == 1);
+  CHECK(queue.waiting()[0].tag == 2);
+  CHECK(queue.waiting()[1].tag == 2);
+  queue.update(done);
+  CHECK(queue.openIterations() == 8);  // the newer walk, one slice in
+  runUntil(queue, done, 2);
+  CHECK(done[0].request.tag == 2);
+  CHECK(done[1].request.tag == 2);
+  CHECK(done[0].path.result == NavResult::kOk);
+}
+
 TEST_CASE("A queue restored from its requests and open iterations answers as the live one") {
   NavMesh mesh = buildSmallTiles();
   SlicedPathQueue live(mesh, NavQueryLimits{}, slices(16));
