@@ -81,6 +81,8 @@ struct Encoder {
     o.set_sender(raw(c.sender));
     o.set_value(c.value);
     o.set_relayed(c.relayed);
+    o.set_subject(raw(c.subject));
+    o.set_action(c.action);
     return true;
   }
   bool operator()(const ActionResult& c) {
@@ -329,6 +331,8 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
       c.sender = EntityId{o.sender()};
       c.value = o.value();
       c.relayed = o.relayed();
+      c.subject = EntityId{o.subject()};
+      c.action = o.action();
       return c;
     }
     case pb::JournalCommand::kActionResult: {

@@ -76,6 +76,10 @@ struct SignalEvent {
   std::string name;
   EntityId sender = EntityId::kNone;
   float value = 0.f;     // carried to receivers
+  // Carried to receivers too: what the signal is about and the action that made it (an
+  // agent's action relayed from the node that ran it: Take's object, "Take").
+  EntityId subject = EntityId::kNone;
+  std::string action;
   std::function<void(const Status&)> reply;  // admin calls only
   // Cluster: sent to a place another node holds, or within a radius reaching one, and
   // relayed here (takeCrossingSignals); not relayed again.

@@ -88,6 +88,7 @@ void Simulation::emitActionStimuli(const Agent& agent, const IntentionEvent& eve
     request.radius_m = found->signal_radius_m;
     request.action = event.action;
     perception_.postSignal(request);
+    noteCrossing(request);
   }
 }
 

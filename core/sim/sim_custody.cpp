@@ -125,6 +125,19 @@ void Simulation::noteCrossing(const SignalEvent& signal) {
   }
 }
 
+void Simulation::noteCrossing(const SignalRequest& request) {
+  if (!custody_.leased() || request.scope != SignalScope::kRadius) return;
+  SignalEvent signal;
+  signal.name = std::string(perception_.signalNames().name(request.id));
+  signal.sender = request.sender;
+  signal.subject = request.subject;
+  signal.position = request.position;
+  signal.radius_m = request.radius_m;
+  signal.value = request.value;
+  if (request.action != 0xffff) signal.action = names_.name(request.action);
+  noteCrossing(signal);
+}
+
 void Simulation::takeCrossingSignals(std::vector<std::pair<PlaceIndex, SignalEvent>>& out) {
   out.insert(out.end(), crossing_signals_.begin(), crossing_signals_.end());
   crossing_signals_.clear();

@@ -705,6 +705,8 @@ Status Simulation::postSignal(const SignalEvent& c) {
   request.sender = c.sender;
   request.position = c.position;
   request.value = c.value;
+  request.subject = c.subject;
+  if (!c.action.empty()) request.action = names_.intern(c.action);
   if (c.target != EntityId::kNone) {
     wakeAgentPlace(c.target, "a signal");
     if (!agents_.get(c.target)) {

@@ -296,6 +296,9 @@ class Simulation {
   void noteLeaving(const Entity& e);
   void noteCrossing(const Sound& sound);
   void noteCrossing(const SignalEvent& signal);
+  // An agent's own signal within a radius (an action's stimulus), as the game's signal
+  // the places it reaches elsewhere are sent.
+  void noteCrossing(const SignalRequest& request);
   void unloadPlace(PlaceIndex place);
   // An npc update that would put it in a place held elsewhere (or outside every place, in a
   // cluster) is refused; `current`: the entity as it is now, if it exists.

@@ -55,6 +55,8 @@ std::vector<Command> everyCommand() {
   signal.group = 3;
   signal.value = 0.5f;
   signal.relayed = true;
+  signal.subject = EntityId{60};
+  signal.action = "Take";
   std::vector<CommandBody> bodies = {
       UpsertEntity{state},
       RemoveEntity{EntityId{9}},
@@ -145,6 +147,12 @@ TEST_CASE("a decoded command keeps the fields it carried", "[state][journal]") {
   CHECK_FALSE(s.eye_height_m.has_value());
   CHECK(s.active == std::optional<bool>(false));
   CHECK(s.lifetime_s == std::optional<float>(4.f));
+  REQUIRE(encodeCommand(commands[5], encoded));  // SignalEvent: a relayed action's signal
+  REQUIRE(decodeCommand(encoded, decoded, error));
+  const SignalEvent& signal = std::get<SignalEvent>(decoded.body);
+  CHECK(signal.subject == EntityId{60});
+  CHECK(signal.action == "Take");
+  CHECK(signal.relayed);
 }
 
 TEST_CASE("queries are not journaled", "[state][journal]") {

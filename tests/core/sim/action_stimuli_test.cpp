@@ -58,6 +58,35 @@ TEST_CASE("Take tells the agents around that the object is gone", "[sim][stimuli
                                                             "Idle -> SawTaking"});
 }
 
+TEST_CASE("An action's signal that reaches a place held elsewhere goes there with its subject and action",
+          "[sim][stimuli][custody]") {
+  SimConfig c = WitnessWorld::config();
+  c.leased_places = true;  // a cluster node holding "here" only
+  WitnessWorld w(c, [](Simulation& sim) {
+    REQUIRE(sim.world().addPlace("here", {{-20, -20, -1}, {4, 20, 10}}));
+    REQUIRE(sim.world().addPlace("there", {{4, -20, -1}, {40, 20, 10}}));
+    sim.submit({ClientId::kDaemon, 0, HoldPlace{"here", true, 1, nullptr}});
+  });
+  w.put(object(kFlowers, {1, 0, 0}, "flowers"));
+  w.tick();
+  std::vector<std::pair<PlaceIndex, SignalEvent>> crossing;
+  w.sim().takeCrossingSignals(crossing);
+  REQUIRE(w.program("Take", {WitnessWorld::entity(kFlowers)}).isOk());
+  w.tick(15);
+  REQUIRE(w.lastOutcome()->kind == EventKind::kIntentionCompleted);
+  crossing.clear();
+  w.sim().takeCrossingSignals(crossing);
+  // Taken 3 m from the border: the witnesses within 10 m include "there"'s agents.
+  REQUIRE(crossing.size() == 1);
+  CHECK(crossing[0].first == w.sim().world().findPlace("there"));
+  const SignalEvent& s = crossing[0].second;
+  CHECK(s.name == "OnObjectTaken");
+  CHECK(s.sender == kActor);
+  CHECK(s.subject == kFlowers);
+  CHECK(s.action == "Take");
+  CHECK(s.radius_m == 10.f);
+}
+
 TEST_CASE("The receiver of an external action hears of it, naming actor and action",
           "[sim][stimuli]") {
   WitnessWorld w;

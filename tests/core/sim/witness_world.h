@@ -4,6 +4,7 @@
 // The game client (client 7) completes every client-side action the tick after it came.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,8 +46,11 @@ constexpr const char* kWitnessTree = R"(<SelectionTree name="Witness" type="Beha
 
 class WitnessWorld {
  public:
-  WitnessWorld() : sim_(config(), archetypes()) {
+  // `before_spawning`: set-up of the simulation before Raoul and Gertrude are sent (places).
+  explicit WitnessWorld(SimConfig c = config(), std::function<void(Simulation&)> before_spawning = {})
+      : sim_(c, archetypes()) {
     REQUIRE(sim_.loadSelectionTrees({{"Witness.xml", kWitnessTree}}).ok());
+    if (before_spawning) before_spawning(sim_);
     spawn(kActor, {0, 0, 0});
     spawn(kWitness, {6, 0, 0});
     tick();
