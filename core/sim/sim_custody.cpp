@@ -1,6 +1,9 @@
 // Simulation: places held by lease in a cluster (place_custody.h, HoldPlace).
 #include <algorithm>
+#include <cmath>
 #include <string>
+
+#include "perception/sounds.h"
 
 #include "sim/sim_messages.h"
 #include "sim/sim_planner.h"
@@ -136,6 +139,25 @@ void Simulation::noteCrossing(const SignalRequest& request) {
   signal.value = request.value;
   if (request.action != 0xffff) signal.action = names_.name(request.action);
   noteCrossing(signal);
+}
+
+namespace {
+
+// How often a player's footsteps are relayed to a place held elsewhere: often enough that
+// the heard target there (a footstep lasts its kind's lifetime, 2 s by default) stays
+// fresh, rarely enough that a player walking along a border costs its stream a few
+// entries a second, not one a tick.
+constexpr double kFootstepRelayS = 0.5;
+
+}  // namespace
+
+void Simulation::relayFootsteps() {
+  if (!custody_.leased()) return;
+  const auto every = static_cast<uint64_t>(std::max(1.0, std::round(kFootstepRelayS / config_.tick_dt_s)));
+  for (const Entity& e : world_.entities().rows()) {
+    if (e.kind != EntityKind::kPlayer || (tick_ + raw(e.id)) % every != 0) continue;
+    if (auto footstep = footstepFromMovement(perception_.config().footsteps, e)) noteCrossing(*footstep);
+  }
 }
 
 void Simulation::takeCrossingSignals(std::vector<std::pair<PlaceIndex, SignalEvent>>& out) {

@@ -587,6 +587,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent, bool announce) 
 
 void Simulation::perceive() {
   detail_.update(world_, agents_.rows(), tick_, config_.detail);
+  if (config_.derive_footsteps) relayFootsteps();
   perception_phase_.run({world_, agents_.rows(), detail_.runsByRow(), perception_, places_, tick_,
                          timeS(), config_.derive_footsteps, pool_.get(), signals_,
                          output_.events});

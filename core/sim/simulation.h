@@ -299,6 +299,9 @@ class Simulation {
   // An agent's own signal within a radius (an action's stimulus), as the game's signal
   // the places it reaches elsewhere are sent.
   void noteCrossing(const SignalRequest& request);
+  // Cluster: players' footsteps that reach places held elsewhere, each player's every
+  // kFootstepRelayS (staggered by id), as noteCrossing(Sound) notes them.
+  void relayFootsteps();
   void unloadPlace(PlaceIndex place);
   // An npc update that would put it in a place held elsewhere (or outside every place, in a
   // cluster) is refused; `current`: the entity as it is now, if it exists.

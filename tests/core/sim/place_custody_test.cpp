@@ -200,6 +200,36 @@ TEST_CASE("Sounds reaching places held elsewhere are reported once per place, no
   }
 }
 
+TEST_CASE("A player's footsteps that reach a place held elsewhere are reported for it, twice a second",
+          "[sim][custody]") {
+  SimConfig c = leased();
+  c.derive_footsteps = true;
+  Node n(c);
+  REQUIRE(n.sim.world().addPlace("east", {{50, 0, -1}, {60, 50, 10}}));  // north's neighbour
+  REQUIRE(n.hold("north", true, 1).isOk());
+  auto player = [](uint64_t id, Vec3 at) {
+    EntityState s;
+    s.id = EntityId{id};
+    s.kind = EntityKind::kPlayer;
+    s.position = at;
+    s.velocity = Vec3{0, 3, 0};  // walking along the border
+    return s;
+  };
+  REQUIRE(n.upsert(player(500, {49, 25, 0})).empty());  // 1 m from the east
+  REQUIRE(n.upsert(player(501, {20, 25, 0})).empty());  // in the middle of the north
+  std::vector<std::pair<PlaceIndex, Sound>> crossing;
+  n.sim.takeCrossingSounds(crossing);
+  crossing.clear();
+  for (int i = 0; i < 10; ++i) n.tick();  // 1 s at 0.1 s a tick
+  n.sim.takeCrossingSounds(crossing);
+  REQUIRE(crossing.size() == 2);  // every 0.5 s, not every tick
+  for (const auto& [place, sound] : crossing) {
+    CHECK(place == n.sim.world().findPlace("east"));
+    CHECK(sound.kind == SoundKind::kFootstep);
+    CHECK(sound.source == EntityId{500});
+  }
+}
+
 TEST_CASE("The game's signals to places held elsewhere are reported once per place, not relayed ones",
           "[sim][custody]") {
   Node n;
