@@ -82,7 +82,7 @@ void ClusterNode::start(Simulation& sim) {
 
 std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
   sendInputs(sim);
-  answerStored();
+  answerStored(sim);
   adoptPending(sim);  // the tick just run applied their holds
   receiveArrivals(sim);
   handOverDelivered(sim);
@@ -220,7 +220,6 @@ void ClusterNode::recordInput(uint64_t tick, Command& command, const Simulation&
   // Encoded only for a place held here: the game's updates for other places cost nothing.
   if (!(kept(at.first) || kept(at.second)) || !encodeCommand(command, encoded_)) return;
   std::array<PlaceIndex, 2> places{PlaceIndex::kNone, PlaceIndex::kNone};
-  std::array<std::string, 2> names;
   size_t n = 0;
   for (PlaceIndex place : {at.first, at.second}) {
     if (!kept(place)) continue;
@@ -231,10 +230,9 @@ void ClusterNode::recordInput(uint64_t tick, Command& command, const Simulation&
       input_places_.push_back(place);
     }
     *input.add_commands() = encoded_;
-    places[n] = place;
-    names[n++] = sim.world().place(place)->name;
+    places[n++] = place;
   }
-  replies_.hold(command, places, std::move(names));
+  replies_.hold(command, places);
 }
 
 void ClusterNode::sendInputs(const Simulation& sim) {
@@ -268,11 +266,11 @@ void ClusterNode::sendInputs(const Simulation& sim) {
   replies_.numberTick();
 }
 
-void ClusterNode::answerStored() {
+void ClusterNode::answerStored(const Simulation& sim) {
   uint64_t through = 0;
   lost_inputs_.clear();
   courier_.takeSettled(through, lost_inputs_);
-  replies_.settle(through, lost_inputs_);
+  replies_.settle(through, lost_inputs_, sim.world());
 }
 
 void ClusterNode::replayInputs(const PendingAdoption& p, Simulation& sim) {
@@ -514,7 +512,7 @@ void ClusterNode::stop(Simulation& sim, bool drain) {
     const auto wait = std::chrono::milliseconds(
         static_cast<int64_t>(keeper_.config().lease_ttl_s * 1000.0 * LeaseKeeper::kValidFraction));
     courier_.flush(wait);  // npcs on their way out reach their places' streams
-    answerStored();
+    answerStored(sim);
     writer_.flush(wait);
     writeHeld(sim);
     if (!writer_.flush(wait)) {

@@ -118,7 +118,7 @@ class ClusterNode {
   // After the tick: its inputs go to their places' streams.
   void sendInputs(const Simulation& sim);
   // Answers the replies whose inputs the courier has settled.
-  void answerStored();
+  void answerStored(const Simulation& sim);
   // After an adoption (or a start from the world file): the place's inputs written after
   // its snapshot are queued for the next tick.
   void replayInputs(const PendingAdoption& p, Simulation& sim);

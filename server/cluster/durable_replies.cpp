@@ -8,17 +8,15 @@
 namespace npc {
 
 template <class... Args>
-void DurableReplies::wrap(std::function<void(const Status&, Args...)>& reply, std::array<PlaceIndex, 2> places,
-                          std::array<std::string, 2> names) {
+void DurableReplies::wrap(std::function<void(const Status&, Args...)>& reply, std::array<PlaceIndex, 2> places) {
   if (!reply) return;
-  reply = [this, inner = std::move(reply), places, names = std::move(names)](const Status& s, Args... args) {
+  reply = [this, inner = std::move(reply), places](const Status& s, Args... args) {
     if (!s.isOk()) {
       inner(s, args...);  // refused: nothing was applied, nothing to keep
       return;
     }
     Held h;
     h.places = places;
-    h.names = names;
     h.status = s;
     h.answer = [inner, values = std::tuple<std::decay_t<Args>...>(args...)](const Status& final) {
       std::apply([&](const auto&... v) { inner(final, v...); }, values);
@@ -27,10 +25,10 @@ void DurableReplies::wrap(std::function<void(const Status&, Args...)>& reply, st
   };
 }
 
-void DurableReplies::hold(Command& command, std::array<PlaceIndex, 2> places, std::array<std::string, 2> names) {
+void DurableReplies::hold(Command& command, std::array<PlaceIndex, 2> places) {
   std::visit(
       [&](auto& c) {
-        if constexpr (requires { c.reply; }) wrap(c.reply, places, std::move(names));
+        if constexpr (requires { c.reply; }) wrap(c.reply, places);
       },
       command.body);
 }
@@ -52,7 +50,7 @@ void DurableReplies::numberTick() {
   given_.clear();
 }
 
-size_t DurableReplies::settle(uint64_t through, std::span<const uint64_t> lost) {
+size_t DurableReplies::settle(uint64_t through, std::span<const uint64_t> lost, const World& world) {
   lost_.insert(lost.begin(), lost.end());
   size_t answered = 0;
   for (auto it = numbered_.begin(); it != numbered_.end();) {
@@ -64,8 +62,9 @@ size_t DurableReplies::settle(uint64_t through, std::span<const uint64_t> lost) 
     Status status = it->status;
     for (size_t i = 0; i < it->entries.size(); ++i) {
       if (it->entries[i] == 0 || !lost_.count(it->entries[i])) continue;
+      const Place* place = world.place(it->places[i]);
       status = {StatusCode::kUnavailable,
-                "cluster: place \"" + it->names[i] +
+                "cluster: place \"" + (place ? place->name : std::string("?")) +
                     "\" was given up before Redis stored this command: it is not kept, send it to the place's holder"};
       break;
     }

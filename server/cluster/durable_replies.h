@@ -23,6 +23,7 @@
 #include "base/status.h"
 #include "sim/commands.h"
 #include "world/ids.h"
+#include "world/world.h"
 
 namespace npc {
 
@@ -30,14 +31,14 @@ class DurableReplies {
  public:
   // Wraps `command`'s reply, if it has one, so that a successful answer waits for the
   // input entries of `places` (kNone for none; at least one not kNone).
-  void hold(Command& command, std::array<PlaceIndex, 2> places, std::array<std::string, 2> names);
+  void hold(Command& command, std::array<PlaceIndex, 2> places);
   // After the tick: `place`'s inputs of it are the courier's entry `number`.
   void recorded(PlaceIndex place, uint64_t number);
   // After recorded(): the answers given this tick wait for their places' latest entries.
   void numberTick();
   // The courier settled every entry up to `through`; `lost` are those Redis did not store.
-  // Answers what waited for them; returns how many.
-  size_t settle(uint64_t through, std::span<const uint64_t> lost);
+  // Answers what waited for them (a lost place named from `world`); returns how many.
+  size_t settle(uint64_t through, std::span<const uint64_t> lost, const World& world);
   // Answers everything still waiting with UNAVAILABLE `why` (the node stops).
   void abandon(const std::string& why);
   size_t waiting() const { return given_.size() + numbered_.size(); }
@@ -45,14 +46,12 @@ class DurableReplies {
  private:
   struct Held {
     std::array<PlaceIndex, 2> places{PlaceIndex::kNone, PlaceIndex::kNone};
-    std::array<std::string, 2> names;
     std::array<uint64_t, 2> entries{};  // the courier's numbers, 0 for none
     Status status;
     std::function<void(const Status&)> answer;  // the original reply, its other values bound
   };
   template <class... Args>
-  void wrap(std::function<void(const Status&, Args...)>& reply, std::array<PlaceIndex, 2> places,
-            std::array<std::string, 2> names);
+  void wrap(std::function<void(const Status&, Args...)>& reply, std::array<PlaceIndex, 2> places);
 
   std::vector<uint64_t> latest_;  // by place: its last entry number
   std::vector<Held> given_;       // answered this tick, entries not numbered yet
