@@ -333,6 +333,8 @@ bool Daemon::start(std::vector<std::string>& errors) {
       s.sounds_heard = cluster_->soundsHeard();
       s.signals_relayed = cluster_->signalsRelayed();
       s.signals_heard = cluster_->signalsHeard();
+      s.players_relayed = cluster_->playersRelayed();
+      s.players_visiting = cluster_->playersVisiting();
       const NpcCourierStats courier = cluster_->courierStats();
       s.inputs_recorded = courier.inputs;
       s.inputs_dropped = courier.inputs_dropped;

@@ -125,6 +125,13 @@ Metrics::Metrics(const std::string& listen, std::string& error)
                       .Register(r);
   signals_relayed_ = &signals.Add({{"way", "out"}});
   signals_heard_ = &signals.Add({{"way", "in"}});
+  auto& players = prometheus::BuildCounter()
+                      .Name("npcd_cluster_players_total")
+                      .Help("Players' states near places held by other nodes: relayed from here "
+                            "(way=out), or relayed here as visitors (way=in)")
+                      .Register(r);
+  players_relayed_ = &players.Add({{"way", "out"}});
+  players_visiting_ = &players.Add({{"way", "in"}});
   auto& inputs = prometheus::BuildCounter()
                      .Name("npcd_cluster_place_inputs_total")
                      .Help("Place inputs: ticks' commands appended to their places' input streams "
@@ -238,6 +245,8 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(sounds_heard_, s.sounds_heard, last_.sounds_heard);
   grow(signals_relayed_, s.signals_relayed, last_.signals_relayed);
   grow(signals_heard_, s.signals_heard, last_.signals_heard);
+  grow(players_relayed_, s.players_relayed, last_.players_relayed);
+  grow(players_visiting_, s.players_visiting, last_.players_visiting);
   grow(inputs_recorded_, s.inputs_recorded, last_.inputs_recorded);
   grow(inputs_dropped_, s.inputs_dropped, last_.inputs_dropped);
   grow(inputs_replayed_, s.inputs_replayed, last_.inputs_replayed);

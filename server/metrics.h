@@ -59,7 +59,8 @@ class Metrics {
              plans_failed = 0, plans_partial = 0, stalls = 0, leases_lost = 0,
              renew_failures = 0, snapshots_written = 0, snapshots_failed = 0, adopted = 0,
              handed_over = 0, arrived = 0, sounds_relayed = 0, sounds_heard = 0,
-             signals_relayed = 0, signals_heard = 0, inputs_recorded = 0, inputs_dropped = 0,
+             signals_relayed = 0, signals_heard = 0, players_relayed = 0,
+             players_visiting = 0, inputs_recorded = 0, inputs_dropped = 0,
              inputs_replayed = 0, nav_tile_rebuilds = 0, nav_changes_ignored = 0,
              nav_long_searches = 0, nav_long_refused = 0;
   };
@@ -93,6 +94,8 @@ class Metrics {
   prometheus::Counter* sounds_heard_ = nullptr;
   prometheus::Counter* signals_relayed_ = nullptr;  // npcd_cluster_signals_total{way}
   prometheus::Counter* signals_heard_ = nullptr;
+  prometheus::Counter* players_relayed_ = nullptr;  // npcd_cluster_players_total{way}
+  prometheus::Counter* players_visiting_ = nullptr;
   prometheus::Counter* inputs_recorded_ = nullptr;  // npcd_cluster_place_inputs_total{way}
   prometheus::Counter* inputs_dropped_ = nullptr;
   prometheus::Counter* inputs_replayed_ = nullptr;

@@ -45,6 +45,8 @@ struct DaemonStats {
   uint64_t sounds_heard = 0;             // cluster: sounds relayed here from other nodes' places
   uint64_t signals_relayed = 0;          // cluster: the game's signals sent to places held elsewhere
   uint64_t signals_heard = 0;            // cluster: signals relayed here from other nodes
+  uint64_t players_relayed = 0;          // cluster: players' states sent to places held elsewhere
+  uint64_t players_visiting = 0;         // cluster: players' states relayed here (visitors)
   uint64_t inputs_recorded = 0;          // cluster: ticks' place inputs appended to their streams
   uint64_t inputs_dropped = 0;           // cluster: not appended (lease lost, or queue full)
   uint64_t inputs_replayed = 0;          // cluster: commands applied again after an adoption

@@ -29,6 +29,7 @@ void encodeState(const EntityState& s, pb::JournalEntity& out) {
   out.set_group(s.group);
   setIf(s.takeable, [&](bool v) { out.set_takeable(v); });
   setIf(s.lifetime_s, [&](float v) { out.set_lifetime_s(v); });
+  out.set_relayed(s.relayed);
 }
 
 void encodeParams(const std::vector<IntentionParam>& params, pb::JournalIntention& out) {
@@ -247,6 +248,7 @@ EntityState decodeState(const pb::JournalEntity& in) {
   s.group = in.group();
   if (in.has_takeable()) s.takeable = in.takeable();
   if (in.has_lifetime_s()) s.lifetime_s = in.lifetime_s();
+  s.relayed = in.relayed();
   return s;
 }
 

@@ -41,6 +41,7 @@ CommandPlaces commandPlaces(const Command& command, const Simulation& sim) {
       [&](const auto& c) -> CommandPlaces {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, UpsertEntity> || std::is_same_v<T, SpawnAgent>) {
+          if (c.state.relayed) return {};  // a visitor: relayed again soon, or gone
           return movedOrNew(c.state, sim);
         } else if constexpr (std::is_same_v<T, RemoveEntity> || std::is_same_v<T, DespawnAgent>) {
           return {entityPlace(c.id, sim)};

@@ -6,7 +6,9 @@
 // Only what a place's next holder can apply again is placed: commands on an agent, an
 // entity or a place, sounds and signals by where they are. An action's result is not (an
 // adopted place's running intentions are interrupted, so no result has anything to finish),
-// nor what is daemon-wide (obstacles, tuning, definitions, clients, custody).
+// nor what is daemon-wide (obstacles, tuning, definitions, clients, custody), nor what came
+// relayed from another node (sounds, signals, visiting players: their arrivals stream
+// keeps them).
 #pragma once
 
 #include "sim/commands.h"

@@ -37,6 +37,11 @@ struct EntityState {
   std::optional<bool> takeable;     // objects: false keeps Take off it (default true)
   std::optional<float> lifetime_s;  // attributes only: vanishes this many seconds from now
                                     // [Limit: finite, > 0]
+  // Cluster: a player another node has from the game, near a place held here, relayed so
+  // that agents here see and hear it (takeVisitingPlayers). It is a visitor: it vanishes
+  // unless relayed again, and the game's own updates of the same id take it over. Players
+  // only; not relayed again.
+  bool relayed = false;
 };
 
 struct UpsertEntity {

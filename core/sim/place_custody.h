@@ -20,6 +20,14 @@
 
 namespace npc {
 
+// Players near a place held elsewhere (Simulation::takeVisitingPlayers): each one's state is
+// relayed every kVisitorRelayS (staggered by id), and the holder keeps it as a visitor for
+// kVisitorLifetimeS after the last relay. Often enough that a visitor there is a tick or two
+// behind the player, and outlives a missed relay or two; rarely enough that a player
+// walking along a border costs its stream five entries a second, not one a tick.
+constexpr double kVisitorRelayS = 0.2;
+constexpr double kVisitorLifetimeS = 1.0;
+
 class PlaceCustody {
  public:
   // Leased custody: places start held by nobody. Off: every place is held (epoch 0).

@@ -141,23 +141,51 @@ void Simulation::noteCrossing(const SignalRequest& request) {
   noteCrossing(signal);
 }
 
-namespace {
-
-// How often a player's footsteps are relayed to a place held elsewhere: often enough that
-// the heard target there (a footstep lasts its kind's lifetime, 2 s by default) stays
-// fresh, rarely enough that a player walking along a border costs its stream a few
-// entries a second, not one a tick.
-constexpr double kFootstepRelayS = 0.5;
-
-}  // namespace
-
-void Simulation::relayFootsteps() {
+// A visitor there sees what an agent here would: within the largest sight range of any
+// archetype, or the player's footsteps' reach (radius × the keenest hearing).
+void Simulation::relayPlayers() {
   if (!custody_.leased()) return;
-  const auto every = static_cast<uint64_t>(std::max(1.0, std::round(kFootstepRelayS / config_.tick_dt_s)));
-  for (const Entity& e : world_.entities().rows()) {
-    if (e.kind != EntityKind::kPlayer || (tick_ + raw(e.id)) % every != 0) continue;
-    if (auto footstep = footstepFromMovement(perception_.config().footsteps, e)) noteCrossing(*footstep);
+  const auto every = static_cast<uint64_t>(std::max(1.0, std::round(kVisitorRelayS / config_.tick_dt_s)));
+  float sight_m = 0.f;
+  float hearing = 0.f;
+  for (uint16_t i = 0; i < archetypes_.size(); ++i) {
+    sight_m = std::max(sight_m, archetypes_.at(i).sensors.sight_range_m);
+    hearing = std::max(hearing, archetypes_.at(i).sensors.hearing_scale);
   }
+  for (const Entity& e : world_.entities().rows()) {
+    if (e.kind != EntityKind::kPlayer || isVisitor(e) || (tick_ + raw(e.id)) % every != 0) continue;
+    float reach_m = sight_m;
+    if (config_.derive_footsteps) {
+      if (auto footstep = footstepFromMovement(perception_.config().footsteps, e)) {
+        reach_m = std::max(reach_m, footstep->radius_m * hearing);
+      }
+    }
+    for (size_t i = 0; i < world_.places().size(); ++i) {
+      const auto p = static_cast<PlaceIndex>(i);
+      if (!custody_.held(p) && world_.places()[i].bounds.touchesSphere(e.position, reach_m)) {
+        visiting_players_.push_back({p, e.id});
+      }
+    }
+  }
+}
+
+void Simulation::takeVisitingPlayers(std::vector<std::pair<PlaceIndex, EntityState>>& out) {
+  for (const auto& [place, id] : visiting_players_) {
+    const Entity* e = world_.entities().get(id);
+    if (!e) continue;
+    EntityState s;
+    s.id = id;
+    s.kind = EntityKind::kPlayer;
+    if (e->species != NameTable::kNone) s.species = std::string(world_.species().name(e->species));
+    s.position = e->position;
+    s.forward = e->forward;
+    s.velocity = e->velocity;
+    s.eye_height_m = e->eye_height_m;
+    s.active = e->active;
+    s.relayed = true;
+    out.push_back({place, std::move(s)});
+  }
+  visiting_players_.clear();
 }
 
 void Simulation::takeCrossingSignals(std::vector<std::pair<PlaceIndex, SignalEvent>>& out) {

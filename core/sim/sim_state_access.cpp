@@ -284,6 +284,7 @@ void SimStateAccess::clear() {
   sim_.lifetimes_.clear();
   sim_.leaving_.clear();
   sim_.crossing_sounds_.clear();
+  sim_.visiting_players_.clear();
   sim_.crossing_signals_.clear();
   sim_.perception_.clearPending();
   sim_.starts_.clear();
@@ -324,7 +325,7 @@ static EntityHandle rowFor(EntityTable& table, EntityId id) {
 void SimStateAccess::addEntity(const Entity& entity) {
   const EntityHandle handle = rowFor(sim_.world_.entities(), entity.id);
   *sim_.world_.entities().get(handle) = entity;
-  if (entity.kind == EntityKind::kAttribute) sim_.noteLifetime(entity);
+  sim_.noteLifetime(entity);  // attributes and visitors
   sim_.world_.markMoved();
 }
 

@@ -1,6 +1,7 @@
 #include "sim/simulation.h"
 
 #include <cmath>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -423,6 +424,12 @@ void Simulation::apply(Command& command) {
 
 Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must_be_new) {
   if (Status v = validateState(s); !v.isOk()) return v;
+  if (s.relayed) {
+    if (s.kind != EntityKind::kPlayer) return invalid(s.id, "relayed", "is for players only");
+    // The game sends this player here too: its own updates are fresher than a relay's.
+    const Entity* current = world_.entities().get(s.id);
+    if (current && current->kind == EntityKind::kPlayer && !isVisitor(*current)) return {};
+  }
   if (auto where = findDormant(s.id)) {
     if (must_be_new) return {StatusCode::kAlreadyExists, entityLabel(s.id) + ": already exists"};
     const Entity& body = dormant_[raw(where->first)][where->second].body;
@@ -527,6 +534,15 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     e->expires_s = timeS() + *s.lifetime_s;
     noteLifetime(*e);
   }
+  if (s.relayed) {
+    if (is_new) e->owner = ClientId::kUnowned;  // so that the game may take it over
+    e->expires_s = timeS() + kVisitorLifetimeS;
+    noteLifetime(*e);
+  } else if (isVisitor(*e)) {
+    // The game sends it here now: it stays, and is the sender's (when a client sent it).
+    e->expires_s = std::numeric_limits<double>::infinity();
+    if (origin != ClientId::kDaemon) e->owner = origin;
+  }
   if (!s.place.empty()) {
     e->place = place;
     e->place_from_client = true;
@@ -587,7 +603,7 @@ Status Simulation::removeEntity(EntityId id, bool must_be_agent, bool announce) 
 
 void Simulation::perceive() {
   detail_.update(world_, agents_.rows(), tick_, config_.detail);
-  if (config_.derive_footsteps) relayFootsteps();
+  relayPlayers();
   perception_phase_.run({world_, agents_.rows(), detail_.runsByRow(), perception_, places_, tick_,
                          timeS(), config_.derive_footsteps, pool_.get(), signals_,
                          output_.events});

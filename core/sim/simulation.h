@@ -186,6 +186,12 @@ class Simulation {
   // Cluster: the same for the game's signals: one to a place held elsewhere (its agents are
   // there), or within a radius that reaches places held elsewhere, once per such place.
   void takeCrossingSignals(std::vector<std::pair<PlaceIndex, SignalEvent>>& out);
+  // Cluster: the players the game sends here (not visitors) that agents of places held
+  // elsewhere could see or hear: within the archetypes' largest sight range of such a
+  // place, or their footsteps' reach. Each one's state every kVisitorRelayS, once per such
+  // place; the server relays them (EntityState::relayed), and the place's holder keeps
+  // each as a visitor, so its agents see it and hear its footsteps.
+  void takeVisitingPlayers(std::vector<std::pair<PlaceIndex, EntityState>>& out);
   // The place an agent is in, awake or asleep; kNone for an id that is not an agent here.
   PlaceIndex agentPlace(EntityId id) const;
   // Heap bytes held for sleeping agents (records, index, spare capacity).
@@ -299,9 +305,9 @@ class Simulation {
   // An agent's own signal within a radius (an action's stimulus), as the game's signal
   // the places it reaches elsewhere are sent.
   void noteCrossing(const SignalRequest& request);
-  // Cluster: players' footsteps that reach places held elsewhere, each player's every
-  // kFootstepRelayS (staggered by id), as noteCrossing(Sound) notes them.
-  void relayFootsteps();
+  // Cluster: the game's players near places held elsewhere, each one's every
+  // kVisitorRelayS (staggered by id), for takeVisitingPlayers.
+  void relayPlayers();
   void unloadPlace(PlaceIndex place);
   // An npc update that would put it in a place held elsewhere (or outside every place, in a
   // cluster) is refused; `current`: the entity as it is now, if it exists.
@@ -499,7 +505,7 @@ class Simulation {
   };
   std::vector<ResolvedStimulus> action_stimuli_;
   SignalId external_action_signal_ = SignalId::kNone;  // OnExternalAction
-  // Attribute entities with a lifetime: (expires_s, id), a min-heap on expires_s.
+  // Attributes and visitors, which have a lifetime: (expires_s, id), a min-heap on expires_s.
   std::vector<std::pair<double, EntityId>> lifetimes_;
   uint64_t next_dropped_object_ = 0;  // Drop's objects take ids from kDroppedObjectIdBase
 
@@ -517,6 +523,7 @@ class Simulation {
   std::vector<EntityId> leaving_;  // takeLeaving()
   std::vector<std::pair<PlaceIndex, Sound>> crossing_sounds_;  // takeCrossingSounds()
   std::vector<std::pair<PlaceIndex, SignalEvent>> crossing_signals_;  // takeCrossingSignals()
+  std::vector<std::pair<PlaceIndex, EntityId>> visiting_players_;     // takeVisitingPlayers()
   std::vector<uint32_t> busy_by_place_;
   std::vector<PlaceIndex> scratch_places_;
   std::unique_ptr<WorkerPool> pool_;  // null when config_.threads is 1

@@ -32,8 +32,16 @@ struct Entity {
   Vec3 velocity;                   // m/s
   float eye_height_m = kDefaultEyeHeightM;
   bool takeable = true;            // objects: Take may carry it off (false: an oven, a well)
-  // Attributes (footprints, blood): simulated time at which it vanishes from the world.
+  // Attributes (footprints, blood), and visitors (players relayed from another cluster
+  // node, isVisitor): simulated time at which it vanishes from the world.
   double expires_s = std::numeric_limits<double>::infinity();
 };
+
+// A player this daemon does not have from the game but from the node that does, which
+// relays it while it is near a place held here (EntityState::relayed). Only relayed
+// players have a lifetime.
+inline bool isVisitor(const Entity& e) {
+  return e.kind == EntityKind::kPlayer && e.expires_s != std::numeric_limits<double>::infinity();
+}
 
 }  // namespace npc

@@ -384,8 +384,10 @@ void ClusterNode::sendLeaving(Simulation& sim) {
 void ClusterNode::relayStimuli(Simulation& sim) {
   sounds_.clear();
   signals_.clear();
+  players_.clear();
   sim.takeCrossingSounds(sounds_);
   sim.takeCrossingSignals(signals_);
+  sim.takeVisitingPlayers(players_);
   pb::JournalCommand encoded;
   auto relay = [&](PlaceIndex place, CommandBody body, std::atomic<uint64_t>& count) {
     const Place* p = sim.world().place(place);
@@ -403,11 +405,12 @@ void ClusterNode::relayStimuli(Simulation& sim) {
     signal.relayed = true;
     relay(place, std::move(signal), signals_relayed_);
   }
+  for (auto& [place, player] : players_) relay(place, UpsertEntity{std::move(player)}, players_relayed_);
 }
 
-// A sound or signal made in a place another node holds, reaching one held here. Heard now,
-// or not at all: one read late (a node taking the place over reads on from its snapshot's
-// entry) is news no more, and is dropped.
+// A sound or signal made in a place another node holds, reaching one held here, or a player
+// near one held here. Heard (or seen) now, or not at all: one read late (a node taking the
+// place over reads on from its snapshot's entry) is news no more, and is dropped.
 void ClusterNode::applyRelayed(const IncomingNpcs& in, Simulation& sim) {
   const int64_t now_ms = unixMs();
   const int64_t made_ms = std::strtoll(in.entry_id.c_str(), nullptr, 10);  // "<ms>-<seq>"
@@ -418,13 +421,16 @@ void ClusterNode::applyRelayed(const IncomingNpcs& in, Simulation& sim) {
   const bool parsed = encoded.ParseFromString(in.bytes) && decodeCommand(encoded, command, error);
   const auto* sound = parsed ? std::get_if<SoundEvent>(&command.body) : nullptr;
   const auto* signal = parsed ? std::get_if<SignalEvent>(&command.body) : nullptr;
-  if (!(sound && sound->relayed) && !(signal && signal->relayed)) {
+  const auto* player = parsed ? std::get_if<UpsertEntity>(&command.body) : nullptr;
+  if (!(sound && sound->relayed) && !(signal && signal->relayed) &&
+      !(player && player->state.relayed && player->state.kind == EntityKind::kPlayer)) {
     spdlog::error(logText("cluster: place \"" + in.place + "\" arrivals entry " + in.entry_id +
-                          " is not a relayed sound or signal; skipped"));
+                          " is not a relayed sound, signal or player; skipped"));
     return;
   }
   command.origin = ClientId::kDaemon;
-  if (sim.submit(std::move(command))) (sound ? sounds_heard_ : signals_heard_).fetch_add(1);
+  if (!sim.submit(std::move(command))) return;
+  (sound ? sounds_heard_ : signal ? signals_heard_ : players_visiting_).fetch_add(1);
 }
 
 void ClusterNode::handOverDelivered(Simulation& sim) {

@@ -86,6 +86,8 @@ class ClusterNode {
   uint64_t soundsHeard() const { return sounds_heard_.load(); }      // relayed here
   uint64_t signalsRelayed() const { return signals_relayed_.load(); }  // sent to other places
   uint64_t signalsHeard() const { return signals_heard_.load(); }      // relayed here
+  uint64_t playersRelayed() const { return players_relayed_.load(); }  // to other places
+  uint64_t playersVisiting() const { return players_visiting_.load(); }  // relayed here
   uint64_t inputsReplayed() const { return inputs_replayed_.load(); }  // commands applied again
   NpcCourierStats courierStats() const { return courier_.stats(); }
   const ClusterConfig& config() const { return keeper_.config(); }
@@ -146,6 +148,7 @@ class ClusterNode {
   std::vector<IncomingNpcs> arrivals_;                 // scratch
   std::vector<std::pair<PlaceIndex, Sound>> sounds_;   // scratch
   std::vector<std::pair<PlaceIndex, SignalEvent>> signals_;  // scratch
+  std::vector<std::pair<PlaceIndex, EntityState>> players_;  // scratch
   SimStateCopy leaving_copy_;
   std::vector<pb::PlaceInput> tick_inputs_;  // by place: this tick's commands for it
   std::vector<PlaceIndex> input_places_;     // the places with some, in order of the first
@@ -160,6 +163,8 @@ class ClusterNode {
   std::atomic<uint64_t> sounds_heard_{0};
   std::atomic<uint64_t> signals_relayed_{0};
   std::atomic<uint64_t> signals_heard_{0};
+  std::atomic<uint64_t> players_relayed_{0};
+  std::atomic<uint64_t> players_visiting_{0};
   std::atomic<uint64_t> inputs_replayed_{0};
   std::chrono::steady_clock::time_point next_write_{};
   std::vector<LeaseChange> changes_;  // scratch, capacity reused

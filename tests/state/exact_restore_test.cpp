@@ -248,3 +248,45 @@ TEST_CASE("a snapshot taken while a long path search is open restores it where i
   CHECK(failed_on > 1);  // the search went on after the restore, on both the same
   CHECK(restored->stats().nav_long_searches_waiting == 0);
 }
+
+namespace {
+
+std::unique_ptr<Simulation> leasedNorth() {
+  SimConfig c;
+  c.tick_dt_s = 0.1;
+  c.leased_places = true;
+  auto sim = std::make_unique<Simulation>(c, test::testArchetypes());
+  REQUIRE(sim->world().addPlace("north", {{0, 0, -1}, {50, 50, 10}}));
+  sim->submit({ClientId::kDaemon, 0, HoldPlace{"north", true, 1, {}}});
+  sim->tick();
+  return sim;
+}
+
+}  // namespace
+
+TEST_CASE("a visitor restored from a snapshot leaves on the tick it would have", "[state][exact]") {
+  std::unique_ptr<Simulation> live = leasedNorth();
+  EntityState visitor;
+  visitor.id = EntityId{600};
+  visitor.kind = EntityKind::kPlayer;
+  visitor.position = Vec3{48, 25, 0};
+  visitor.relayed = true;  // a player near the north, relayed by the node the game sends it to
+  live->submit({ClientId::kDaemon, 0, UpsertEntity{visitor}});
+  for (int i = 0; i < 3; ++i) live->tick();
+  pb::SimState state;
+  captureSimState(*live, state);
+  std::unique_ptr<Simulation> restored = leasedNorth();
+  std::string error;
+  REQUIRE(restoreSimState(state, *restored, error, RestoreMode::kExact));
+  int gone_on = 0;
+  for (int t = 1; t <= 12; ++t) {
+    live->tick();
+    restored->tick();
+    INFO("tick " << live->tickCount());
+    const bool here = live->world().entities().get(EntityId{600}) != nullptr;
+    REQUIRE(here == (restored->world().entities().get(EntityId{600}) != nullptr));
+    REQUIRE(stateChecksum(*restored) == stateChecksum(*live));
+    if (!here && gone_on == 0) gone_on = t;
+  }
+  CHECK(gone_on == 8);  // applied 3 ticks before the snapshot, it lives 1 s: 10 ticks
+}

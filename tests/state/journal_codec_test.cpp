@@ -147,12 +147,20 @@ TEST_CASE("a decoded command keeps the fields it carried", "[state][journal]") {
   CHECK_FALSE(s.eye_height_m.has_value());
   CHECK(s.active == std::optional<bool>(false));
   CHECK(s.lifetime_s == std::optional<float>(4.f));
+  CHECK_FALSE(s.relayed);
   REQUIRE(encodeCommand(commands[5], encoded));  // SignalEvent: a relayed action's signal
   REQUIRE(decodeCommand(encoded, decoded, error));
   const SignalEvent& signal = std::get<SignalEvent>(decoded.body);
   CHECK(signal.subject == EntityId{60});
   CHECK(signal.action == "Take");
   CHECK(signal.relayed);
+  EntityState visitor;  // a player relayed from another node
+  visitor.id = EntityId{600};
+  visitor.kind = EntityKind::kPlayer;
+  visitor.relayed = true;
+  REQUIRE(encodeCommand({ClientId::kDaemon, 0, UpsertEntity{visitor}}, encoded));
+  REQUIRE(decodeCommand(encoded, decoded, error));
+  CHECK(std::get<UpsertEntity>(decoded.body).state.relayed);
 }
 
 TEST_CASE("queries are not journaled", "[state][journal]") {

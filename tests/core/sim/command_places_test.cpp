@@ -107,6 +107,14 @@ TEST_CASE("Sounds and signals belong to the place where they are", "[sim][cluste
   CHECK(w.of(to_species).first == PlaceIndex::kNone);
   CHECK(isStimulus({ClientId{7}, 0, to_species}));
   CHECK_FALSE(isStimulus({ClientId{7}, 0, DespawnAgent{EntityId{1}}}));
+
+  EntityState player;  // a player in the south, as the game sends it
+  player.id = EntityId{600};
+  player.kind = EntityKind::kPlayer;
+  player.position = Vec3{120, 20, 0};
+  CHECK(w.of(UpsertEntity{player}).first == w.south);
+  player.relayed = true;  // a visitor: its arrivals stream keeps it, and it is relayed again
+  CHECK(w.of(UpsertEntity{player}).first == PlaceIndex::kNone);
 }
 
 TEST_CASE("Recorders see each command just before it applies, after the ones before it",

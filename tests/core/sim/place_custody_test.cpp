@@ -2,7 +2,12 @@
 // and takes them with epochs that only grow, an npc cannot be spawned into a place held
 // elsewhere (one walking into it from a place held here leaves for it), and releasing a
 // place unloads its agents, awake or asleep, silently.
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -21,6 +26,13 @@ SimConfig leased() {
   c.derive_footsteps = false;
   c.hibernation.quiet_s = 2.0;
   c.leased_places = true;
+  return c;
+}
+
+// Footsteps derived from players' movements, as the daemon does by default.
+SimConfig leasedHearing() {
+  SimConfig c = leased();
+  c.derive_footsteps = true;
   return c;
 }
 
@@ -200,33 +212,131 @@ TEST_CASE("Sounds reaching places held elsewhere are reported once per place, no
   }
 }
 
-TEST_CASE("A player's footsteps that reach a place held elsewhere are reported for it, twice a second",
+namespace {
+
+EntityState playerAt(uint64_t id, Vec3 at, Vec3 velocity = {}) {
+  EntityState s;
+  s.id = EntityId{id};
+  s.kind = EntityKind::kPlayer;
+  s.position = at;
+  s.velocity = velocity;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("Players an agent of a place held elsewhere could see or hear are reported for it",
           "[sim][custody]") {
-  SimConfig c = leased();
-  c.derive_footsteps = true;
-  Node n(c);
-  REQUIRE(n.sim.world().addPlace("east", {{50, 0, -1}, {60, 50, 10}}));  // north's neighbour
-  REQUIRE(n.hold("north", true, 1).isOk());
-  auto player = [](uint64_t id, Vec3 at) {
-    EntityState s;
-    s.id = EntityId{id};
-    s.kind = EntityKind::kPlayer;
-    s.position = at;
-    s.velocity = Vec3{0, 3, 0};  // walking along the border
-    return s;
-  };
-  REQUIRE(n.upsert(player(500, {49, 25, 0})).empty());  // 1 m from the east
-  REQUIRE(n.upsert(player(501, {20, 25, 0})).empty());  // in the middle of the north
-  std::vector<std::pair<PlaceIndex, Sound>> crossing;
-  n.sim.takeCrossingSounds(crossing);
-  crossing.clear();
+  Node n(leasedHearing());
+  REQUIRE(n.hold("north", true, 1).isOk());  // the south (x 100..150) is held elsewhere
+  // The villager sees 6 m; a footstep at 3 m/s carries 4 + 2.5 × 3 = 11.5 m.
+  REQUIRE(n.upsert(playerAt(500, {95, 25, 0})).empty());             // 5 m off: seen
+  REQUIRE(n.upsert(playerAt(501, {90, 25, 0}, {0, 3, 0})).empty());  // 10 m off: heard
+  REQUIRE(n.upsert(playerAt(502, {90, 30, 0})).empty());             // 10 m off, standing
+  EntityState visitor = playerAt(503, {95, 30, 0});
+  visitor.relayed = true;  // relayed here from the south's holder: not sent back
+  n.sim.submit({ClientId::kDaemon, 0, UpsertEntity{visitor}});
+  n.tick();
+  std::vector<std::pair<PlaceIndex, EntityState>> visiting;
+  n.sim.takeVisitingPlayers(visiting);
+  visiting.clear();
   for (int i = 0; i < 10; ++i) n.tick();  // 1 s at 0.1 s a tick
-  n.sim.takeCrossingSounds(crossing);
-  REQUIRE(crossing.size() == 2);  // every 0.5 s, not every tick
-  for (const auto& [place, sound] : crossing) {
-    CHECK(place == n.sim.world().findPlace("east"));
-    CHECK(sound.kind == SoundKind::kFootstep);
-    CHECK(sound.source == EntityId{500});
+  n.sim.takeVisitingPlayers(visiting);
+  std::map<uint64_t, int> relays;
+  for (const auto& [place, s] : visiting) {
+    CHECK(place == n.sim.world().findPlace("south"));
+    CHECK(s.relayed);
+    CHECK(s.kind == EntityKind::kPlayer);
+    ++relays[raw(s.id)];
+    if (s.id == EntityId{501}) {
+      CHECK(*s.position == Vec3{90, 25, 0});
+      CHECK(*s.velocity == Vec3{0, 3, 0});
+    }
+  }
+  CHECK(relays == std::map<uint64_t, int>{{500, 5}, {501, 5}});  // every 0.2 s, not every tick
+  SECTION("alone every place is held: no player is relayed") {
+    Node alone(SimConfig{});
+    REQUIRE(alone.upsert(playerAt(500, {95, 25, 0})).empty());
+    for (int i = 0; i < 5; ++i) alone.tick();
+    visiting.clear();
+    alone.sim.takeVisitingPlayers(visiting);
+    CHECK(visiting.empty());
+  }
+}
+
+namespace {
+
+// What agent `agent` sees and hears: the targets of its visibility list and the sources of
+// its sound targets.
+std::pair<std::vector<uint64_t>, std::vector<uint64_t>> perceived(Simulation& sim, uint64_t agent) {
+  std::string json;
+  REQUIRE(sim.describeAgent(EntityId{agent}, json).isOk());
+  const nlohmann::json view = nlohmann::json::parse(json)["perception"];
+  std::pair<std::vector<uint64_t>, std::vector<uint64_t>> out;
+  for (const auto& t : view["visible"]) out.first.push_back(t["target"].get<uint64_t>());
+  for (const auto& t : view["sounds"]) out.second.push_back(t["source"].get<uint64_t>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("A relayed player is a visitor: seen and heard, gone a second after its last relay",
+          "[sim][custody]") {
+  Node n(leasedHearing());
+  REQUIRE(n.hold("north", true, 1).isOk());
+  REQUIRE(n.upsert(npcAt(1, {25, 25, 0}, "statue")).empty());  // blind and deaf
+  REQUIRE(n.upsert(npcAt(2, {45, 25, 0})).empty());            // a villager by the border
+  auto relay = [&](Vec3 at) {
+    EntityState s = playerAt(600, at, {0, 3, 0});
+    s.relayed = true;
+    n.sim.submit({ClientId::kDaemon, 0, UpsertEntity{s}});
+  };
+  auto visitor = [&]() { return n.sim.world().entities().get(EntityId{600}); };
+  relay({48, 25, 0});  // 3 m in front of the villager, walking
+  for (int i = 0; i < 5; ++i) n.tick();
+  REQUIRE(visitor() != nullptr);
+  CHECK(isVisitor(*visitor()));
+  const auto [seen, heard] = perceived(n.sim, 2);
+  CHECK(seen == std::vector<uint64_t>{600});
+  CHECK(heard == std::vector<uint64_t>{600});  // its footsteps, derived here
+
+  SECTION("without a relay for a second it is gone") {
+    for (int i = 0; i < 4; ++i) n.tick();  // its relay applied 0.8 s ago
+    REQUIRE(visitor() != nullptr);
+    for (int i = 0; i < 3; ++i) n.tick();  // 1.1 s ago
+    CHECK(visitor() == nullptr);
+  }
+  SECTION("relays keep it, and move it") {
+    for (int i = 0; i < 20; ++i) {
+      if (i % 2 == 0) relay({48, 26.f + static_cast<float>(i) * 0.1f, 0});
+      n.tick();
+    }
+    REQUIRE(visitor() != nullptr);
+    CHECK(visitor()->position.y == Approx(27.8f));
+  }
+  SECTION("the game's own updates take it over; relays then change nothing") {
+    REQUIRE(n.upsert(playerAt(600, {47, 25, 0})).empty());  // ClientId 7
+    REQUIRE(visitor() != nullptr);
+    CHECK_FALSE(isVisitor(*visitor()));
+    CHECK(visitor()->owner == ClientId{7});
+    relay({30, 40, 0});
+    for (int i = 0; i < 20; ++i) n.tick();
+    REQUIRE(visitor() != nullptr);
+    CHECK(visitor()->position == Vec3{47, 25, 0});
+  }
+  SECTION("only players are relayed") {
+    EntityState npc = npcAt(3, {40, 25, 0});
+    npc.relayed = true;
+    n.events.clear();
+    n.sim.submit({ClientId::kDaemon, 0, UpsertEntity{npc}});
+    n.tick();
+    CHECK(n.sim.world().entities().get(EntityId{3}) == nullptr);
+    bool refused = false;
+    for (const EventOut& e : n.events) {
+      refused |= e.kind == EventKind::kError &&
+                 e.text == "entity 3: relayed is for players only";
+    }
+    CHECK(refused);
   }
 }
 

@@ -273,6 +273,42 @@ TEST_CASE("An npc the game walks into another node's place goes there with its m
     CHECK(waitFor([&] { return b.daemon.stats().load().sounds_heard == 1; }, 3000ms));
     CHECK(a.daemon.stats().load().sounds_relayed == 1);  // the bakery only: a holds the rest
   }
+  SECTION("A player the game sends to a, near the bakery, is seen there until it goes") {
+    // A villager on b at the bakery's west wall, looking into the square.
+    v1::SpawnAgentRequest spawn;
+    spawn.mutable_agent()->set_id(78);
+    spawn.mutable_agent()->set_kind(v1::ENTITY_KIND_NPC);
+    spawn.mutable_agent()->set_archetype("villager");
+    spawn.mutable_agent()->mutable_position()->set_x(26);
+    spawn.mutable_agent()->mutable_forward()->set_x(-1);
+    grpc::ClientContext spawn_ctx;
+    spawn_ctx.set_deadline(std::chrono::system_clock::now() + 5s);
+    v1::SpawnAgentResponse spawned;
+    REQUIRE(b.stub->SpawnAgent(&spawn_ctx, spawn, &spawned).ok());
+    auto sees = [&](uint64_t id) {
+      v1::GetAgentResponse view;
+      if (!getAgent(b, 78, view).ok()) return false;
+      for (const v1::PerceivedTarget& t : view.agent().visible()) {
+        if (t.target() == id) return true;
+      }
+      return false;
+    };
+    v1::WorldUpdate near;
+    near.set_seq(2);
+    v1::Entity& player = *near.add_upserts();
+    player.set_id(900);
+    player.set_kind(v1::ENTITY_KIND_PLAYER);
+    player.mutable_position()->set_x(20);  // at the square's east edge, 6 m from the villager
+    REQUIRE(stream->Write(near));
+    CHECK(waitFor([&] { return sees(900); }, 3000ms));
+    CHECK(a.daemon.stats().load().players_relayed > 0);
+    CHECK(b.daemon.stats().load().players_visiting > 0);
+    v1::WorldUpdate gone;
+    gone.set_seq(3);
+    gone.add_removals(900);
+    REQUIRE(stream->Write(gone));
+    CHECK(waitFor([&] { return !sees(900); }, 3000ms));  // a second after its last relay
+  }
   SECTION("The game's signals to the bakery, or within a radius reaching it, are received there") {
     v1::WorldUpdate signals;
     signals.set_seq(2);

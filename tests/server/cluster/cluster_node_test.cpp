@@ -3,6 +3,7 @@
 // redis-server, each a simulation ticked on a tick thread of its own that calls afterTick
 // after every tick, beside the node's keeper, snapshot writer and courier threads, while
 // the test's thread submits commands and reads the nodes' counters.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -61,6 +62,7 @@ class TickingNode {
   // Any thread: as of the last tick.
   size_t agents() const { return agents_.load(); }
   size_t placesHeld() const { return places_held_.load(); }
+  size_t visitors() const { return visitors_.load(); }  // players relayed from other nodes
   const ClusterNode& node() const { return *node_; }
 
  private:
@@ -71,6 +73,8 @@ class TickingNode {
       const SimStats s = sim_->stats();
       agents_ = s.agents;
       places_held_ = s.places_held;
+      const auto rows = sim_->world().entities().rows();
+      visitors_ = static_cast<size_t>(std::count_if(rows.begin(), rows.end(), isVisitor));
       std::this_thread::sleep_for(5ms);
     }
   }
@@ -80,6 +84,7 @@ class TickingNode {
   std::atomic<bool> running_{true};
   std::atomic<size_t> agents_{0};
   std::atomic<size_t> places_held_{0};
+  std::atomic<size_t> visitors_{0};
   std::thread tick_thread_;
 };
 
@@ -94,7 +99,7 @@ EntityState villagerAt(uint64_t id, float x) {
 
 }  // namespace
 
-TEST_CASE("A node's tick thread hands npcs and sounds to the courier's thread, and back",
+TEST_CASE("A node's tick thread hands npcs, sounds and players to the courier's thread, and back",
           "[cluster][threads]") {
   test::RunningRedis redis;
   TickingNode a(redis.process, "node-a", {"square", "guard_post", "forest"});
@@ -124,6 +129,19 @@ TEST_CASE("A node's tick thread hands npcs and sounds to the courier's thread, a
   }
   CHECK(waitFor([&] { return b.node().soundsHeard() == 5; }));
   CHECK(a.node().soundsRelayed() == 5);
+
+  // A player in the square 15 m from the bakery, within the demo's sight ranges: a relays
+  // it, b keeps it as a visitor while it is relayed, and lets it go once it is not.
+  EntityState player;
+  player.id = EntityId{900};
+  player.kind = EntityKind::kPlayer;
+  player.position = Vec3{10.f, 0.f, 0.f};
+  a.submit(UpsertEntity{player});
+  CHECK(waitFor([&] { return b.visitors() == 1; }));
+  CHECK(a.node().playersRelayed() > 0);
+  CHECK(b.node().playersVisiting() > 0);
+  a.submit(RemoveEntity{EntityId{900}});
+  CHECK(waitFor([&] { return b.visitors() == 0; }));
   CHECK(a.node().courierStats().send_failures == 0);
 }
 
