@@ -124,6 +124,12 @@ struct SimPlanning {
   const goap::GoapDomain& domainOf(const PlannerBinding& b) const {
     return *domains[static_cast<size_t>(b.domain)].domain;
   }
+  // An agent's planner row (Agent::planner), or nullptr when it does not plan.
+  AgentPlanner* plannerOf(Handle<AgentPlanner> row) { return row.isNull() ? nullptr : agents.get(row); }
+  // Its planner `index`'s run, or nullptr past its archetype's planners.
+  PlannerRun* runOf(const AgentPlanner& ap, uint8_t index) {
+    return index < ap.count ? runs[index].get(ap.runs[index]) : nullptr;
+  }
   SleepingPlanners& sleepingIn(PlaceIndex place) {
     if (sleeping.size() <= raw(place)) sleeping.resize(raw(place) + 1u);
     return sleeping[raw(place)];

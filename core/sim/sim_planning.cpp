@@ -429,13 +429,9 @@ std::optional<PlannerMemory> Simulation::plannerMemory(EntityId id) const {
   return std::nullopt;
 }
 
-AgentPlanner* Simulation::plannerOf(const Agent& agent) {
-  return agent.planner.isNull() ? nullptr : planning_->agents.get(agent.planner);
-}
+AgentPlanner* Simulation::plannerOf(const Agent& agent) { return planning_->plannerOf(agent.planner); }
 
-PlannerRun* Simulation::runOf(const AgentPlanner& ap, uint8_t index) {
-  return index < ap.count ? planning_->runs[index].get(ap.runs[index]) : nullptr;
-}
+PlannerRun* Simulation::runOf(const AgentPlanner& ap, uint8_t index) { return planning_->runOf(ap, index); }
 
 void Simulation::resetPlanner(Agent& agent) {
   AgentPlanner* ap = plannerOf(agent);
@@ -449,70 +445,18 @@ void Simulation::resetPlanner(Agent& agent) {
   }
 }
 
-// --- The planning phase -------------------------------------------------------------------
+// --- The planning phase (planning_phase.h) -----------------------------------------------
 
 void Simulation::planning() {
-  SimPlanning& P = *planning_;
-  if (P.agents.size() == 0) return;
-  const auto rows = agents_.rows();
-  const size_t n = rows.size();
-  const size_t start = P.cursor % n;
-  bool starved = false;
-  for (size_t i = 0; i < n; ++i) {
-    prefetchForRead(&rows[(start + i + kPrefetchRows) % n].planner);
-    Agent& agent = rows[(start + i) % n];
-    AgentPlanner* ap = plannerOf(agent);
-    if (!ap) continue;
-    profile_.atAgent(agent.id);
-    for (uint8_t k = 0; k < ap->count; ++k) {
-      PlannerRun& run = *runOf(*ap, k);
-      runPlanner(agent, *ap, k, run, P.budget);
-      // The first agent left waiting for a search goes first next tick.
-      if (!starved && P.budget == 0 && run.awaiting_plan) {
-        P.cursor = (start + i) % n;
-        starved = true;
-      }
-    }
-  }
-}
-
-void Simulation::runPlanner(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p, uint32_t& budget) {
-  if (agent.behavior_def == Agent::kNoBehaviorDef) return;
-  const BehaviorDef& def = archetypes_.at(agent.archetype).behaviors[agent.behavior_def];
-  if (def.mode != BehaviorMode::kPlan || !def.tree.empty()) return;
-  const PlannerBinding& b = planning_->bindingsOf(agent.archetype)[index];
-  const goap::BucketId bucket = b.bucket_of_behavior[agent.behavior_def];
-  if (bucket == goap::BucketId::kNone) return;  // another of its planners runs this behavior
-  const Entity* self = world_.entities().get(agent.entity);
-  if (!self || places_.state(self->place) == PlaceState::kDraining) return;
-  const goap::GoapDomain& d = planning_->domainOf(b);
-  GroupPlannerMemory& group = planning_->groups[agent.perception.group];
-  const double now = timeS();
-  // A plan found this tick starts its first step at once; a stopped step may be followed
-  // by a search: a few commands per tick at most. A search the budget postponed comes first.
-  for (int round = 0; round < 4; ++round) {
-    const RunnerCommand command =
-        p.awaiting_plan ? RunnerCommand::kRequestPlan
-                        : p.runner.update(d, bucket, p.facts, &ap.blackboard, &group.blackboard, now);
-    switch (command) {
-      case RunnerCommand::kNone: return;
-      case RunnerCommand::kRequestPlan:
-        p.awaiting_plan = budget == 0;
-        if (p.awaiting_plan) return;
-        --budget;
-        if (searchPlan(agent, ap, index, p, {})) p.runner.onPlanReady(planning_->planner.result(), now);
-        continue;
-      case RunnerCommand::kStartStep:
-        programPlanStep(agent, index, p, false);
-        return;
-      case RunnerCommand::kStopStep:
-        stopPlanStep(agent, p);
-        continue;
-      case RunnerCommand::kRunFallback:
-        programPlanStep(agent, index, p, true);
-        return;
-    }
-  }
+  planning_phase_.run(
+      {agents_.rows(), world_, places_, archetypes_, *planning_, profile_, timeS(),
+       [this](Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& run) {
+         return searchPlan(agent, ap, index, run, {});
+       },
+       [this](Agent& agent, uint8_t index, PlannerRun& run, bool fallback) {
+         programPlanStep(agent, index, run, fallback);
+       },
+       [this](Agent& agent, PlannerRun& run) { stopPlanStep(agent, run); }});
 }
 
 bool Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p,

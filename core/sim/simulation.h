@@ -39,6 +39,7 @@
 #include "sim/commands.h"
 #include "sim/definition_set.h"
 #include "sim/behavior_phase.h"
+#include "sim/planning_phase.h"
 #include "sim/perception_phase.h"
 #include "sim/scheduling_phase.h"
 #include "sim/selection_phase.h"
@@ -381,7 +382,6 @@ class Simulation {
   std::optional<PlannerMemory> plannerMemory(EntityId id) const;  // awake or asleep
   size_t sleepingPlannerBytes() const;
   void resetPlanner(Agent& agent);     // behavior changed: the old plans are dropped
-  void runPlanner(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p, uint32_t& budget);
   bool searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p, std::string_view goal);
   bool programPlanStep(Agent& agent, uint8_t index, PlannerRun& p, bool fallback);
   void stopPlanStep(Agent& agent, PlannerRun& p);
@@ -530,6 +530,7 @@ class Simulation {
   PerceptionPhase perception_phase_;
   SelectionPhase selection_phase_;
   BehaviorPhase behavior_phase_;
+  PlanningPhase planning_phase_;
   SchedulingPhase scheduling_phase_;
   DetailTiers detail_;
   SignalQueue signals_;
