@@ -199,7 +199,8 @@ uint64_t ClientHub::errorCount(ErrorKind kind) const {
   return (kind == ErrorKind::kInput ? errors_input_ : errors_refused_).load();
 }
 
-void ClientHub::publish(const Simulation& sim, std::span<const PlaceIndex> fenced) {
+void ClientHub::publish(const Simulation& sim, const ClusterNews& cluster) {
+  const std::span<const PlaceIndex> fenced = cluster.fenced;
   const TickOutput& out = sim.output();
   last_tick_.store(out.tick);
   last_sim_time_s_.store(out.sim_time_s);
@@ -242,7 +243,20 @@ void ClientHub::publish(const Simulation& sim, std::span<const PlaceIndex> fence
         errors += out.events[i].kind == EventKind::kError;
       }
     }
-    if (message.actions_size() > 0 || message.events_size() > 0) {
+    for (const StoredUpdate& s : cluster.stored) {
+      if (s.client == me) message.set_stored_seq(s.seq);
+    }
+    for (const UnkeptUpdates& u : cluster.unkept) {
+      if (u.client != me) continue;
+      const std::string seqs = u.first_seq == u.last_seq
+                                   ? "update " + std::to_string(u.first_seq)
+                                   : "updates " + std::to_string(u.first_seq) + ".." + std::to_string(u.last_seq);
+      *message.add_events() = errorEvent(u.first_seq, seqs + ": place \"" + u.place +
+                                                          "\" was given up before Redis stored its commands there: "
+                                                          "they are not kept, send them to the place's holder");
+      ++errors;
+    }
+    if (message.actions_size() > 0 || message.events_size() > 0 || message.stored_seq() > 0) {
       message.set_tick(out.tick);
       message.set_sim_time(out.sim_time_s);
       const Session::PushResult pushed = session->push(std::move(message));

@@ -17,6 +17,7 @@
 
 #include <grpcpp/support/status.h>
 
+#include "cluster/durable_replies.h"
 #include "npc/v1/npc.pb.h"
 #include "sim/simulation.h"
 
@@ -64,10 +65,13 @@ class ClientHub {
   // Tick thread, after every Simulation::tick(): converts the tick's actions and events into
   // one ServerMessage per interested client and queues it. A client whose outbox is full is
   // finished with RESOURCE_EXHAUSTED and counted in droppedCount().
-  // Actions in `fenced` places are not sent: a cluster node's lease on them ran out while
-  // the tick ran (server/cluster/cluster_node.h). In a cluster every action carries the
-  // epoch of its place's lease, so a client can drop one from a node that lost the place.
-  void publish(const Simulation& sim, std::span<const PlaceIndex> fenced = {});
+  // Actions in `cluster.fenced` places are not sent: a cluster node's lease on them ran out
+  // while the tick ran (server/cluster/cluster_node.h). In a cluster every action carries the
+  // epoch of its place's lease, so a client can drop one from a node that lost the place;
+  // and a client whose stream updates are newly stored in Redis is told how far
+  // (ServerMessage.stored_seq), and of those that were not kept (error events), even in a
+  // tick with nothing else for it.
+  void publish(const Simulation& sim, const ClusterNews& cluster = {});
 
   // Shutdown: refuses new streams and finishes every open one with UNAVAILABLE.
   void drain();

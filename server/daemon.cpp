@@ -299,7 +299,7 @@ bool Daemon::start(std::vector<std::string>& errors) {
     }
     // A cluster node's lease changes become the next tick's commands; places whose lease
     // ran out during this tick send nothing.
-    hub_->publish(*sim_, cluster_ ? cluster_->afterTick(*sim_) : std::span<const PlaceIndex>());
+    hub_->publish(*sim_, cluster_ ? cluster_->afterTick(*sim_) : ClusterNews{});
     if (debug_) debug_->afterTick(*sim_);
     if (snapshots_) snapshots_->afterTick(*sim_);
   };

@@ -80,7 +80,7 @@ void ClusterNode::start(Simulation& sim) {
   keeper_.start();
 }
 
-std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
+ClusterNews ClusterNode::afterTick(Simulation& sim) {
   sendInputs(sim);
   answerStored(sim);
   adoptPending(sim);  // the tick just run applied their holds
@@ -105,7 +105,7 @@ std::span<const PlaceIndex> ClusterNode::afterTick(Simulation& sim) {
     next_write_ = now + std::chrono::duration_cast<LeaseKeeper::Clock::duration>(
                             std::chrono::duration<double>(keeper_.config().snapshot_interval_s));
   }
-  return fenced_;
+  return {fenced_, replies_.stored(), replies_.unkept()};
 }
 
 void ClusterNode::onChange(LeaseChange& change, Simulation& sim) {
@@ -213,12 +213,19 @@ bool ClusterNode::adoptSnapshot(const PendingAdoption& p, Simulation& sim) {
 
 void ClusterNode::recordInput(uint64_t tick, Command& command, const Simulation& sim) {
   if (command.replayed) return;  // in the stream already, from before the place came here
+  // A client's stream update (admin calls have no seq): how far its updates are stored is
+  // told on its stream (DurableReplies::holdStream).
+  const bool streamed = command.seq > 0 && command.origin != ClientId::kDaemon &&
+                        command.origin != ClientId::kUnowned;
   const CommandPlaces at = commandPlaces(command, sim);
   auto kept = [&](PlaceIndex place) {
     return place != PlaceIndex::kNone && raw(place) < tick_inputs_.size() && sim.custody().held(place);
   };
   // Encoded only for a place held here: the game's updates for other places cost nothing.
-  if (!(kept(at.first) || kept(at.second)) || !encodeCommand(command, encoded_)) return;
+  if (!(kept(at.first) || kept(at.second)) || !encodeCommand(command, encoded_)) {
+    if (streamed) replies_.holdStream(command.origin, command.seq, {PlaceIndex::kNone, PlaceIndex::kNone});
+    return;
+  }
   std::array<PlaceIndex, 2> places{PlaceIndex::kNone, PlaceIndex::kNone};
   size_t n = 0;
   for (PlaceIndex place : {at.first, at.second}) {
@@ -233,6 +240,7 @@ void ClusterNode::recordInput(uint64_t tick, Command& command, const Simulation&
     places[n++] = place;
   }
   replies_.hold(command, places);
+  if (streamed) replies_.holdStream(command.origin, command.seq, places);
 }
 
 void ClusterNode::sendInputs(const Simulation& sim) {

@@ -67,8 +67,9 @@ class ClusterNode {
   // leases may be anyone's now); then the keeper starts claiming.
   void start(Simulation& sim);
   // Tick thread, after each tick and before its output is published: lease changes become
-  // commands of the next tick. Returns the places whose actions this tick must not be sent.
-  std::span<const PlaceIndex> afterTick(Simulation& sim);
+  // commands of the next tick. Returns the places whose actions this tick must not be sent,
+  // and how far clients' stream updates are now stored in Redis (ClusterNews).
+  ClusterNews afterTick(Simulation& sim);
   // After the last tick (the tick thread has stopped): with `drain` (SIGTERM), the places
   // held are written for their next holders, then every lease is given up.
   void stop(Simulation& sim, bool drain);

@@ -2,6 +2,7 @@
 // places by lease, says so in GetClusterState and in the epochs of its actions, hands its
 // places over when it drains (their snapshots adopted by the next node), and stops running a
 // place the moment it may have lost it.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <set>
@@ -261,6 +262,11 @@ TEST_CASE("An npc the game walks into another node's place goes there with its m
   CHECK(waitFor([&] { return a.sim().agents == a_agents && b.sim().agents == b_agents + 1; }));
   CHECK(a.daemon.stats().load().npcs_handed_over == 1);
   CHECK(b.daemon.stats().load().npcs_arrived == 1);
+  // The move is in the square's input stream: a tells the game so on its stream.
+  uint64_t stored = 0;
+  v1::ServerMessage message;
+  while (stored < 1 && stream->Read(&message)) stored = std::max(stored, message.stored_seq());
+  CHECK(stored == 1);
 
   SECTION("A gunshot in the square that reaches the bakery is heard there") {
     v1::WorldUpdate shot;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -59,6 +60,20 @@ class TickingNode {
 
   // Any thread: queued for the next tick.
   void submit(CommandBody body) { REQUIRE(sim_->submit(Command{ClientId::kDaemon, 0, std::move(body)})); }
+  // Any thread: as a client's stream update `seq` would come.
+  void stream(ClientId client, uint64_t seq, CommandBody body) {
+    REQUIRE(sim_->submit(Command{client, seq, std::move(body)}));
+  }
+  // Any thread: what the node has told clients of their stream updates so far.
+  uint64_t storedSeq(ClientId client) const {
+    std::lock_guard lock(news_mutex_);
+    auto it = stored_.find(client);
+    return it == stored_.end() ? 0 : it->second;
+  }
+  std::vector<UnkeptUpdates> unkept() const {
+    std::lock_guard lock(news_mutex_);
+    return unkept_;
+  }
   // Any thread: as of the last tick.
   size_t agents() const { return agents_.load(); }
   size_t placesHeld() const { return places_held_.load(); }
@@ -69,7 +84,12 @@ class TickingNode {
   void run() {
     while (running_) {
       sim_->tick();
-      node_->afterTick(*sim_);
+      const ClusterNews news = node_->afterTick(*sim_);
+      {
+        std::lock_guard lock(news_mutex_);
+        for (const StoredUpdate& s : news.stored) stored_[s.client] = s.seq;
+        unkept_.insert(unkept_.end(), news.unkept.begin(), news.unkept.end());
+      }
       const SimStats s = sim_->stats();
       agents_ = s.agents;
       places_held_ = s.places_held;
@@ -85,6 +105,9 @@ class TickingNode {
   std::atomic<size_t> agents_{0};
   std::atomic<size_t> places_held_{0};
   std::atomic<size_t> visitors_{0};
+  mutable std::mutex news_mutex_;
+  std::map<ClientId, uint64_t> stored_;
+  std::vector<UnkeptUpdates> unkept_;
   std::thread tick_thread_;
 };
 
@@ -177,10 +200,15 @@ TEST_CASE("A command's answer waits until Redis has it in its place's input stre
   REQUIRE(waitFor([&] { return a.agents() == before + 1; }));
   std::this_thread::sleep_for(150ms);  // some 20 ticks
   CHECK(answers == 0);
+  a.stream(ClientId{9}, 41, UpsertEntity{villagerAt(80, 6.f)});  // a game's stream update
+  std::this_thread::sleep_for(150ms);
+  CHECK(a.storedSeq(ClientId{9}) == 0);
   redis.process.resume();
   REQUIRE(waitFor([&] { return answers == 1; }));
   CHECK(ok);
   CHECK(inputEntries(redis.process, "square") > entries);  // the answer came after the append
+  CHECK(waitFor([&] { return a.storedSeq(ClientId{9}) == 41; }));
+  CHECK(a.unkept().empty());
 }
 
 TEST_CASE("A command whose place was lost before Redis had it is answered as not kept",
@@ -199,10 +227,18 @@ TEST_CASE("A command whose place was lost before Redis had it is answered as not
                         why = s.isOk() ? "ok" : std::string(toString(s.code())) + ": " + s.message();
                         ++answers;
                       }});
+  a.stream(ClientId{9}, 42, UpsertEntity{villagerAt(81, 6.f)});  // a game's stream update
   std::this_thread::sleep_for(1300ms);
   CHECK(answers == 0);
   redis.process.resume();
   REQUIRE(waitFor([&] { return answers == 1; }));
+  // The stream's update is settled too, and named as not kept.
+  CHECK(waitFor([&] { return a.storedSeq(ClientId{9}) == 42; }));
+  const std::vector<UnkeptUpdates> unkept = a.unkept();
+  REQUIRE(unkept.size() == 1);
+  CHECK(unkept[0].client == ClientId{9});
+  CHECK(unkept[0].first_seq == 42);
+  CHECK(unkept[0].place == "square");
   std::lock_guard lock(why_mutex);
   CHECK(why.find("place \"square\" was given up before Redis stored this command: it is not kept") !=
         std::string::npos);
