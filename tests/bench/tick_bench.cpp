@@ -2,6 +2,8 @@
 // steady state, whatever the agent count).
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -244,5 +246,54 @@ BENCHMARK(BM_ScaleWorldTick)
     ->ArgsProduct({{100000}, {1, 2}, {1}})
     ->Iterations(30)
     ->Unit(benchmark::kMillisecond);
+
+// The ingest step alone: every npc of a world moved by one client update a tick, as a game
+// streams its NPCs' positions (the stream path's cost on the tick thread). Reports the ingest
+// phase's time per command; the rest of the tick runs but is not counted.
+void BM_IngestMoves(benchmark::State& state) {
+  const auto agents = static_cast<uint64_t>(state.range(0));
+  SimConfig config;
+  config.max_queued_commands = 2 * agents + 1000;
+  Simulation sim(config, benchArchetypes());
+  Rng rng(9);
+  const float extent = 10.f * std::sqrt(static_cast<float>(agents));
+  std::vector<Vec3> at(agents);
+  for (uint64_t i = 0; i < agents; ++i) {
+    at[i] = Vec3{rng.range(0, extent), rng.range(0, extent), 0};
+    EntityState s;
+    s.id = EntityId{1000 + i};
+    s.kind = EntityKind::kNpc;
+    s.archetype = "idler";
+    s.position = at[i];
+    sim.submit({ClientId{1}, 0, UpsertEntity{s}});
+  }
+  for (int i = 0; i < 3; ++i) sim.tick();
+  std::vector<Command> moves;
+  uint64_t seq = 0;
+  uint64_t ingest_ns = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    ++seq;
+    moves.clear();
+    for (uint64_t i = 0; i < agents; ++i) {
+      EntityState s;
+      s.id = EntityId{1000 + i};
+      s.kind = EntityKind::kNpc;
+      at[i].x += 0.1f;
+      s.position = at[i];
+      s.velocity = Vec3{1.f, 0.f, 0.f};
+      moves.push_back({ClientId{1}, seq, UpsertEntity{std::move(s)}, static_cast<uint32_t>(i)});
+    }
+    sim.submit(moves);
+    state.ResumeTiming();
+    sim.tick();
+    ingest_ns += sim.profile().lastNs(TickPhase::kIngest);
+  }
+  state.counters["ingest_ms"] = benchmark::Counter(
+      static_cast<double>(ingest_ns) / 1e6 / static_cast<double>(state.iterations()));
+  state.counters["ns_per_command"] = benchmark::Counter(
+      static_cast<double>(ingest_ns) / static_cast<double>(agents * state.iterations()));
+}
+BENCHMARK(BM_IngestMoves)->Arg(10000)->Arg(100000)->Iterations(20)->Unit(benchmark::kMillisecond);
 
 }  // namespace

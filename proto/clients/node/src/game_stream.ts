@@ -9,6 +9,9 @@
 //                                game changed while the stream was down.
 //   "action"   (Action)          perform it, then report complete(), fail() or progress()
 //   "event"    (Event)           intention events, behaviors, errors naming the update seq
+//   "stored"   (string)          cluster: this client's updates up to this seq are in Redis
+//                                (ServerMessage.stored_seq); keep later ones to send again
+//                                to a place's next holder if its node dies
 //   "message"  (ServerMessage)   every message, whole
 //   "disconnected" ({code, details})   the stream ended (UNAVAILABLE when npcd stops)
 //   "reconnecting" ({attempt, delayMs}) the next attempt is scheduled
@@ -38,6 +41,7 @@ export class GameStream extends EventEmitter {
   private timer: NodeJS.Timeout | null = null;
   private closing = false;
   private seq = 0;
+  private stored = 0n;
 
   constructor(
     private readonly open: () => ConnectCall,
@@ -49,6 +53,11 @@ export class GameStream extends EventEmitter {
   /** True between a welcome and the end of that stream. */
   get connected(): boolean {
     return this.welcome !== null;
+  }
+  /** Cluster: the highest seq of this client's updates that the daemon has in Redis
+   * ("0" alone, or before the first is stored). */
+  get storedSeq(): string {
+    return this.stored.toString();
   }
   /** The owner id of this stream's agents; changes on every reconnect. */
   get clientId(): number | null {
@@ -130,6 +139,11 @@ export class GameStream extends EventEmitter {
       this.welcome = message.welcome;
       this.backoff.reset();
       this.emit("welcome", message.welcome);
+    }
+    const stored = BigInt(message.stored_seq || "0");
+    if (stored > this.stored) {
+      this.stored = stored;
+      this.emit("stored", this.storedSeq);
     }
     this.emit("message", message);
     for (const action of message.actions) this.emit("action", action);

@@ -9,6 +9,9 @@ stream's thread; keep them short (queue work for the game loop):
                              daemon knows the agents, not what changed while it was down.
   on_action(action)          perform it, then report complete(), fail() or progress()
   on_event(event)            intention events, behaviors, errors naming the update's seq
+  on_stored(seq)             cluster: this client's updates up to seq are in Redis
+                             (ServerMessage.stored_seq); keep later ones to send again to
+                             a place's next holder if its node dies
   on_disconnected(code, details)   the stream ended (UNAVAILABLE when npcd stops)
   on_reconnecting(attempt, delay_s)
 """
@@ -28,10 +31,11 @@ class GameStream:
         self._welcome = None
         self._subscription = None
         self._seq = 0
+        self._stored_seq = 0
         self._call = None
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._run, name="npcd-stream", daemon=True)
-        self.on_welcome = self.on_action = self.on_event = self.on_message = None
+        self.on_welcome = self.on_action = self.on_event = self.on_message = self.on_stored = None
         self.on_disconnected = self.on_reconnecting = None
 
     def start(self):
@@ -41,6 +45,12 @@ class GameStream:
     @property
     def connected(self):
         return self._welcome is not None
+
+    @property
+    def stored_seq(self):
+        """Cluster: the highest seq of this client's updates the daemon has in Redis (0 alone,
+        or before the first is stored)."""
+        return self._stored_seq
 
     @property
     def client_id(self):
@@ -138,6 +148,9 @@ class GameStream:
                 self._welcome = message.welcome
             self._backoff.reset()
             self._notify(self.on_welcome, message.welcome)
+        if message.stored_seq > self._stored_seq:
+            self._stored_seq = message.stored_seq
+            self._notify(self.on_stored, message.stored_seq)
         self._notify(self.on_message, message)
         for action in message.actions:
             self._notify(self.on_action, action)
