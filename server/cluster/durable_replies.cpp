@@ -33,21 +33,24 @@ void DurableReplies::hold(Command& command, std::array<PlaceIndex, 2> places) {
       command.body);
 }
 
+// Searched from the back: an update's commands come one after another, so their client's
+// records are the last ones made, and a tick of many clients and places costs a few steps a
+// command rather than a walk over all of them.
 void DurableReplies::holdStream(ClientId client, uint64_t seq, std::array<PlaceIndex, 2> places) {
   StreamTick& t = given_stream_;
-  auto highest = std::find_if(t.highest.begin(), t.highest.end(),
+  auto highest = std::find_if(t.highest.rbegin(), t.highest.rend(),
                               [&](const StoredUpdate& h) { return h.client == client; });
-  if (highest == t.highest.end()) {
+  if (highest == t.highest.rend()) {
     t.highest.push_back({client, seq});
   } else {
     highest->seq = std::max(highest->seq, seq);
   }
   for (PlaceIndex place : places) {
     if (place == PlaceIndex::kNone) continue;
-    auto run = std::find_if(t.runs.begin(), t.runs.end(), [&](const StreamTick::Run& r) {
+    auto run = std::find_if(t.runs.rbegin(), t.runs.rend(), [&](const StreamTick::Run& r) {
       return r.client == client && r.place == place;
     });
-    if (run == t.runs.end()) {
+    if (run == t.runs.rend()) {
       t.runs.push_back({client, place, seq, seq, 0});
     } else {
       run->first_seq = std::min(run->first_seq, seq);
