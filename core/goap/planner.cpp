@@ -16,11 +16,11 @@ constexpr uint32_t kNull = 0xffffffffu;
 struct Worse {
   template <class E>
   bool operator()(const E& a, const E& b) const {
-    if (a.f != b.f) return a.f > b.f;
-    if (a.h != b.h) return a.h > b.h;
-    return a.node > b.node;
+    return a.key != b.key ? a.key > b.key : a.node > b.node;
   }
 };
+
+uint64_t orderBits(float v) { return v > 0.f ? std::bit_cast<uint32_t>(v) : 0u; }
 
 // The conditions `rest` indexes in `conditions`.
 bool allHold(std::span<const Condition> conditions, std::span<const uint16_t> rest,
@@ -195,7 +195,7 @@ uint32_t GoapPlanner::findNode(const GoapState& s, uint32_t hash) const {
 
 void GoapPlanner::pushOpen(uint32_t node) {
   const SearchNode& n = nodes_[node];
-  open_.push_back({n.g + weight_ * n.h, n.h, n.g, node});
+  open_.push_back({orderBits(n.g + weight_ * n.h) << 32 | orderBits(n.h), n.g, node});
   std::push_heap(open_.begin(), open_.end(), Worse{});
 }
 
@@ -298,6 +298,9 @@ void GoapPlanner::expand(uint32_t node) {
   const uint8_t depth = static_cast<uint8_t>(parent.depth + 1);
   const bool fast = !stats_ && !trace_;
   work_ += instances_.size();
+  // Most children hit no landmark their parent had not: their landmark h is the parent's,
+  // summed once here rather than once a child (the same sum, so the same float).
+  const float parent_lm_h = table_ ? 0.f : hOf(parent.accepted);
   size_t last_applied = instances_.size();  // none yet at this node
   for (size_t i = 0; i < instances_.size(); ++i) {
     const Instance& in = instances_[i];
@@ -353,7 +356,9 @@ void GoapPlanner::expand(uint32_t node) {
       continue;
     }
     // h* = infinity: no goal is reachable from the child, so it is not worth a node.
-    float h = table_ ? table_->h(tableIndex(child)) : hOf(accepted);
+    float h = table_                        ? table_->h(tableIndex(child))
+              : accepted == parent.accepted ? parent_lm_h
+                                            : hOf(accepted);
     // Pathmax: h(parent) ≤ c + h*(child), so h(parent) − c bounds the child too.
     if (node_eval_) h = std::max(h, parent.h - c);
     if (!(h < kInfiniteCost)) continue;

@@ -188,8 +188,11 @@ class GoapPlanner {
     uint8_t closed : 1 = 0;
     uint8_t evaluated : 1 = 0;  // h includes LM-cut from this state (node evaluation)
   };
+  // The queue's order in one integer: f, then h (nearer the goal first). Both are finite
+  // and not negative, and such floats order as their bit patterns do.
   struct OpenEntry {
-    float f, h, g;
+    uint64_t key;
+    float g;
     uint32_t node;
   };
   struct Pruned {
