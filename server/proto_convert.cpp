@@ -754,7 +754,8 @@ ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t 
   return out;
 }
 
-void toProto(const ActionOut& a, const NameTable& names, const World& world, v1::Action& out) {
+void toProto(const ActionOut& a, const NameTable<ActionNameId>& names, const World& world,
+             v1::Action& out) {
   out.Clear();
   out.set_agent(raw(a.agent));
   out.set_intention(raw(a.intention));

@@ -15,7 +15,7 @@ namespace npc {
 void encodeInventory(const Inventory& inventory, NameList items, pb::InventoryState& out) {
   for (uint8_t slot = 0; slot < inventory.size(); ++slot) {
     pb::ItemCount& item = *out.add_items();
-    item.set_item(nameAt(items, inventory.itemAt(slot)));
+    item.set_item(nameAt(items, raw(inventory.itemAt(slot))));
     item.set_count(inventory.countAt(slot));
   }
 }
@@ -23,9 +23,9 @@ void encodeInventory(const Inventory& inventory, NameList items, pb::InventorySt
 Inventory decodeInventory(const pb::InventoryState& in, SimStateAccess& access) {
   Inventory inventory;
   for (const pb::ItemCount& item : in.items()) {
-    const uint16_t id = access.internItem(item.item());
+    const ItemId id = access.internItem(item.item());
     // add() of 0 keeps no slot; an emptied slot is not worth keeping across a restore.
-    if (id != NameTable::kNone) inventory.add(id, item.count());
+    if (id != ItemId::kNone) inventory.add(id, item.count());
   }
   return inventory;
 }
@@ -81,7 +81,7 @@ void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archety
   const Entity& body = d.body;
   o.set_id_delta(static_cast<int64_t>(raw(body.id) - previous_id));
   o.set_archetype(d.archetype);
-  if (body.species != NameTable::kNone) o.set_species(body.species + 1u);
+  if (body.species != SpeciesId::kNone) o.set_species(raw(body.species) + 1u);
   o.set_place(raw(body.place));
   o.set_flags((body.active ? 0 : kInactive) | (body.place_from_client ? kPlaceFromClient : 0) |
               (body.takeable ? 0 : kNotTakeable) | (d.work_is_hibernation ? kWorkForHibernation : 0) |
@@ -104,7 +104,7 @@ void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archety
   }
   for (ActionListId list : d.actions.influences()) o.add_influences(static_cast<uint32_t>(list));
   for (uint8_t slot = 0; slot < d.inventory.size(); ++slot) {
-    o.add_items(d.inventory.itemAt(slot));
+    o.add_items(raw(d.inventory.itemAt(slot)));
     o.add_item_counts(d.inventory.countAt(slot));
   }
   o.set_actions_completed(d.actions_completed);
@@ -192,7 +192,7 @@ bool restoreSleepers(const pb::HibernationState& in, const SleeperNames& names, 
     body.id = EntityId{id};
     body.kind = static_cast<EntityKind>(o.kind());
     body.species = o.species() == 0 || o.species() > names.species.size()
-                       ? NameTable::kNone
+                       ? SpeciesId::kNone
                        : names.species[o.species() - 1];
     body.place = static_cast<PlaceIndex>(o.place());
     if (only != PlaceIndex::kNone) {

@@ -119,7 +119,7 @@ void encodePerceptionSystem(const SimStateCopy& copy, pb::PerceptionSystemState&
   out.set_suspicious_threshold(copy.suspicious_threshold);
   for (const auto& [type, settings] : copy.visibility_types) {
     pb::VisibilityTypeState& t = *out.add_visibility_types();
-    t.set_species(nameAt(copy.species_names, type));
+    t.set_species(nameAt(copy.species_names, raw(type)));
     t.set_multiplier(settings.multiplier);
     t.set_use_coefficient(settings.use_coefficient);
     t.set_neutral(settings.neutral);
@@ -144,13 +144,13 @@ void encodePerceptionSystem(const SimStateCopy& copy, pb::PerceptionSystemState&
     o.set_sender(raw(r.sender));
     o.set_target(raw(r.target));
     o.set_group(r.group);
-    o.set_species(r.species);
+    o.set_species(raw(r.species));
     o.set_radius_m(r.radius_m);
     o.set_place(raw(r.place));
     encodeVec3(r.position, *o.mutable_position());
     o.set_value(r.value);
     o.set_subject(raw(r.subject));
-    o.set_action(r.action);
+    o.set_action(raw(r.action));
     o.set_include_sender(r.include_sender);
   }
   for (const Sound& sound : copy.pending_sounds) {
@@ -174,13 +174,13 @@ void restorePending(const pb::PerceptionSystemState& in, SimStateAccess& access)
     r.sender = EntityId{o.sender()};
     r.target = EntityId{o.target()};
     r.group = static_cast<uint16_t>(o.group());
-    r.species = static_cast<uint16_t>(o.species());
+    r.species = SpeciesId{static_cast<uint16_t>(o.species())};
     r.radius_m = o.radius_m();
     r.place = static_cast<PlaceIndex>(o.place());
     r.position = decodeVec3(o.position());
     r.value = o.value();
     r.subject = EntityId{o.subject()};
-    r.action = static_cast<uint16_t>(o.action());
+    r.action = ActionNameId{static_cast<uint16_t>(o.action())};
     r.include_sender = o.include_sender();
   }
   std::vector<Sound> sounds;

@@ -186,7 +186,7 @@ struct SimStateCopy {
   float som_speed = 0.f;
   float decay_per_update = 0.f;
   float suspicious_threshold = 0.f;
-  std::vector<std::pair<uint16_t, VisibilityType>> visibility_types;  // species index
+  std::vector<std::pair<SpeciesId, VisibilityType>> visibility_types;
   std::vector<std::pair<EntityId, EntityId>> principals;
   std::vector<StealthReading> stealth;
   std::vector<float> stealth_reported;

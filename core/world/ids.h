@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "base/handle.h"
+#include "base/name_id.h"
 
 namespace npc {
 
@@ -21,6 +22,20 @@ enum class PlaceIndex : uint16_t { kNone = std::numeric_limits<uint16_t>::max() 
 enum class ClientId : uint32_t { kDaemon = 0, kUnowned = 0xfffffffeu };
 // An intention (an action an agent asked to perform), unique for the daemon's lifetime.
 enum class IntentionId : uint64_t { kNone = 0 };
+
+// Interned names (world/name_table.h), one id type per table: an index of one table cannot be
+// looked up in another, nor a number taken for one.
+// The action vocabulary (Simulation::names()): action names and what their parameters,
+// reasons and messages carry as text (argument names, units, values), as ActionOut and
+// intentions hold them.
+using ActionNameId = NameId<struct ActionNameTag>;
+// A species (World::species()): what kind of thing an entity is, for perception and smart
+// objects.
+using SpeciesId = NameId<struct SpeciesTag>;
+// A kind of item in inventories (LongActionLibrary::items()).
+using ItemId = NameId<struct ItemTag>;
+// A signal group's name (Simulation::groups()); the group's number is its index + 1.
+using GroupNameId = NameId<struct GroupNameTag>;
 
 // Generation-checked handle to a row of the world's entity table (base/handle.h).
 struct Entity;

@@ -18,17 +18,17 @@ std::vector<uint32_t> list(std::span<const uint32_t> s) { return {s.begin(), s.e
 TEST_CASE("PerceiverIndex: buckets by key in perceiver order", "[perception][signals]") {
   PerceiverIndex index;
   index.clear();
-  index.add(0, 3, 1, PlaceIndex{2});
-  index.add(1, 0, 1, PlaceIndex::kNone);
-  index.add(4, 3, 0, PlaceIndex{2});
-  index.add(7, 5, 0xffff, PlaceIndex{0});
+  index.add(0, 3, SpeciesId{1}, PlaceIndex{2});
+  index.add(1, 0, SpeciesId{1}, PlaceIndex::kNone);
+  index.add(4, 3, SpeciesId{0}, PlaceIndex{2});
+  index.add(7, 5, SpeciesId::kNone, PlaceIndex{0});
   index.build();
   SECTION("Should list each key's perceivers ascending") {
     REQUIRE(list(index.inGroup(3)) == std::vector<uint32_t>{0, 4});
     REQUIRE(list(index.inGroup(5)) == std::vector<uint32_t>{7});
-    REQUIRE(list(index.ofSpecies(1)) == std::vector<uint32_t>{0, 1});
-    REQUIRE(list(index.ofSpecies(0)) == std::vector<uint32_t>{4});
-    REQUIRE(list(index.ofSpecies(0xffff)) == std::vector<uint32_t>{7});
+    REQUIRE(list(index.ofSpecies(SpeciesId{1})) == std::vector<uint32_t>{0, 1});
+    REQUIRE(list(index.ofSpecies(SpeciesId{0})) == std::vector<uint32_t>{4});
+    REQUIRE(list(index.ofSpecies(SpeciesId::kNone)) == std::vector<uint32_t>{7});
     REQUIRE(list(index.inPlace(PlaceIndex{2})) == std::vector<uint32_t>{0, 4});
     REQUIRE(list(index.inPlace(PlaceIndex{0})) == std::vector<uint32_t>{7});
   }
@@ -37,16 +37,16 @@ TEST_CASE("PerceiverIndex: buckets by key in perceiver order", "[perception][sig
     REQUIRE(index.inPlace(PlaceIndex::kNone).empty());
     REQUIRE(index.inGroup(4).empty());
     REQUIRE(index.inGroup(60000).empty());
-    REQUIRE(index.ofSpecies(2).empty());
+    REQUIRE(index.ofSpecies(SpeciesId{2}).empty());
     REQUIRE(index.inPlace(PlaceIndex{1}).empty());
   }
   SECTION("Should forget the last tick's perceivers on clear") {
     index.clear();
-    index.add(2, 5, 1, PlaceIndex{0});
+    index.add(2, 5, SpeciesId{1}, PlaceIndex{0});
     index.build();
     REQUIRE(index.inGroup(3).empty());
     REQUIRE(list(index.inGroup(5)) == std::vector<uint32_t>{2});
-    REQUIRE(list(index.ofSpecies(1)) == std::vector<uint32_t>{2});
+    REQUIRE(list(index.ofSpecies(SpeciesId{1})) == std::vector<uint32_t>{2});
   }
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("Signals: group, species and place deliveries match the full scan on a
     r.sender = f.world.entities().get(sender.entity)->id;
     r.include_sender = k % 5 == 0;
     r.group = static_cast<uint16_t>(rng.next() % 42);          // 40, 41: nobody's group
-    r.species = static_cast<uint16_t>(rng.next() % 5);        // 4: nobody's species
+    r.species = SpeciesId{static_cast<uint16_t>(rng.next() % 5)};  // 4: nobody's species
     r.place = k % 17 == 0 ? PlaceIndex::kNone : PlaceIndex{static_cast<uint16_t>(rng.next() % 13)};
     r.value = static_cast<float>(k);
     r.position = {static_cast<float>(k), 0, 0};
