@@ -76,7 +76,7 @@ bool sameFloat(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 
-void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archetype_group,
+void encodeDormant(const DormantAgent& d, uint64_t previous_id, GroupNumber archetype_group,
                    pb::DormantAgentState& o) {
   const Entity& body = d.body;
   o.set_id_delta(static_cast<int64_t>(raw(body.id) - previous_id));
@@ -113,7 +113,7 @@ void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archety
   o.set_owner(static_cast<uint32_t>(body.owner));
   if (!sameFloat(body.eye_height_m, kDefaultEyeHeightM)) o.set_eye_height_m(body.eye_height_m);
   if (body.expires_s != std::numeric_limits<double>::infinity()) o.set_expires_s(body.expires_s);
-  if (d.group != archetype_group) o.set_group(d.group);
+  if (d.group != archetype_group) o.set_group(raw(d.group));
 }
 
 void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out) {
@@ -241,8 +241,8 @@ bool restoreSleepers(const pb::HibernationState& in, const SleeperNames& names, 
     // 0: the group named after its archetype (interned if the snapshot's table lacks it).
     d.group = o.group() == 0 ? access.internGroup(access.archetypes().at(archetype).name)
               : o.group() < names.groups.size() ? names.groups[o.group()]
-                                                : 0;
-    if (d.group == 0 || access.groupName(d.group).empty()) {
+                                                : GroupNumber::kNone;
+    if (d.group == GroupNumber::kNone || access.groupName(d.group).empty()) {
       error = who + ": group " + std::to_string(o.group()) + " is not in the snapshot's group names";
       return false;
     }

@@ -21,7 +21,7 @@ void encodePerception(const PerceptionState& s, pb::PerceptionState& out) {
   sensors.set_hearing_scale(s.sensors.hearing_scale);
   sensors.set_soft_cover_min_s(s.sensors.soft_cover_min_s);
   sensors.set_soft_cover_max_s(s.sensors.soft_cover_max_s);
-  out.set_group(s.group);
+  out.set_group(raw(s.group));
   out.set_soft_cover_persist_s(s.soft_cover_persist_s);
   out.set_next_full_update_tick(s.next_full_update_tick);
   out.set_last_full_update_s(s.last_full_update_s);
@@ -70,7 +70,7 @@ void decodePerception(const pb::PerceptionState& in, PerceptionState& s) {
   s.sensors.hearing_scale = sensors.hearing_scale();
   s.sensors.soft_cover_min_s = sensors.soft_cover_min_s();
   s.sensors.soft_cover_max_s = sensors.soft_cover_max_s();
-  s.group = static_cast<uint16_t>(in.group());
+  s.group = static_cast<GroupNumber>(in.group());
   s.soft_cover_persist_s = in.soft_cover_persist_s();
   s.next_full_update_tick = in.next_full_update_tick();
   s.last_full_update_s = in.last_full_update_s();
@@ -143,7 +143,7 @@ void encodePerceptionSystem(const SimStateCopy& copy, pb::PerceptionSystemState&
     o.set_scope(static_cast<uint32_t>(r.scope));
     o.set_sender(raw(r.sender));
     o.set_target(raw(r.target));
-    o.set_group(r.group);
+    o.set_group(raw(r.group));
     o.set_species(raw(r.species));
     o.set_radius_m(r.radius_m);
     o.set_place(raw(r.place));
@@ -173,7 +173,7 @@ void restorePending(const pb::PerceptionSystemState& in, SimStateAccess& access)
     r.scope = static_cast<SignalScope>(o.scope());
     r.sender = EntityId{o.sender()};
     r.target = EntityId{o.target()};
-    r.group = static_cast<uint16_t>(o.group());
+    r.group = static_cast<GroupNumber>(o.group());
     r.species = SpeciesId{static_cast<uint16_t>(o.species())};
     r.radius_m = o.radius_m();
     r.place = static_cast<PlaceIndex>(o.place());

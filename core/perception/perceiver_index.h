@@ -22,12 +22,12 @@ namespace npc {
 class PerceiverIndex {
  public:
   void clear();
-  // `group` 0 (no group) and `place` kNone are not indexed; every species is, including
-  // kNone. [Limit: perceiver indices strictly ascending across calls]
-  void add(uint32_t perceiver, uint16_t group, SpeciesId species, PlaceIndex place);
+  // `group` and `place` kNone are not indexed; every species is, kNone included.
+  // [Limit: perceiver indices strictly ascending across calls]
+  void add(uint32_t perceiver, GroupNumber group, SpeciesId species, PlaceIndex place);
   void build();
 
-  std::span<const uint32_t> inGroup(uint16_t group) const { return by_group_.of(group); }
+  std::span<const uint32_t> inGroup(GroupNumber group) const { return by_group_.of(raw(group)); }
   std::span<const uint32_t> ofSpecies(SpeciesId species) const {
     return by_species_.of(raw(species));
   }

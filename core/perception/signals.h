@@ -73,7 +73,7 @@ struct SignalRequest {
   SignalScope scope = SignalScope::kAgent;
   EntityId sender = EntityId::kNone;
   EntityId target = EntityId::kNone;  // kAgent
-  uint16_t group = 0;                 // kGroup [Limit: != 0]
+  GroupNumber group = GroupNumber::kNone;  // kGroup [Limit: != kNone]
   SpeciesId species = SpeciesId::kNone;  // kSpecies
   float radius_m = 0.f;               // kRadius, around `position`
   PlaceIndex place = PlaceIndex::kNone;  // kPlace

@@ -377,7 +377,8 @@ void Simulation::attachPlanner(Agent& agent, const PlannerMemory* slept) {
     ap.pacing = slept->pacing;
   }
   agent.planner = h;
-  if (P.groups.size() <= agent.perception.group) P.groups.resize(agent.perception.group + 1u);
+  const uint16_t group = raw(agent.perception.group);
+  if (P.groups.size() <= group) P.groups.resize(group + 1u);
 }
 
 void Simulation::detachPlanner(EntityId id) {
@@ -468,7 +469,7 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, Plann
   const goap::GoapDomain& d = *pd.domain;
   const Entity* self = world_.entities().get(agent.entity);
   if (!self) return false;
-  GroupPlannerMemory& group = P.groups[agent.perception.group];
+  GroupPlannerMemory& group = P.groups[raw(agent.perception.group)];
   const double now = timeS();
 
   goap::PlanRequest r;
@@ -637,7 +638,7 @@ void Simulation::onPlanStepEnded(Agent& agent, AgentPlanner& ap, uint8_t index, 
   }
   if (--p.step_open > 0) return;
   goap::applyFactEffects(pd.domain->action(p.step_action), p.facts);
-  GroupPlannerMemory& group = planning_->groups[agent.perception.group];
+  GroupPlannerMemory& group = planning_->groups[raw(agent.perception.group)];
   p.runner.onStepSucceeded(now, &ap.blackboard, &ap.pacing, &group.pacing, pd.stats.get());
   if (p.step_is_fallback || p.runner.phase() == RunnerPhase::kExecuting) return;
   // The plan is done: achievements are forgotten so the goal can be wanted again.

@@ -62,7 +62,7 @@ ItemId SimStateAccess::internItem(std::string_view name) {
   return sim_.long_actions_.items().intern(name);
 }
 
-const std::string& SimStateAccess::groupName(uint16_t group) const {
+const std::string& SimStateAccess::groupName(GroupNumber group) const {
   return sim_.groupName(group);
 }
 
@@ -74,14 +74,13 @@ void SimStateAccess::restoreClients(std::vector<ClientBinding> bindings, uint32_
   sim_.clients_.restore(std::move(bindings), highest);
 }
 
-uint16_t SimStateAccess::archetypeGroup(uint16_t archetype) const {
-  const GroupNameId at = sim_.groups_.find(sim_.archetypes_.at(archetype).name);
-  return at == GroupNameId::kNone ? 0 : static_cast<uint16_t>(raw(at) + 1);
+GroupNumber SimStateAccess::archetypeGroup(uint16_t archetype) const {
+  return groupNumber(sim_.groups_.find(sim_.archetypes_.at(archetype).name));
 }
 
-uint16_t SimStateAccess::internGroup(std::string_view name) {
+GroupNumber SimStateAccess::internGroup(std::string_view name) {
   const GroupNameId at = sim_.groups_.intern(name);
-  return raw(at) >= 0xfffe ? 0 : static_cast<uint16_t>(raw(at) + 1);
+  return raw(at) >= 0xfffe ? GroupNumber::kNone : groupNumber(at);
 }
 
 std::optional<PlannerMemory> SimStateAccess::planner(EntityId id) const {

@@ -246,14 +246,14 @@ class SimStateAccess {
   SpeciesId internSpecies(std::string_view name);
   ItemId internItem(std::string_view name);
   // A signal group's number (0 when the table is full) and a number's name ("" if none).
-  uint16_t internGroup(std::string_view name);
-  const std::string& groupName(uint16_t group) const;
+  GroupNumber internGroup(std::string_view name);
+  const std::string& groupName(GroupNumber group) const;
   const NameTable<GroupNameId>& groups() const;
   const ClientDirectory& clients() const;
   void restoreClients(std::vector<ClientBinding> bindings, uint32_t highest);
   // The number of the group named after the archetype (where its agents spawn by default);
   // 0 when no agent ever joined it.
-  uint16_t archetypeGroup(uint16_t archetype) const;
+  GroupNumber archetypeGroup(uint16_t archetype) const;
   const ActionRegistry& registry() const;
   // The archetype's own action list (what a restored agent's ActionAccess starts from).
   ActionListId ownActions(uint16_t archetype) const;

@@ -496,12 +496,12 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
       }
     }
   }
-  uint16_t group = 0;
+  GroupNumber group = GroupNumber::kNone;
   if (archetype) {
     const std::string& name = s.group.empty() ? archetypes_.at(*archetype).name : s.group;
     const GroupNameId at = groups_.intern(name);
     if (raw(at) >= 0xfffe) return invalid(s.id, "group", "too many distinct groups");
-    group = static_cast<uint16_t>(raw(at) + 1);
+    group = groupNumber(at);
   } else if (!s.group.empty()) {
     const Agent* agent = agents_.get(s.id);
     if (agent && groupName(agent->perception.group) != s.group) {
@@ -747,7 +747,7 @@ Status Simulation::postSignal(const SignalEvent& c) {
       return {StatusCode::kNotFound,
               "signal " + c.name + ": species \"" + c.species + "\" is unknown"};
     }
-  } else if (c.group != 0) {
+  } else if (c.group != GroupNumber::kNone) {
     request.scope = SignalScope::kGroup;
     request.group = c.group;
   } else if (!c.group_name.empty()) {
@@ -757,7 +757,7 @@ Status Simulation::postSignal(const SignalEvent& c) {
       return {StatusCode::kNotFound,
               "signal " + c.name + ": group \"" + c.group_name + "\" is unknown"};
     }
-    request.group = static_cast<uint16_t>(raw(at) + 1);
+    request.group = groupNumber(at);
   } else if (c.radius_m > 0.f && std::isfinite(c.radius_m) && isFinite(c.position)) {
     request.scope = SignalScope::kRadius;
     request.radius_m = c.radius_m;
@@ -934,7 +934,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
     j["id"] = raw(id);
     j["archetype"] = archetypes_.at(d.archetype).name;
     j["group"] = groupName(d.group);
-    j["group_number"] = d.group;
+    j["group_number"] = raw(d.group);
     j["asleep"] = true;
     j["place"] = world_.place(where->first)->name;
     j["asleep_for_s"] = timeS() - places_.asleepSince(where->first);
@@ -953,7 +953,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   j["id"] = raw(id);
   j["archetype"] = archetypes_.at(agent->archetype).name;
   j["group"] = groupName(agent->perception.group);
-  j["group_number"] = agent->perception.group;
+  j["group_number"] = raw(agent->perception.group);
   j["species"] = world_.species().name(e->species);
   j["kind"] = toString(e->kind);
   j["active"] = e->active;

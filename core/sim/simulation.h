@@ -245,14 +245,14 @@ class Simulation {
   const ArchetypeSet& archetypes() const { return archetypes_; }
   // Interned action, parameter, unit and text names used in TickOutput.
   const NameTable<ActionNameId>& names() const { return names_; }
-  // Signal groups by name: group number n (PerceptionState::group, Signal.group) is entry
-  // n - 1 (0 is no group). An npc joins its EntityState::group, or its archetype's name.
+  // Signal groups by name: a group's number (PerceptionState::group, Signal.group) is its
+  // entry's groupNumber(). An npc joins its EntityState::group, or its archetype's name.
   const NameTable<GroupNameId>& groups() const { return groups_; }
   // Client identities' ids and the highest client id used (restores keep ownership).
   const ClientDirectory& clients() const { return clients_; }
-  // Group number `group`'s name; empty for 0 (no group) or an unknown number.
-  const std::string& groupName(uint16_t group) const {
-    return groups_.name(GroupNameId{static_cast<uint16_t>(group - 1u)});
+  // Group `group`'s name; empty for kNone (no group) or an unknown number.
+  const std::string& groupName(GroupNumber group) const {
+    return groups_.name(groupNameOf(group));
   }
   const PerceptionSystem& perception() const { return perception_; }
   const SelectionTreeLibrary& selectionTrees() const { return trees_; }

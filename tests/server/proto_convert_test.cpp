@@ -727,7 +727,7 @@ TEST_CASE("Signals name their receivers by one scope field", "[proto_convert]") 
     CHECK(e.target == EntityId{9});
     CHECK(e.place == "square");
     CHECK(e.species == "wolf");
-    CHECK(e.group == 65535);
+    CHECK(raw(e.group) == 65535);
     CHECK(e.radius_m == 12.f);
     CHECK(e.position == Vec3{1.f, 2.f, 3.f});
     CHECK(e.value == 0.5f);

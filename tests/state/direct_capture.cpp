@@ -231,7 +231,7 @@ void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemSt
     o.set_scope(static_cast<uint32_t>(r.scope));
     o.set_sender(raw(r.sender));
     o.set_target(raw(r.target));
-    o.set_group(r.group);
+    o.set_group(raw(r.group));
     o.set_species(raw(r.species));
     o.set_radius_m(r.radius_m);
     o.set_place(raw(r.place));

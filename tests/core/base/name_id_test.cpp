@@ -67,3 +67,10 @@ TEST_CASE("A NameTable hands out its own kind of id", "[base][name_id]") {
     CHECK(species.name(guard) == "guard");
   }
 }
+
+TEST_CASE("A signal group's number is its name's index + 1, none for none", "[base][name_id]") {
+  CHECK(groupNumber(GroupNameId{0}) == GroupNumber{1});
+  CHECK(groupNameOf(GroupNumber{1}) == GroupNameId{0});
+  CHECK(groupNumber(GroupNameId::kNone) == GroupNumber::kNone);
+  CHECK(groupNameOf(GroupNumber::kNone) == GroupNameId::kNone);
+}
