@@ -385,7 +385,7 @@ bool toSignalEvent(const v1::Signal& s, const std::string& label, SignalEvent& o
   out.target = static_cast<EntityId>(s.target());
   out.place = s.place();
   out.species = s.species();
-  out.group = static_cast<uint16_t>(s.group());
+  out.group = static_cast<GroupNumber>(s.group());
   out.group_name = s.group_name();
   out.radius_m = s.radius();
   out.position = toVec3(s.position());
@@ -754,7 +754,8 @@ ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t 
   return out;
 }
 
-void toProto(const ActionOut& a, const NameTable& names, const World& world, v1::Action& out) {
+void toProto(const ActionOut& a, const NameTable<ActionNameId>& names, const World& world,
+             v1::Action& out) {
   out.Clear();
   out.set_agent(raw(a.agent));
   out.set_intention(raw(a.intention));

@@ -144,7 +144,7 @@ v1::EventKind toProto(EventKind kind);
 
 // Outbound. Interned names resolve through `names` (Simulation::names()), place indices
 // through `world`; kNone places become "". `out` is overwritten.
-void toProto(const ActionOut& action, const NameTable& names, const World& world,
+void toProto(const ActionOut& action, const NameTable<ActionNameId>& names, const World& world,
              v1::Action& out);
 // Stealth events carry the player in `subject` and the meter (0..10) in `value`.
 void toProto(const EventOut& event, const World& world, v1::Event& out);

@@ -15,7 +15,7 @@ namespace npc {
 void encodeInventory(const Inventory& inventory, NameList items, pb::InventoryState& out) {
   for (uint8_t slot = 0; slot < inventory.size(); ++slot) {
     pb::ItemCount& item = *out.add_items();
-    item.set_item(nameAt(items, inventory.itemAt(slot)));
+    item.set_item(nameAt(items, raw(inventory.itemAt(slot))));
     item.set_count(inventory.countAt(slot));
   }
 }
@@ -23,9 +23,9 @@ void encodeInventory(const Inventory& inventory, NameList items, pb::InventorySt
 Inventory decodeInventory(const pb::InventoryState& in, SimStateAccess& access) {
   Inventory inventory;
   for (const pb::ItemCount& item : in.items()) {
-    const uint16_t id = access.internItem(item.item());
+    const ItemId id = access.internItem(item.item());
     // add() of 0 keeps no slot; an emptied slot is not worth keeping across a restore.
-    if (id != NameTable::kNone) inventory.add(id, item.count());
+    if (id != ItemId::kNone) inventory.add(id, item.count());
   }
   return inventory;
 }
@@ -76,12 +76,12 @@ bool sameFloat(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 
-void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archetype_group,
+void encodeDormant(const DormantAgent& d, uint64_t previous_id, GroupNumber archetype_group,
                    pb::DormantAgentState& o) {
   const Entity& body = d.body;
   o.set_id_delta(static_cast<int64_t>(raw(body.id) - previous_id));
   o.set_archetype(d.archetype);
-  if (body.species != NameTable::kNone) o.set_species(body.species + 1u);
+  if (body.species != SpeciesId::kNone) o.set_species(raw(body.species) + 1u);
   o.set_place(raw(body.place));
   o.set_flags((body.active ? 0 : kInactive) | (body.place_from_client ? kPlaceFromClient : 0) |
               (body.takeable ? 0 : kNotTakeable) | (d.work_is_hibernation ? kWorkForHibernation : 0) |
@@ -104,7 +104,7 @@ void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archety
   }
   for (ActionListId list : d.actions.influences()) o.add_influences(static_cast<uint32_t>(list));
   for (uint8_t slot = 0; slot < d.inventory.size(); ++slot) {
-    o.add_items(d.inventory.itemAt(slot));
+    o.add_items(raw(d.inventory.itemAt(slot)));
     o.add_item_counts(d.inventory.countAt(slot));
   }
   o.set_actions_completed(d.actions_completed);
@@ -113,7 +113,7 @@ void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archety
   o.set_owner(static_cast<uint32_t>(body.owner));
   if (!sameFloat(body.eye_height_m, kDefaultEyeHeightM)) o.set_eye_height_m(body.eye_height_m);
   if (body.expires_s != std::numeric_limits<double>::infinity()) o.set_expires_s(body.expires_s);
-  if (d.group != archetype_group) o.set_group(d.group);
+  if (d.group != archetype_group) o.set_group(raw(d.group));
 }
 
 void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out) {
@@ -192,7 +192,7 @@ bool restoreSleepers(const pb::HibernationState& in, const SleeperNames& names, 
     body.id = EntityId{id};
     body.kind = static_cast<EntityKind>(o.kind());
     body.species = o.species() == 0 || o.species() > names.species.size()
-                       ? NameTable::kNone
+                       ? SpeciesId::kNone
                        : names.species[o.species() - 1];
     body.place = static_cast<PlaceIndex>(o.place());
     if (only != PlaceIndex::kNone) {
@@ -241,8 +241,8 @@ bool restoreSleepers(const pb::HibernationState& in, const SleeperNames& names, 
     // 0: the group named after its archetype (interned if the snapshot's table lacks it).
     d.group = o.group() == 0 ? access.internGroup(access.archetypes().at(archetype).name)
               : o.group() < names.groups.size() ? names.groups[o.group()]
-                                                : 0;
-    if (d.group == 0 || access.groupName(d.group).empty()) {
+                                                : GroupNumber::kNone;
+    if (d.group == GroupNumber::kNone || access.groupName(d.group).empty()) {
       error = who + ": group " + std::to_string(o.group()) + " is not in the snapshot's group names";
       return false;
     }

@@ -24,7 +24,7 @@ void encodeHibernation(const SimStateCopy& copy, pb::HibernationState& out);
 // One sleeper (hibernation.proto DormantAgentState); `previous_id`: the body id of the
 // sleeper written before it (0 for the first); `archetype_group`: the number of the group
 // named after its archetype (SimStateAccess::archetypeGroup), which is left out.
-void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archetype_group,
+void encodeDormant(const DormantAgent& d, uint64_t previous_id, GroupNumber archetype_group,
                    pb::DormantAgentState& out);
 
 // What a snapshot's interned indices name in the simulation restoring it: a sleeper's
@@ -32,9 +32,9 @@ void encodeDormant(const DormantAgent& d, uint64_t previous_id, uint16_t archety
 // SimState.group_names (sim_state_codec.h sleeperNames()). After restoreNames() every
 // entry maps to itself; a place adopted from another node maps through the names.
 struct SleeperNames {
-  std::vector<uint16_t> species;  // by snapshot index
-  std::vector<uint16_t> items;    // by snapshot index
-  std::vector<uint16_t> groups;   // by group number ([0] unused)
+  std::vector<SpeciesId> species;  // by snapshot index
+  std::vector<ItemId> items;       // by snapshot index
+  std::vector<GroupNumber> groups;  // by snapshot group number ([0] unused)
 };
 // Every place's dispatcher state and custody, then every sleeper.
 bool restoreHibernation(const pb::HibernationState& in, const SleeperNames& names,

@@ -16,7 +16,7 @@ void encodeIntent(const AgentCopy& agent, NameList actions, pb::IntentState& out
     const Intention& in = queue.at(i);
     pb::IntentionState& o = *out.add_queue();
     o.set_id(raw(in.id));
-    o.set_action(nameAt(actions, in.action));
+    o.set_action(nameAt(actions, raw(in.action)));
     o.set_started(in.started());
     o.set_date_s(in.date_s);
     o.set_started_s(in.started_s);

@@ -74,7 +74,7 @@ struct Encoder {
     o.set_target(raw(c.target));
     o.set_place(c.place);
     o.set_species(c.species);
-    o.set_group(c.group);
+    o.set_group(raw(c.group));
     o.set_group_name(c.group_name);
     o.set_radius_m(c.radius_m);
     encodeVec3(c.position, *o.mutable_position());
@@ -325,7 +325,7 @@ std::optional<CommandBody> decodeBody(const pb::JournalCommand& in) {
       c.target = EntityId{o.target()};
       c.place = o.place();
       c.species = o.species();
-      c.group = static_cast<uint16_t>(o.group());
+      c.group = static_cast<GroupNumber>(o.group());
       c.group_name = o.group_name();
       c.radius_m = o.radius_m();
       c.position = decodeVec3(o.position());

@@ -21,7 +21,7 @@ void encodePerception(const PerceptionState& s, pb::PerceptionState& out) {
   sensors.set_hearing_scale(s.sensors.hearing_scale);
   sensors.set_soft_cover_min_s(s.sensors.soft_cover_min_s);
   sensors.set_soft_cover_max_s(s.sensors.soft_cover_max_s);
-  out.set_group(s.group);
+  out.set_group(raw(s.group));
   out.set_soft_cover_persist_s(s.soft_cover_persist_s);
   out.set_next_full_update_tick(s.next_full_update_tick);
   out.set_last_full_update_s(s.last_full_update_s);
@@ -70,7 +70,7 @@ void decodePerception(const pb::PerceptionState& in, PerceptionState& s) {
   s.sensors.hearing_scale = sensors.hearing_scale();
   s.sensors.soft_cover_min_s = sensors.soft_cover_min_s();
   s.sensors.soft_cover_max_s = sensors.soft_cover_max_s();
-  s.group = static_cast<uint16_t>(in.group());
+  s.group = static_cast<GroupNumber>(in.group());
   s.soft_cover_persist_s = in.soft_cover_persist_s();
   s.next_full_update_tick = in.next_full_update_tick();
   s.last_full_update_s = in.last_full_update_s();
@@ -119,7 +119,7 @@ void encodePerceptionSystem(const SimStateCopy& copy, pb::PerceptionSystemState&
   out.set_suspicious_threshold(copy.suspicious_threshold);
   for (const auto& [type, settings] : copy.visibility_types) {
     pb::VisibilityTypeState& t = *out.add_visibility_types();
-    t.set_species(nameAt(copy.species_names, type));
+    t.set_species(nameAt(copy.species_names, raw(type)));
     t.set_multiplier(settings.multiplier);
     t.set_use_coefficient(settings.use_coefficient);
     t.set_neutral(settings.neutral);
@@ -143,14 +143,14 @@ void encodePerceptionSystem(const SimStateCopy& copy, pb::PerceptionSystemState&
     o.set_scope(static_cast<uint32_t>(r.scope));
     o.set_sender(raw(r.sender));
     o.set_target(raw(r.target));
-    o.set_group(r.group);
-    o.set_species(r.species);
+    o.set_group(raw(r.group));
+    o.set_species(raw(r.species));
     o.set_radius_m(r.radius_m);
     o.set_place(raw(r.place));
     encodeVec3(r.position, *o.mutable_position());
     o.set_value(r.value);
     o.set_subject(raw(r.subject));
-    o.set_action(r.action);
+    o.set_action(raw(r.action));
     o.set_include_sender(r.include_sender);
   }
   for (const Sound& sound : copy.pending_sounds) {
@@ -173,14 +173,14 @@ void restorePending(const pb::PerceptionSystemState& in, SimStateAccess& access)
     r.scope = static_cast<SignalScope>(o.scope());
     r.sender = EntityId{o.sender()};
     r.target = EntityId{o.target()};
-    r.group = static_cast<uint16_t>(o.group());
-    r.species = static_cast<uint16_t>(o.species());
+    r.group = static_cast<GroupNumber>(o.group());
+    r.species = SpeciesId{static_cast<uint16_t>(o.species())};
     r.radius_m = o.radius_m();
     r.place = static_cast<PlaceIndex>(o.place());
     r.position = decodeVec3(o.position());
     r.value = o.value();
     r.subject = EntityId{o.subject()};
-    r.action = static_cast<uint16_t>(o.action());
+    r.action = ActionNameId{static_cast<uint16_t>(o.action())};
     r.include_sender = o.include_sender();
   }
   std::vector<Sound> sounds;

@@ -121,8 +121,9 @@ bool adoptAgents(const pb::SimState& state, PlaceIndex place, const SleeperNames
     if (!decodeAgent(a, access, record, false, error)) return false;
     record.body.place = place;  // the writer's index of the same place under the same hash
     record.body.owner = owners(record.body.owner);
-    const uint16_t group = record.perception.group;
-    record.perception.group = group < names.groups.size() ? names.groups[group] : 0;
+    const uint16_t group = raw(record.perception.group);  // the snapshot's numbering
+    record.perception.group =
+        group < names.groups.size() ? names.groups[group] : GroupNumber::kNone;
     if (a.plans()) access.addPlanner(EntityId{a.id()}, decodeGoap(a.goap()));
     if (!access.addAgent(record, RestoreMode::kRestart)) {
       error = "agent " + std::to_string(a.id()) + ": cannot be restored";

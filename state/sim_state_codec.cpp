@@ -163,7 +163,7 @@ SleeperNames sleeperNames(const pb::SimState& state, SimStateAccess& access) {
   SleeperNames names;
   for (const std::string& name : state.species_names()) names.species.push_back(access.internSpecies(name));
   for (const std::string& name : state.item_names()) names.items.push_back(access.internItem(name));
-  names.groups.push_back(0);
+  names.groups.push_back(GroupNumber::kNone);
   for (const std::string& name : state.group_names()) names.groups.push_back(access.internGroup(name));
   return names;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 #include <type_traits>
 
 #include "agent/archetype.h"
@@ -25,14 +26,9 @@ static_assert(std::is_trivially_copyable_v<Entity>);
 static_assert(std::is_trivially_copyable_v<PlannerMemory>);
 
 // Assigns into the strings already there: their capacity is reused.
-void copyNames(const std::vector<std::string>& from, std::vector<std::string>& to) {
+void copyNames(std::span<const std::string> from, std::vector<std::string>& to) {
   to.resize(from.size());
   for (size_t i = 0; i < from.size(); ++i) to[i].assign(from[i]);
-}
-
-void copyNameTable(const NameTable& table, std::vector<std::string>& to) {
-  to.resize(table.size());
-  for (size_t i = 0; i < table.size(); ++i) to[i].assign(table.name(static_cast<uint16_t>(i)));
 }
 
 uint32_t treeIndex(const MbtTree* tree, std::vector<const MbtTree*>& seen,
@@ -181,7 +177,7 @@ void copyPerceptionSystem(const SimStateAccess& access, SimStateCopy& out) {
   out.decay_per_update = perception.config().decay_per_update;
   out.suspicious_threshold = perception.config().suspicious_threshold;
   out.visibility_types.clear();
-  perception.visibility().forEachType([&](uint16_t type, const VisibilityType& settings) {
+  perception.visibility().forEachType([&](SpeciesId type, const VisibilityType& settings) {
     out.visibility_types.emplace_back(type, settings);
   });
   const auto principals = perception.visibility().principals();
@@ -227,10 +223,10 @@ namespace {
 // The name tables and counters every copy carries, whatever rows it holds.
 void copyTables(const SimStateAccess& access, SimStateCopy& out) {
   const World& world = access.world();
-  copyNameTable(access.names(), out.action_names);
-  copyNameTable(world.species(), out.species_names);
-  copyNameTable(access.longActions().items(), out.item_names);
-  copyNameTable(access.groups(), out.group_names);
+  copyNames(access.names().names(), out.action_names);
+  copyNames(world.species().names(), out.species_names);
+  copyNames(access.longActions().items().names(), out.item_names);
+  copyNames(access.groups().names(), out.group_names);
   {
     const std::vector<std::string> signals = access.names(NameTableKind::kSignals);
     copyNames(signals, out.signal_names);

@@ -51,7 +51,7 @@ class Simulation;
 // the arrays: the active tracks and sound targets go to SimStateCopy::tracks / sounds.
 struct PerceptionCopy {
   SensorConfig sensors;
-  uint16_t group = 0;
+  GroupNumber group = GroupNumber::kNone;
   float soft_cover_persist_s = 0.f;
   uint64_t next_full_update_tick = 0;
   double last_full_update_s = 0.0;
@@ -141,7 +141,7 @@ struct SimStateCopy {
   // rows index.
   std::vector<std::string> action_names, species_names, item_names, signal_names, group_names;
   std::vector<std::string> archetype_names;    // by archetype index
-  std::vector<uint16_t> archetype_groups;      // by archetype index: SimStateAccess::archetypeGroup
+  std::vector<GroupNumber> archetype_groups;   // by archetype: SimStateAccess::archetypeGroup
   std::vector<ClientBinding> client_bindings;  // ClientDirectory, sorted by name
   uint32_t highest_client_id = 0;
   std::vector<std::string> behavior_names;     // by BehaviorId
@@ -186,7 +186,7 @@ struct SimStateCopy {
   float som_speed = 0.f;
   float decay_per_update = 0.f;
   float suspicious_threshold = 0.f;
-  std::vector<std::pair<uint16_t, VisibilityType>> visibility_types;  // species index
+  std::vector<std::pair<SpeciesId, VisibilityType>> visibility_types;
   std::vector<std::pair<EntityId, EntityId>> principals;
   std::vector<StealthReading> stealth;
   std::vector<float> stealth_reported;

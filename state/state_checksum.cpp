@@ -35,7 +35,7 @@ class Mix {
   }
   void add(const Inventory& inventory) {
     for (uint8_t slot = 0; slot < inventory.size(); ++slot) {
-      add(static_cast<uint64_t>(inventory.itemAt(slot)) << 32 |
+      add(static_cast<uint64_t>(raw(inventory.itemAt(slot))) << 32 |
           static_cast<uint32_t>(inventory.countAt(slot)));
     }
   }

@@ -18,7 +18,7 @@ Vec3 decodeVec3(const pb::Vec3& v) { return {v.x(), v.y(), v.z()}; }
 void encodeEntity(const Entity& e, NameList species, pb::EntityState& out) {
   out.set_id(raw(e.id));
   out.set_kind(static_cast<uint32_t>(e.kind));
-  if (e.species != NameTable::kNone) out.set_species(nameAt(species, e.species));
+  if (e.species != SpeciesId::kNone) out.set_species(nameAt(species, raw(e.species)));
   out.set_place(raw(e.place));
   out.set_active(e.active);
   out.set_place_from_client(e.place_from_client);
@@ -35,7 +35,7 @@ Entity decodeEntity(const pb::EntityState& in, SimStateAccess& access) {
   Entity e;
   e.id = EntityId{in.id()};
   e.kind = static_cast<EntityKind>(in.kind());
-  e.species = in.species().empty() ? NameTable::kNone : access.internSpecies(in.species());
+  e.species = in.species().empty() ? SpeciesId::kNone : access.internSpecies(in.species());
   e.place = static_cast<PlaceIndex>(in.place());
   e.active = in.active();
   e.place_from_client = in.place_from_client();

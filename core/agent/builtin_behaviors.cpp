@@ -7,7 +7,7 @@ namespace npc {
 
 namespace {
 
-ActionParam entityParam(uint16_t name, EntityId id) {
+ActionParam entityParam(ActionNameId name, EntityId id) {
   ActionParam p;
   p.type = ActionParam::Type::kEntity;
   p.name = name;
@@ -15,7 +15,7 @@ ActionParam entityParam(uint16_t name, EntityId id) {
   return p;
 }
 
-ActionParam numberParam(uint16_t name, uint16_t unit, double value) {
+ActionParam numberParam(ActionNameId name, ActionNameId unit, double value) {
   ActionParam p;
   p.type = ActionParam::Type::kNumber;
   p.name = name;
@@ -24,7 +24,7 @@ ActionParam numberParam(uint16_t name, uint16_t unit, double value) {
   return p;
 }
 
-ActionParam positionParam(uint16_t name, Vec3 position) {
+ActionParam positionParam(ActionNameId name, Vec3 position) {
   ActionParam p;
   p.type = ActionParam::Type::kPosition;
   p.name = name;
@@ -41,7 +41,7 @@ constexpr float kNewSpotM = 1.5f;
 
 }  // namespace
 
-void BehaviorVocabulary::intern(NameTable& names, const ArchetypeSet& archetypes) {
+void BehaviorVocabulary::intern(NameTable<ActionNameId>& names, const ArchetypeSet& archetypes) {
   move_to = names.intern("MoveTo");
   turn_to = names.intern("TurnTo");
   look_around = names.intern("LookAround");
@@ -56,7 +56,7 @@ void BehaviorVocabulary::intern(NameTable& names, const ArchetypeSet& archetypes
   for (size_t i = 0; i < archetypes.size(); ++i) {
     const Archetype& a = archetypes.at(static_cast<uint16_t>(i));
     greet_action.push_back(names.intern(a.greet.action));
-    std::vector<uint16_t> actions;
+    std::vector<ActionNameId> actions;
     for (const BehaviorDef& def : a.behaviors) {
       actions.push_back(def.action.empty() ? greet_action.back() : names.intern(def.action));
     }
@@ -172,7 +172,7 @@ bool BuiltinBehaviors::faceTarget(Agent& agent, ActionOut& out) const {
   return true;
 }
 
-bool BuiltinBehaviors::onActionEnded(Agent& agent, uint16_t action, double now_s,
+bool BuiltinBehaviors::onActionEnded(Agent& agent, ActionNameId action, double now_s,
                                      bool completed) const {
   const Archetype& type = archetypes_.at(agent.archetype);
   if (action == vocabulary_.move_to || !completed) {

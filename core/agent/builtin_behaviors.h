@@ -25,19 +25,19 @@ namespace npc {
 
 // Interned names the behaviors emit, resolved once so the tick never touches strings.
 struct BehaviorVocabulary {
-  uint16_t move_to = 0;
-  uint16_t turn_to = 0;
-  uint16_t look_around = 0;
-  uint16_t param_target = 0;
-  uint16_t param_position = 0;
-  uint16_t param_speed = 0;
-  uint16_t param_duration = 0;
-  uint16_t unit_s = 0;
-  uint16_t unit_mps = 0;
-  std::vector<uint16_t> greet_action;                 // per archetype index
-  std::vector<std::vector<uint16_t>> behavior_action; // per archetype, per BehaviorDef
+  ActionNameId move_to{0};
+  ActionNameId turn_to{0};
+  ActionNameId look_around{0};
+  ActionNameId param_target{0};
+  ActionNameId param_position{0};
+  ActionNameId param_speed{0};
+  ActionNameId param_duration{0};
+  ActionNameId unit_s{0};
+  ActionNameId unit_mps{0};
+  std::vector<ActionNameId> greet_action;                 // per archetype index
+  std::vector<std::vector<ActionNameId>> behavior_action; // per archetype, per BehaviorDef
 
-  void intern(NameTable& names, const ArchetypeSet& archetypes);
+  void intern(NameTable<ActionNameId>& names, const ArchetypeSet& archetypes);
 };
 
 class BuiltinBehaviors {
@@ -53,7 +53,7 @@ class BuiltinBehaviors {
   // Bookkeeping when the agent's running action ends. True when that action finished the
   // behavior's job (greet: the greeting; investigate: the look-around): the caller then
   // applies the BehaviorDef's set_when_done.
-  bool onActionEnded(Agent& agent, uint16_t action, double now_s, bool completed) const;
+  bool onActionEnded(Agent& agent, ActionNameId action, double now_s, bool completed) const;
   // Bookkeeping when the selection tree switched the agent to another behavior.
   void onBehaviorEntered(Agent& agent) const;
 

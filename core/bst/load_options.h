@@ -5,6 +5,7 @@
 #include <functional>
 #include <string_view>
 
+#include "bst/bst_types.h"
 #include "world/name_table.h"
 #include "world/signal_names.h"
 
@@ -20,8 +21,8 @@ struct BstLoadOptions {
 struct BstNames {
   SignalNames* signals = nullptr;  // shared with the rest of the daemon; case-sensitive
                                    // (CryEngine: CRC32 of the name)
-  NameTable variables;  // lower-cased (CryEngine: lower-case hash)
-  NameTable behaviors;  // as written
+  NameTable<SelectionVariableId> variables;  // lower-cased (CryEngine: lower-case hash)
+  NameTable<BehaviorId> behaviors;           // as written
 };
 
 }  // namespace npc

@@ -257,20 +257,20 @@ std::string_view SelectionTreeLibrary::signalName(SignalId id) const {
 }
 
 SelectionVariableId SelectionTreeLibrary::internVariable(std::string_view name) {
-  return static_cast<SelectionVariableId>(names_.variables.intern(toLower(name)));
+  return names_.variables.intern(toLower(name));
 }
 
 SelectionVariableId SelectionTreeLibrary::findVariable(std::string_view name) const {
-  return static_cast<SelectionVariableId>(names_.variables.find(toLower(name)));
+  return names_.variables.find(toLower(name));
 }
 
 BehaviorId SelectionTreeLibrary::findBehavior(std::string_view name) const {
-  return static_cast<BehaviorId>(names_.behaviors.find(name));
+  return names_.behaviors.find(name);
 }
 
 std::string_view SelectionTreeLibrary::behaviorName(BehaviorId id) const {
   if (id == BehaviorId::kNone) return kNoBehaviorName;
-  return names_.behaviors.name(raw(id));
+  return names_.behaviors.name(id);
 }
 
 }  // namespace npc

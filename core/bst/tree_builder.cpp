@@ -160,14 +160,14 @@ void TreeBuilder::loadVariables(const XmlItem& section) {
     }
     const size_t index = declared_++;
     if (index >= kMaxSelectionVariables) continue;  // reported once for the tree
-    const uint16_t id = names_.variables.intern(lower);
-    if (id == NameTable::kNone) {
+    const SelectionVariableId id = names_.variables.intern(lower);
+    if (id == SelectionVariableId::kNone) {
       diagnostics_.error(item.where, "too many distinct variable names");
       continue;
     }
     variables_.emplace(lower, std::make_pair(static_cast<int>(index), where(item.where)));
     tree_.variable_names.emplace_back(name);
-    tree_.variable_ids.push_back(static_cast<SelectionVariableId>(id));
+    tree_.variable_ids.push_back(id);
     tree_.defaults.set(static_cast<unsigned>(index), value);
   }
 }
@@ -453,12 +453,12 @@ void TreeBuilder::assignBehaviors() {
                                 : "leaf " + quoted(leaf) +
                                       " is not a known behavior and has no translation");
     }
-    const uint16_t id = names_.behaviors.intern(behavior);
-    if (id == NameTable::kNone) {
+    const BehaviorId id = names_.behaviors.intern(behavior);
+    if (id == BehaviorId::kNone) {
       diagnostics_.error(node_at_[i], "too many distinct behavior names");
       continue;
     }
-    tree_.nodes[i].behavior = static_cast<BehaviorId>(id);
+    tree_.nodes[i].behavior = id;
   }
   for (const Translation& t : translations_) {
     if (!t.used) {

@@ -63,15 +63,15 @@ void DemoGame::step(const Simulation& sim, std::vector<Command>& out) {
 }
 
 void DemoGame::startActions(const Simulation& sim) {
-  const NameTable& names = sim.names();
+  const NameTable<ActionNameId>& names = sim.names();
   // Built-in behaviors send MoveTo(position, speed); behavior trees send Move(to, speed,
   // stopWithinDistance) where `to` may be an entity and speed "Walk" / "Run"; the seed's
   // Raoul sends Go(target entity).
-  const uint16_t move_to = names.find("MoveTo"), move = names.find("Move");
-  const uint16_t go = names.find("Go");
-  const uint16_t duration = names.find("duration"), speed = names.find("speed");
-  const uint16_t stop_within = names.find("stopWithinDistance");
-  const uint16_t run = names.find("Run");
+  const ActionNameId move_to = names.find("MoveTo"), move = names.find("Move");
+  const ActionNameId go = names.find("Go");
+  const ActionNameId duration = names.find("duration"), speed = names.find("speed");
+  const ActionNameId stop_within = names.find("stopWithinDistance");
+  const ActionNameId run = names.find("Run");
   for (const ActionOut& a : sim.output().actions) {
     if (a.owner != ClientId::kDaemon) continue;
     RunningAction r;

@@ -5,9 +5,10 @@
 
 namespace npc::goap {
 
-void SmartObjectSpecies::sync(const NameTable& species) {
-  for (size_t i = types_.size(); i < species.size(); ++i)
-    types_.push_back(domain_->findSmartObjectType(species.name(static_cast<uint16_t>(i))));
+void SmartObjectSpecies::sync(const NameTable<SpeciesId>& species) {
+  const std::span<const std::string> names = species.names();
+  for (size_t i = types_.size(); i < names.size(); ++i)
+    types_.push_back(domain_->findSmartObjectType(names[i]));
 }
 
 uint32_t gatherSmartObjects(const World& world, const SmartObjectSpecies& species, Vec3 center,

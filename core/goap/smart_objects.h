@@ -20,6 +20,7 @@
 #include "world/vec3.h"
 
 namespace npc {
+template <class Id>
 class NameTable;
 class World;
 }  // namespace npc
@@ -39,9 +40,9 @@ struct SmartObjectCandidate {
 class SmartObjectSpecies {
  public:
   explicit SmartObjectSpecies(const GoapDomain& domain) : domain_(&domain) {}
-  void sync(const NameTable& species);
-  SmartObjectTypeId typeOf(uint16_t species) const {
-    return species < types_.size() ? types_[species] : SmartObjectTypeId::kNone;
+  void sync(const NameTable<SpeciesId>& species);
+  SmartObjectTypeId typeOf(SpeciesId species) const {
+    return raw(species) < types_.size() ? types_[raw(species)] : SmartObjectTypeId::kNone;
   }
   const GoapDomain& domain() const { return *domain_; }
 

@@ -31,7 +31,7 @@ struct DormantAgent {
   uint32_t actions_completed = 0;
   uint32_t actions_failed = 0;
   uint16_t archetype = 0;
-  uint16_t group = 0;           // its signal group (PerceptionState::group)
+  GroupNumber group = GroupNumber::kNone;  // its signal group (PerceptionState::group)
   uint8_t behavior_def = 0xff;
   bool work_is_hibernation = false;
 };

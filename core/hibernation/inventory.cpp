@@ -4,14 +4,14 @@
 
 namespace npc {
 
-int32_t Inventory::count(uint16_t item) const {
+int32_t Inventory::count(ItemId item) const {
   for (uint8_t i = 0; i < size_; ++i) {
     if (items_[i] == item) return counts_[i];
   }
   return 0;
 }
 
-bool Inventory::fits(uint16_t item) const {
+bool Inventory::fits(ItemId item) const {
   if (size_ < kSlots) return true;
   for (uint8_t i = 0; i < size_; ++i) {
     if (items_[i] == item || counts_[i] == 0) return true;
@@ -19,7 +19,7 @@ bool Inventory::fits(uint16_t item) const {
   return false;
 }
 
-bool Inventory::add(uint16_t item, int32_t delta) {
+bool Inventory::add(ItemId item, int32_t delta) {
   for (uint8_t i = 0; i < size_; ++i) {
     if (items_[i] == item) {
       counts_[i] = std::max(0, counts_[i] + delta);
@@ -41,7 +41,7 @@ bool Inventory::add(uint16_t item, int32_t delta) {
   return true;
 }
 
-bool Inventory::remove(uint16_t item, int32_t n) {
+bool Inventory::remove(ItemId item, int32_t n) {
   for (uint8_t i = 0; i < size_; ++i) {
     if (items_[i] != item) continue;
     if (n <= 0 || counts_[i] < n) return false;

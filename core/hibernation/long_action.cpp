@@ -17,7 +17,7 @@ using nlohmann::json;
 
 namespace {
 
-bool readAmounts(const json& j, const std::string& path, JsonReader& r, NameTable& items,
+bool readAmounts(const json& j, const std::string& path, JsonReader& r, NameTable<ItemId>& items,
                  std::vector<ItemAmount>& out) {
   if (!r.isObject(j, path)) return false;
   for (auto it = j.begin(); it != j.end(); ++it) {
@@ -48,7 +48,7 @@ bool canRun(const Recipe& recipe, const LongActionDef& def, const Inventory& inv
 void runOnce(const Recipe& recipe, const LongActionDef& def, int64_t times, Inventory& inv,
              Settlement* out) {
   if (times <= 0) return;
-  auto note = [&](uint16_t item, int32_t delta) {
+  auto note = [&](ItemId item, int32_t delta) {
     if (!out || delta == 0) return;
     for (ItemAmount& a : out->produced) {
       if (a.item == item) {
@@ -89,7 +89,7 @@ int64_t runnableTimes(const Recipe& recipe, const LongActionDef& def, const Inve
 
 }  // namespace
 
-int32_t LongActionDef::capOf(uint16_t item) const {
+int32_t LongActionDef::capOf(ItemId item) const {
   for (const ItemAmount& c : caps) {
     if (c.item == item) return c.amount;
   }
@@ -127,7 +127,7 @@ void LongActionLibrary::loadObject(const json& object, JsonReader& r) {
     if (!j.contains("recipes")) {
       r.error(recipes_path, "missing required key");
     } else if (r.isArray(j["recipes"], recipes_path)) {
-      std::set<uint16_t> seen_in, seen_out;
+      std::set<ItemId> seen_in, seen_out;
       for (size_t i = 0; i < j["recipes"].size(); ++i) {
         const std::string rp = joinPath(recipes_path, i);
         const json& rj = j["recipes"][i];

@@ -31,7 +31,7 @@ namespace npc {
 class JsonReader;
 
 struct ItemAmount {
-  uint16_t item = 0;
+  ItemId item{0};
   int32_t amount = 0;
 
   friend bool operator==(const ItemAmount&, const ItemAmount&) = default;
@@ -51,7 +51,7 @@ struct LongActionDef {
   std::vector<Recipe> recipes;
   std::vector<ItemAmount> caps;  // an output not listed here has no cap
 
-  int32_t capOf(uint16_t item) const;
+  int32_t capOf(ItemId item) const;
   // Item numbers compare equal only between libraries sharing an item table (a reload
   // starts from the running one's: LongActionLibrary::items()).
   friend bool operator==(const LongActionDef&, const LongActionDef&) = default;
@@ -83,8 +83,8 @@ class LongActionLibrary {
   uint16_t find(const std::string& name) const;
   const LongActionDef& at(uint16_t index) const { return defs_[index]; }
   size_t size() const { return defs_.size(); }
-  NameTable& items() { return items_; }
-  const NameTable& items() const { return items_; }
+  NameTable<ItemId>& items() { return items_; }
+  const NameTable<ItemId>& items() const { return items_; }
 
   // Starts `action` at now_s.
   static LongActionRun start(uint16_t action, double now_s);
@@ -110,7 +110,7 @@ class LongActionLibrary {
 
  private:
   std::vector<LongActionDef> defs_;
-  NameTable items_;
+  NameTable<ItemId> items_;
 };
 
 }  // namespace npc

@@ -28,7 +28,7 @@ std::string_view toString(ArgRole role) {
   return "?";
 }
 
-ActionArg ActionArg::ofEntity(EntityId id, ArgRole role, uint16_t name) {
+ActionArg ActionArg::ofEntity(EntityId id, ArgRole role, ActionNameId name) {
   ActionArg a;
   a.type = ArgType::kEntity;
   a.role = role;
@@ -37,7 +37,7 @@ ActionArg ActionArg::ofEntity(EntityId id, ArgRole role, uint16_t name) {
   return a;
 }
 
-ActionArg ActionArg::ofValue(double value, uint16_t unit, uint16_t name) {
+ActionArg ActionArg::ofValue(double value, ActionNameId unit, ActionNameId name) {
   ActionArg a;
   a.type = ArgType::kValue;
   a.name = name;
@@ -46,7 +46,7 @@ ActionArg ActionArg::ofValue(double value, uint16_t unit, uint16_t name) {
   return a;
 }
 
-ActionArg ActionArg::ofPosition(Vec3 position, PlaceIndex place, uint16_t name) {
+ActionArg ActionArg::ofPosition(Vec3 position, PlaceIndex place, ActionNameId name) {
   ActionArg a;
   a.type = ArgType::kPosition;
   a.name = name;
@@ -55,23 +55,23 @@ ActionArg ActionArg::ofPosition(Vec3 position, PlaceIndex place, uint16_t name) 
   return a;
 }
 
-ActionArg ActionArg::ofEntityType(uint16_t type_name, uint16_t name) {
+ActionArg ActionArg::ofEntityType(ActionNameId type_name, ActionNameId name) {
   ActionArg a;
   a.type = ArgType::kEntityType;
   a.name = name;
-  a.text = type_name;
+  a.text_index = type_name.value;
   return a;
 }
 
-ActionArg ActionArg::ofMessage(uint16_t message, uint16_t name) {
+ActionArg ActionArg::ofMessage(ActionNameId message, ActionNameId name) {
   ActionArg a;
   a.type = ArgType::kMessage;
   a.name = name;
-  a.text = message;
+  a.text_index = message.value;
   return a;
 }
 
-ActionArg ActionArg::ofGroup(uint32_t group, ArgRole role, uint16_t name) {
+ActionArg ActionArg::ofGroup(uint32_t group, ArgRole role, ActionNameId name) {
   ActionArg a;
   a.type = ArgType::kGroup;
   a.role = role;
@@ -87,7 +87,7 @@ bool operator==(const ActionArg& a, const ActionArg& b) {
     case ArgType::kValue: return a.value == b.value && a.unit == b.unit;
     case ArgType::kPosition: return a.position() == b.position() && a.place == b.place;
     case ArgType::kEntityType:
-    case ArgType::kMessage: return a.text == b.text;
+    case ArgType::kMessage: return a.text() == b.text();
     case ArgType::kGroup: return a.group == b.group;
   }
   return false;
@@ -107,7 +107,7 @@ const ActionArg* nthParam(std::span<const ActionArg> args, ArgType type, unsigne
   return nullptr;
 }
 
-const ActionArg* namedArg(std::span<const ActionArg> args, uint16_t name) {
+const ActionArg* namedArg(std::span<const ActionArg> args, ActionNameId name) {
   for (const ActionArg& a : args) {
     if (a.name == name) return &a;
   }

@@ -11,9 +11,9 @@
 //
 // An ActionArg is 24 bytes, trivially copyable and carries no pointers, so intentions can
 // be copied, compared and written to hibernation snapshots as plain bytes. All names
-// (argument name, unit, entity type, message) are indices in the NameTable that interns
-// action names (Simulation::names()), which is also what ActionOut's params use;
-// NameTable::kNone means "none" and reads back as an empty string.
+// (argument name, unit, entity type, message) are ActionNameIds, indices in the NameTable
+// that interns action names (Simulation::names()), which is also what ActionOut's params
+// use; ActionNameId::kNone means "none" and reads back as an empty string.
 #pragma once
 
 #include <array>
@@ -23,7 +23,6 @@
 #include <string_view>
 
 #include "world/ids.h"
-#include "world/name_table.h"
 #include "world/vec3.h"
 
 namespace npc {
@@ -44,8 +43,8 @@ std::string_view toString(ArgRole role);
 struct ActionArg {
   ArgType type = ArgType::kEntity;
   ArgRole role = ArgRole::kParam;
-  uint16_t name = NameTable::kNone;       // optional interned argument name ("key", "target")
-  uint16_t unit = NameTable::kNone;       // kValue: interned unit ("s", "min", "m", "kg")
+  ActionNameId name = ActionNameId::kNone;  // optional argument name ("key", "target")
+  ActionNameId unit = ActionNameId::kNone;  // kValue: unit ("s", "min", "m", "kg")
   PlaceIndex place = PlaceIndex::kNone;   // kPosition: the place the coordinates are in
   // `raw` zeroes the whole union (bytes a shorter member leaves alone included): intention
   // queues are kept in snapshots as their bytes. All zero is entity kNone.
@@ -54,20 +53,23 @@ struct ActionArg {
     EntityId entity;                      // kEntity
     double value;                         // kValue
     struct { float x, y, z; } xyz;        // kPosition (see position())
-    uint16_t text;                        // kEntityType, kMessage
+    uint16_t text_index;                  // kEntityType, kMessage (see text())
     uint32_t group;                       // kGroup
   };
 
   Vec3 position() const { return {xyz.x, xyz.y, xyz.z}; }
+  ActionNameId text() const { return ActionNameId{text_index}; }
 
   static ActionArg ofEntity(EntityId id, ArgRole role = ArgRole::kParam,
-                            uint16_t name = NameTable::kNone);
-  static ActionArg ofValue(double value, uint16_t unit, uint16_t name = NameTable::kNone);
-  static ActionArg ofPosition(Vec3 position, PlaceIndex place, uint16_t name = NameTable::kNone);
-  static ActionArg ofEntityType(uint16_t type_name, uint16_t name = NameTable::kNone);
-  static ActionArg ofMessage(uint16_t message, uint16_t name = NameTable::kNone);
+                            ActionNameId name = ActionNameId::kNone);
+  static ActionArg ofValue(double value, ActionNameId unit,
+                           ActionNameId name = ActionNameId::kNone);
+  static ActionArg ofPosition(Vec3 position, PlaceIndex place,
+                              ActionNameId name = ActionNameId::kNone);
+  static ActionArg ofEntityType(ActionNameId type_name, ActionNameId name = ActionNameId::kNone);
+  static ActionArg ofMessage(ActionNameId message, ActionNameId name = ActionNameId::kNone);
   static ActionArg ofGroup(uint32_t group, ArgRole role = ArgRole::kParam,
-                           uint16_t name = NameTable::kNone);
+                           ActionNameId name = ActionNameId::kNone);
 
   // Compares type, role, name and the payload of the type (unit and place where they apply).
   friend bool operator==(const ActionArg& a, const ActionArg& b);
@@ -81,7 +83,7 @@ const ActionArg* nthArg(std::span<const ActionArg> args, ArgRole role, unsigned 
 // The n-th argument of `type` with role kParam.
 const ActionArg* nthParam(std::span<const ActionArg> args, ArgType type, unsigned n = 0);
 // The first argument named `name`.
-const ActionArg* namedArg(std::span<const ActionArg> args, uint16_t name);
+const ActionArg* namedArg(std::span<const ActionArg> args, ActionNameId name);
 // How many arguments have `role`.
 unsigned countArgs(std::span<const ActionArg> args, ArgRole role);
 

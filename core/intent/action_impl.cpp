@@ -16,19 +16,20 @@ struct WaitState {
 
 }  // namespace
 
-WaitAction::WaitAction(NameTable& names)
+WaitAction::WaitAction(NameTable<ActionNameId>& names)
     : ms_(names.intern("ms")), s_(names.intern("s")), min_(names.intern("min")),
       h_(names.intern("h")), empty_(names.intern("")) {}
 
-double WaitAction::secondsPer(uint16_t unit) const {
-  if (unit == s_ || unit == NameTable::kNone || unit == empty_) return 1.0;
+double WaitAction::secondsPer(ActionNameId unit) const {
+  if (unit == s_ || unit == ActionNameId::kNone || unit == empty_) return 1.0;
   if (unit == min_) return 60.0;
   if (unit == h_) return 3600.0;
   if (unit == ms_) return 0.001;
   return 0.0;
 }
 
-std::string WaitAction::checkArgs(std::span<const ActionArg> args, const NameTable& names) const {
+std::string WaitAction::checkArgs(std::span<const ActionArg> args,
+                                  const NameTable<ActionNameId>& names) const {
   const ActionArg* delay = nthParam(args, ArgType::kValue);
   if (!delay) return "params: Wait needs a duration (a number with unit ms, s, min or h)";
   const std::string field = "params[" + std::to_string(delay - args.data()) + "]";

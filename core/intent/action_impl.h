@@ -63,20 +63,20 @@ struct PerformResult {
   // kContinuing: ignored, the whole rest of the quantum is used.
   float time_used_s = 0.f;
   float progress = 0.f;                    // kContinuing: 0..1 (clamped)
-  uint16_t detail = NameTable::kNone;      // kFailed: interned reason ("too_steep")
+  ActionNameId detail = ActionNameId::kNone;  // kFailed: interned reason ("too_steep")
   // kCompleted / kFailed: the entity the outcome concerns, copied into the event's subject
   // (Take: the object taken, so the game can remove it from its scene; Give: the receiver).
   EntityId subject = EntityId::kNone;
 
   static PerformResult completed(float time_used_s, EntityId subject = EntityId::kNone) {
-    return {PerformStatus::kCompleted, time_used_s, 1.f, NameTable::kNone, subject};
+    return {PerformStatus::kCompleted, time_used_s, 1.f, ActionNameId::kNone, subject};
   }
-  static PerformResult failed(float time_used_s, uint16_t detail = NameTable::kNone,
+  static PerformResult failed(float time_used_s, ActionNameId detail = ActionNameId::kNone,
                               EntityId subject = EntityId::kNone) {
     return {PerformStatus::kFailed, time_used_s, 0.f, detail, subject};
   }
   static PerformResult continuing(float progress) {
-    return {PerformStatus::kContinuing, 0.f, progress, NameTable::kNone, EntityId::kNone};
+    return {PerformStatus::kContinuing, 0.f, progress, ActionNameId::kNone, EntityId::kNone};
   }
 };
 
@@ -96,7 +96,8 @@ class ActionImpl {
   // params[i]. Returns "" when acceptable, else one line naming the parameter
   // ("params[0].number: must be within 0..604800 s (got -300 s)"). Not on the tick's hot
   // path: it may allocate. Default: any arguments.
-  virtual std::string checkArgs(std::span<const ActionArg> args, const NameTable& names) const {
+  virtual std::string checkArgs(std::span<const ActionArg> args,
+                                const NameTable<ActionNameId>& names) const {
     return {};
   }
   // Acceptability before starting. false: the intention fails (kMayStartRefused).
@@ -136,15 +137,16 @@ class ClientAction final : public ActionImpl {
 // (checkArgs) the delay must exist, name a unit of time and lie within 0..kMaxDelayS.
 class WaitAction final : public ActionImpl {
  public:
-  explicit WaitAction(NameTable& names);
-  std::string checkArgs(std::span<const ActionArg> args, const NameTable& names) const override;
+  explicit WaitAction(NameTable<ActionNameId>& names);
+  std::string checkArgs(std::span<const ActionArg> args,
+                        const NameTable<ActionNameId>& names) const override;
   bool initialize(ActionContext& ctx, Intention& intention) const override;
   PerformResult perform(ActionContext& ctx, Intention& intention) const override;
 
  private:
   // Seconds per unit of `unit`, or 0 when it is not a unit of time.
-  double secondsPer(uint16_t unit) const;
-  uint16_t ms_, s_, min_, h_, empty_;
+  double secondsPer(ActionNameId unit) const;
+  ActionNameId ms_, s_, min_, h_, empty_;
 };
 
 }  // namespace npc

@@ -7,7 +7,7 @@ static_assert(kMaxClientArgs == kMaxActionParams,
 
 ActionParam toActionParam(const ActionArg& arg, const ClientParamNames& names) {
   ActionParam p;
-  if (arg.name != NameTable::kNone) {
+  if (arg.name != ActionNameId::kNone) {
     p.name = arg.name;
   } else {
     switch (arg.role) {
@@ -16,8 +16,8 @@ ActionParam toActionParam(const ActionArg& arg, const ClientParamNames& names) {
       case ArgRole::kReceiver: p.name = names.receiver; break;
     }
   }
-  p.unit = NameTable::kNone;
-  p.text = NameTable::kNone;
+  p.unit = ActionNameId::kNone;
+  p.text = ActionNameId::kNone;
   switch (arg.type) {
     case ArgType::kEntity:
       p.type = ActionParam::Type::kEntity;
@@ -35,7 +35,7 @@ ActionParam toActionParam(const ActionArg& arg, const ClientParamNames& names) {
     case ArgType::kEntityType:
     case ArgType::kMessage:
       p.type = ActionParam::Type::kText;
-      p.text = arg.text;
+      p.text = arg.text();
       break;
     case ArgType::kGroup:
       p.type = ActionParam::Type::kNumber;

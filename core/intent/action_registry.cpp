@@ -8,7 +8,7 @@ namespace {
 constexpr size_t kMaxIds = 0xfffe;  // 0xffff is kNone
 }
 
-ActionRegistry::ActionRegistry(NameTable& names) : names_(names) {
+ActionRegistry::ActionRegistry(NameTable<ActionNameId>& names) : names_(names) {
   param_names_.param = names_.intern("param");
   param_names_.invoker = names_.intern("invoker");
   param_names_.receiver = names_.intern("receiver");
@@ -17,12 +17,13 @@ ActionRegistry::ActionRegistry(NameTable& names) : names_(names) {
 
 ActionImplId ActionRegistry::add(std::string_view name, std::unique_ptr<ActionImpl> impl) {
   if (name.empty() || !impl || impls_.size() >= kMaxIds) return ActionImplId::kNone;
-  const uint16_t id = names_.intern(name);
-  if (id == NameTable::kNone) return ActionImplId::kNone;
-  if (flags_.size() <= id) flags_.resize(id + 1u, 0);
-  flags_[id] |= kKnownFlag;
-  if (impl->traits().game_only) flags_[id] |= kGameOnlyFlag;
-  if (impl->traits().coercive) flags_[id] |= kCoerciveFlag;
+  const ActionNameId id = names_.intern(name);
+  if (id == ActionNameId::kNone) return ActionImplId::kNone;
+  if (flags_.size() <= raw(id)) flags_.resize(raw(id) + 1u, 0);
+  uint8_t& flags = flags_[raw(id)];
+  flags |= kKnownFlag;
+  if (impl->traits().game_only) flags |= kGameOnlyFlag;
+  if (impl->traits().coercive) flags |= kCoerciveFlag;
   impls_.push_back({id, std::move(impl)});
   return static_cast<ActionImplId>(impls_.size() - 1);
 }
@@ -64,9 +65,9 @@ Status ActionRegistry::addToList(ActionListId list, ActionImplId impl) {
             "action registry: unknown implementation " + std::to_string(raw(impl))};
   }
   List& l = lists_[raw(list)];
-  const uint16_t name = impls_[raw(impl)].name;
+  const ActionNameId name = impls_[raw(impl)].name;
   auto it = std::lower_bound(l.entries.begin(), l.entries.end(), name,
-                             [](const auto& e, uint16_t n) { return e.first < n; });
+                             [](const auto& e, ActionNameId n) { return e.first < n; });
   if (it != l.entries.end() && it->first == name) {
     return {StatusCode::kAlreadyExists, "action registry: list \"" + l.name +
                                             "\" already has an implementation of \"" +
@@ -88,15 +89,15 @@ IntentStatus ActionRegistry::addInfluence(ActionAccess& access, ActionListId lis
   return access.addInfluence(list, lists_[raw(list)].priority);
 }
 
-ActionImplId ActionRegistry::findInList(ActionListId list, uint16_t action) const {
+ActionImplId ActionRegistry::findInList(ActionListId list, ActionNameId action) const {
   if (raw(list) >= lists_.size()) return ActionImplId::kNone;
   const auto& entries = lists_[raw(list)].entries;
   auto it = std::lower_bound(entries.begin(), entries.end(), action,
-                             [](const auto& e, uint16_t n) { return e.first < n; });
+                             [](const auto& e, ActionNameId n) { return e.first < n; });
   return it != entries.end() && it->first == action ? it->second : ActionImplId::kNone;
 }
 
-ActionResolution ActionRegistry::resolve(const ActionAccess& access, uint16_t action) const {
+ActionResolution ActionRegistry::resolve(const ActionAccess& access, ActionNameId action) const {
   if (!known(action)) return {};
   if (const ActionImplId impl = findInList(access.own(), action); impl != ActionImplId::kNone) {
     return {impl, access.own()};

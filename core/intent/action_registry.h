@@ -34,17 +34,17 @@ struct ActionResolution {
 
 // Interned names toActionOut (action_out.h) uses for arguments that have none.
 struct ClientParamNames {
-  uint16_t param = NameTable::kNone;
-  uint16_t invoker = NameTable::kNone;
-  uint16_t receiver = NameTable::kNone;
-  uint16_t group_unit = NameTable::kNone;  // unit of a group id sent as a number
+  ActionNameId param = ActionNameId::kNone;
+  ActionNameId invoker = ActionNameId::kNone;
+  ActionNameId receiver = ActionNameId::kNone;
+  ActionNameId group_unit = ActionNameId::kNone;  // unit of a group id sent as a number
 };
 
 class ActionRegistry {
  public:
   // Interns action names in `names` (the table ActionOut names come from), which must
   // outlive the registry.
-  explicit ActionRegistry(NameTable& names);
+  explicit ActionRegistry(NameTable<ActionNameId>& names);
   ActionRegistry(const ActionRegistry&) = delete;
   ActionRegistry& operator=(const ActionRegistry&) = delete;
 
@@ -74,21 +74,21 @@ class ActionRegistry {
 
   // --- Tick-time lookups (no allocation) ---------------------------------------------
   // Looks `action` up in `access`'s own list, then its influences in priority order.
-  ActionResolution resolve(const ActionAccess& access, uint16_t action) const;
+  ActionResolution resolve(const ActionAccess& access, ActionNameId action) const;
   // The implementation of `action` in one list, or kNone.
-  ActionImplId findInList(ActionListId list, uint16_t action) const;
+  ActionImplId findInList(ActionListId list, ActionNameId action) const;
   const ActionImpl& impl(ActionImplId id) const { return *impls_[raw(id)].impl; }
-  uint16_t implName(ActionImplId id) const { return impls_[raw(id)].name; }
+  ActionNameId implName(ActionImplId id) const { return impls_[raw(id)].name; }
   // Facts about a name over all its implementations: some implementation exists; any is
   // game-only (then controllers may not program it); any is coercive.
-  bool known(uint16_t action) const { return action < flags_.size() && flags_[action] != 0; }
-  bool gameOnly(uint16_t action) const { return hasFlag(action, kGameOnlyFlag); }
-  bool coercive(uint16_t action) const { return hasFlag(action, kCoerciveFlag); }
+  bool known(ActionNameId action) const { return flagsOf(action) != 0; }
+  bool gameOnly(ActionNameId action) const { return hasFlag(action, kGameOnlyFlag); }
+  bool coercive(ActionNameId action) const { return hasFlag(action, kCoerciveFlag); }
 
   // --- Names and cold data -----------------------------------------------------------
-  NameTable& names() const { return names_; }
+  NameTable<ActionNameId>& names() const { return names_; }
   // The interned name of `action` (kNone if never interned), for callers holding text.
-  uint16_t findAction(std::string_view action) const { return names_.find(action); }
+  ActionNameId findAction(std::string_view action) const { return names_.find(action); }
   ActionListId findList(std::string_view name) const;
   const std::string& listName(ActionListId list) const;  // empty for kNone / unknown
   bool isInfluence(ActionListId list) const;
@@ -104,21 +104,22 @@ class ActionRegistry {
  private:
   static constexpr uint8_t kKnownFlag = 1, kGameOnlyFlag = 2, kCoerciveFlag = 4;
   struct Impl {
-    uint16_t name;
+    ActionNameId name;
     std::unique_ptr<ActionImpl> impl;
   };
   struct List {
     std::string name;
     bool influence = false;
     int16_t priority = 0;
-    std::vector<std::pair<uint16_t, ActionImplId>> entries;  // sorted by action name
+    std::vector<std::pair<ActionNameId, ActionImplId>> entries;  // sorted by action name
   };
-  bool hasFlag(uint16_t action, uint8_t flag) const {
-    return action < flags_.size() && (flags_[action] & flag) != 0;
+  uint8_t flagsOf(ActionNameId action) const {
+    return raw(action) < flags_.size() ? flags_[raw(action)] : 0;
   }
+  bool hasFlag(ActionNameId action, uint8_t flag) const { return (flagsOf(action) & flag) != 0; }
   ActionListId createList(std::string_view name, bool influence, int16_t priority);
 
-  NameTable& names_;
+  NameTable<ActionNameId>& names_;
   std::vector<Impl> impls_;
   std::vector<List> lists_;
   std::vector<uint8_t> flags_;  // per interned name: k*Flag

@@ -55,7 +55,7 @@ uint8_t ActionScheduler::nextDue(const IntentionQueue& q, double clock_s, bool& 
 }
 
 void ActionScheduler::finish(Turn& t, uint8_t slot, IntentionEventKind kind,
-                             IntentionReason reason, uint16_t detail, EntityId subject) {
+                             IntentionReason reason, ActionNameId detail, EntityId subject) {
   IntentionEvent e = makeEvent(t.turn.agent, t.q.slots_[slot], kind, reason, t.clock_s);
   e.detail = detail;
   if (subject != EntityId::kNone) e.subject = subject;
@@ -83,7 +83,7 @@ void ActionScheduler::perform(Turn& t, uint8_t slot) {
     case PerformStatus::kCompleted:
       t.clock_s += used;
       in.progress = 1.f;
-      finish(t, slot, IntentionEventKind::kCompleted, IntentionReason::kNone, NameTable::kNone,
+      finish(t, slot, IntentionEventKind::kCompleted, IntentionReason::kNone, ActionNameId::kNone,
              r.subject);
       break;
     case PerformStatus::kFailed:

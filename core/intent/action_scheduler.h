@@ -55,7 +55,7 @@ struct ClientActionStart {
   IntentionId intention = IntentionId::kNone;
   ClientId owner = ClientId::kDaemon;
   PlaceIndex place = PlaceIndex::kNone;
-  uint16_t action = NameTable::kNone;
+  ActionNameId action = ActionNameId::kNone;
   uint8_t arg_count = 0;
   std::array<ActionArg, kMaxClientArgs> args{};
 };
@@ -111,7 +111,7 @@ class ActionScheduler {
   void start(Turn& t, uint8_t slot);
   void perform(Turn& t, uint8_t slot);
   void finish(Turn& t, uint8_t slot, IntentionEventKind kind, IntentionReason reason,
-              uint16_t detail = NameTable::kNone, EntityId subject = EntityId::kNone);
+              ActionNameId detail = ActionNameId::kNone, EntityId subject = EntityId::kNone);
   ActionContext context(const Turn& t) const;
 
   const ActionRegistry& registry_;

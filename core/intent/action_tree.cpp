@@ -8,7 +8,7 @@
 
 namespace npc {
 
-Programmed ActionTree::programGame(double date_s, uint16_t action,
+Programmed ActionTree::programGame(double date_s, ActionNameId action,
                                    std::span<const ActionArg> args, bool coercive) {
   const uint8_t flags = kIntentionGameScheduled | (coercive ? kIntentionCoercive : 0);
   return add(date_s, action, args, flags, IntentionQueue::kCapacity);
@@ -38,14 +38,14 @@ IntentStatus ActionTree::setCompleted(IntentionId ref) {
   return IntentStatus::kOk;
 }
 
-IntentStatus ActionTree::setFailed(IntentionId ref, uint16_t detail) {
+IntentStatus ActionTree::setFailed(IntentionId ref, ActionNameId detail) {
   const uint8_t slot = queue_.slotOf(ref);
   if (slot == IntentionQueue::kNoSlot) return IntentStatus::kUnknownIntention;
   end(slot, IntentionEventKind::kFailed, IntentionReason::kGameFailed, detail);
   return IntentStatus::kOk;
 }
 
-IntentStatus ActionTree::setInterrupted(IntentionId ref, uint16_t detail) {
+IntentStatus ActionTree::setInterrupted(IntentionId ref, ActionNameId detail) {
   const uint8_t slot = queue_.slotOf(ref);
   if (slot == IntentionQueue::kNoSlot) return IntentStatus::kUnknownIntention;
   end(slot, IntentionEventKind::kInterrupted, IntentionReason::kGameInterrupted, detail);
@@ -90,11 +90,11 @@ bool ActionTree::receiveExternal(EntityId from, bool coercive) {
   if (!coercive || queue_.current_ == IntentionQueue::kNoSlot) return false;
   if (queue_.slots_[queue_.current_].gameScheduled()) return false;  // a fall goes on
   end(queue_.current_, IntentionEventKind::kInterrupted, IntentionReason::kCoerced,
-      NameTable::kNone, from);
+      ActionNameId::kNone, from);
   return true;
 }
 
-bool ActionTree::receiveExternal(EntityId from, uint16_t action) {
+bool ActionTree::receiveExternal(EntityId from, ActionNameId action) {
   return receiveExternal(from, ctx_.registry->coercive(action));
 }
 

@@ -32,8 +32,8 @@ class ActionTree : public DecisionTree {
   // Schedules a game action (game-only ones allowed). `coercive`: when due it interrupts
   // the current intention (Interrupted, kPreempted) and starts first. May use the slot
   // reserved for the game. kUnknownAction, kTooManyArgs, kQueueFull.
-  Programmed programGame(double date_s, uint16_t action, std::span<const ActionArg> args = {},
-                         bool coercive = false);
+  Programmed programGame(double date_s, ActionNameId action,
+                         std::span<const ActionArg> args = {}, bool coercive = false);
 
   // Makes a pending intention current, driven by the game: the scheduler neither performs
   // it nor times it out; the game ends it with setCompleted / setFailed / setInterrupted.
@@ -42,8 +42,8 @@ class ActionTree : public DecisionTree {
   // Ends a current or pending intention: Completed (progress 1) / Failed (kGameFailed) /
   // Interrupted (kGameInterrupted) event, and removes it. `detail`: interned reason.
   IntentStatus setCompleted(IntentionId ref);
-  IntentStatus setFailed(IntentionId ref, uint16_t detail = NameTable::kNone);
-  IntentStatus setInterrupted(IntentionId ref, uint16_t detail = NameTable::kNone);
+  IntentStatus setFailed(IntentionId ref, ActionNameId detail = ActionNameId::kNone);
+  IntentStatus setInterrupted(IntentionId ref, ActionNameId detail = ActionNameId::kNone);
   // Progress of the current intention, 0..1. kNotCurrent, kBadProgress. No event.
   IntentStatus setProgress(IntentionId ref, float progress);
 
@@ -60,7 +60,7 @@ class ActionTree : public DecisionTree {
   // Either way the controller learns of the action through perception and decides.
   bool receiveExternal(EntityId from, bool coercive);
   // Same, coercive when any registered implementation of `action` is coercive.
-  bool receiveExternal(EntityId from, uint16_t action);
+  bool receiveExternal(EntityId from, ActionNameId action);
 };
 
 }  // namespace npc

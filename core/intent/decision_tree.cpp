@@ -20,7 +20,7 @@ IntentionEvent makeEvent(EntityId agent, const Intention& in, IntentionEventKind
   return e;
 }
 
-Programmed DecisionTree::add(double date_s, uint16_t action, std::span<const ActionArg> args,
+Programmed DecisionTree::add(double date_s, ActionNameId action, std::span<const ActionArg> args,
                              uint8_t flags, uint8_t capacity, IntentionId depends_on) {
   if (!ctx_.registry->known(action)) return {IntentStatus::kUnknownAction, IntentionId::kNone};
   if (args.size() > kMaxActionArgs) return {IntentStatus::kTooManyArgs, IntentionId::kNone};
@@ -41,7 +41,7 @@ Programmed DecisionTree::add(double date_s, uint16_t action, std::span<const Act
   return {IntentStatus::kOk, id};
 }
 
-Programmed DecisionTree::program(double date_s, uint16_t action,
+Programmed DecisionTree::program(double date_s, ActionNameId action,
                                  std::span<const ActionArg> args, IntentionId depends_on) {
   if (ctx_.registry->gameOnly(action)) return {IntentStatus::kGameOnly, IntentionId::kNone};
   return add(date_s, action, args, 0, IntentionQueue::kCapacity - kGameReservedIntentions,
@@ -79,7 +79,7 @@ std::optional<float> DecisionTree::getProgress(IntentionId ref) const {
 }
 
 void DecisionTree::end(uint8_t slot, IntentionEventKind kind, IntentionReason reason,
-                       uint16_t detail, EntityId subject) {
+                       ActionNameId detail, EntityId subject) {
   IntentionEvent e = makeEvent(agent_, queue_.slots_[slot], kind, reason, ctx_.now_s);
   e.detail = detail;
   e.subject = subject;

@@ -76,7 +76,8 @@ class DecisionTree {
   // in overflow()).
   // With `depends_on` (an intention of this queue, pending or running; kUnknownIntention
   // otherwise), it waits for that one to complete and is dropped if it ends any other way.
-  Programmed program(double date_s, uint16_t action, std::span<const ActionArg> args = {},
+  Programmed program(double date_s, ActionNameId action,
+                     std::span<const ActionArg> args = {},
                      IntentionId depends_on = IntentionId::kNone);
   // Calls fn(const Intention&) for each intention the controller programmed, in
   // chronological order (game-scheduled actions are skipped; ActionTree shows them).
@@ -105,13 +106,13 @@ class DecisionTree {
   EntityId agent() const { return agent_; }
 
  protected:
-  Programmed add(double date_s, uint16_t action, std::span<const ActionArg> args,
+  Programmed add(double date_s, ActionNameId action, std::span<const ActionArg> args,
                  uint8_t flags, uint8_t capacity, IntentionId depends_on = IntentionId::kNone);
   // Removes `slot`, settling its dependents (released, or dropped with their events).
   void remove(uint8_t slot, bool completed);
   // Emits the event and removes the intention.
   void end(uint8_t slot, IntentionEventKind kind, IntentionReason reason,
-           uint16_t detail = NameTable::kNone, EntityId subject = EntityId::kNone);
+           ActionNameId detail = ActionNameId::kNone, EntityId subject = EntityId::kNone);
 
   IntentionQueue& queue_;
   EntityId agent_;

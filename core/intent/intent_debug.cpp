@@ -6,17 +6,17 @@ namespace npc {
 
 namespace {
 
-nlohmann::json nameOrNull(const NameTable& names, uint16_t name) {
-  return name == NameTable::kNone ? nlohmann::json(nullptr) : nlohmann::json(names.name(name));
+nlohmann::json nameOrNull(const NameTable<ActionNameId>& names, ActionNameId name) {
+  return name == ActionNameId::kNone ? nlohmann::json(nullptr) : nlohmann::json(names.name(name));
 }
 
 }  // namespace
 
-nlohmann::json describe(const ActionArg& arg, const NameTable& names) {
+nlohmann::json describe(const ActionArg& arg, const NameTable<ActionNameId>& names) {
   nlohmann::json j;
   j["type"] = toString(arg.type);
   j["role"] = toString(arg.role);
-  if (arg.name != NameTable::kNone) j["name"] = names.name(arg.name);
+  if (arg.name != ActionNameId::kNone) j["name"] = names.name(arg.name);
   switch (arg.type) {
     case ArgType::kEntity: j["entity"] = raw(arg.entity); break;
     case ArgType::kValue:
@@ -29,14 +29,14 @@ nlohmann::json describe(const ActionArg& arg, const NameTable& names) {
                                                   : nlohmann::json(raw(arg.place));
       break;
     case ArgType::kEntityType:
-    case ArgType::kMessage: j["text"] = names.name(arg.text); break;
+    case ArgType::kMessage: j["text"] = names.name(arg.text()); break;
     case ArgType::kGroup: j["group"] = arg.group; break;
   }
   return j;
 }
 
 nlohmann::json describe(const Intention& in, const ActionRegistry& registry, double now_s) {
-  const NameTable& names = registry.names();
+  const NameTable<ActionNameId>& names = registry.names();
   nlohmann::json j;
   j["id"] = raw(in.id);
   j["action"] = names.name(in.action);

@@ -9,7 +9,7 @@
 namespace npc {
 
 // One argument: {"type":"value","role":"param","name":"delay","value":10,"unit":"min"}.
-nlohmann::json describe(const ActionArg& arg, const NameTable& names);
+nlohmann::json describe(const ActionArg& arg, const NameTable<ActionNameId>& names);
 // One intention: id, action, phase, date, started, progress, timeout, flags, source, args.
 nlohmann::json describe(const Intention& intention, const ActionRegistry& registry,
                         double now_s);

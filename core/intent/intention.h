@@ -19,7 +19,6 @@
 #include "intent/action_args.h"
 #include "intent/intent_types.h"
 #include "world/ids.h"
-#include "world/name_table.h"
 
 namespace npc {
 
@@ -69,7 +68,7 @@ struct Intention {
   double deadline_s = kNoDeadline;  // client-side: fails with kTimeout at this tick time
   ActionState state;             // the action's private per-use state
   float progress = 0.f;          // 0..1, for long actions
-  uint16_t action = NameTable::kNone;           // interned action name
+  ActionNameId action = ActionNameId::kNone;    // interned action name
   ActionImplId impl = ActionImplId::kNone;      // resolved when it starts
   ActionListId source = ActionListId::kNone;    // the list `impl` was found in
   IntentionPhase phase = IntentionPhase::kPending;

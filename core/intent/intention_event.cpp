@@ -41,11 +41,11 @@ std::string_view toString(IntentionReason reason) {
 
 namespace {
 
-std::string quoted(const NameTable& names, uint16_t name) {
+std::string quoted(const NameTable<ActionNameId>& names, ActionNameId name) {
   return "\"" + names.name(name) + "\"";
 }
 
-std::string explain(const IntentionEvent& e, const NameTable& names) {
+std::string explain(const IntentionEvent& e, const NameTable<ActionNameId>& names) {
   const std::string action = quoted(names, e.action);
   switch (e.reason) {
     case IntentionReason::kNone: return {};
@@ -78,13 +78,13 @@ std::string explain(const IntentionEvent& e, const NameTable& names) {
 
 }  // namespace
 
-std::string describeEvent(const IntentionEvent& e, const NameTable& names) {
+std::string describeEvent(const IntentionEvent& e, const NameTable<ActionNameId>& names) {
   std::string text = "agent " + std::to_string(raw(e.agent)) + ": intention " +
                      std::to_string(raw(e.intention)) + " " + quoted(names, e.action) + " " +
                      std::string(toString(e.kind));
   const std::string why = explain(e, names);
   if (!why.empty()) text += ": " + why;
-  if (e.detail != NameTable::kNone) text += " (" + names.name(e.detail) + ")";
+  if (e.detail != ActionNameId::kNone) text += " (" + names.name(e.detail) + ")";
   if (e.kind == IntentionEventKind::kInterrupted) {
     char buf[32];
     std::snprintf(buf, sizeof buf, " at %.0f%%", static_cast<double>(e.progress) * 100.0);

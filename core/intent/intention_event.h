@@ -50,8 +50,8 @@ struct IntentionEvent {
                                           // concerns (PerformResult::subject)
   double time_s = 0.0;                    // when it happened (the agent's clock)
   float progress = 0.f;                   // progress reached (1 when completed)
-  uint16_t action = NameTable::kNone;     // interned action name
-  uint16_t detail = NameTable::kNone;     // interned reason given by the action or game
+  ActionNameId action = ActionNameId::kNone;  // interned action name
+  ActionNameId detail = ActionNameId::kNone;  // interned reason given by the action or game
   IntentionEventKind kind = IntentionEventKind::kStarted;
   IntentionReason reason = IntentionReason::kNone;
 };
@@ -60,6 +60,6 @@ struct IntentionEvent {
 //   agent 7: intention 12 "Fly" failed: cannot perform "Fly": not among the agent's own
 //   actions nor its influences'
 // Allocates: call it when emitting, never per agent per tick.
-std::string describeEvent(const IntentionEvent& event, const NameTable& names);
+std::string describeEvent(const IntentionEvent& event, const NameTable<ActionNameId>& names);
 
 }  // namespace npc

@@ -22,7 +22,7 @@ uint8_t IntentionQueue::slotOf(IntentionId id) const {
   return kNoSlot;
 }
 
-Intention* IntentionQueue::insert(IntentionId id, double date_s, uint16_t action,
+Intention* IntentionQueue::insert(IntentionId id, double date_s, ActionNameId action,
                                   std::span<const ActionArg> args, uint8_t flags) {
   if (count_ == kCapacity) {
     ++overflow_;

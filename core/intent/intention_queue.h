@@ -68,7 +68,7 @@ class IntentionQueue {
   static constexpr uint8_t kNoSlot = 0xff;
 
   // Adds a pending intention in chronological order; nullptr (and overflow + 1) when full.
-  Intention* insert(IntentionId id, double date_s, uint16_t action,
+  Intention* insert(IntentionId id, double date_s, ActionNameId action,
                     std::span<const ActionArg> args, uint8_t flags);
   // Removes the intention in `slot` (clears current when it was current). Its dependents
   // are released when it `completed`; otherwise each is dropped as well, depth first, after

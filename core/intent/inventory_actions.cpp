@@ -10,13 +10,14 @@
 
 namespace npc {
 
-InventoryAction::InventoryAction(NameTable& names)
+InventoryAction::InventoryAction(NameTable<ActionNameId>& names)
     : item_gone_(names.intern("item_gone")), not_takeable_(names.intern("not_takeable")),
       out_of_reach_(names.intern("out_of_reach")), inventory_full_(names.intern("inventory_full")),
       not_carried_(names.intern("not_carried")), receiver_gone_(names.intern("receiver_gone")),
       not_seen_(names.intern("not_seen")), too_many_(names.intern("too_many")) {}
 
-std::string InventoryAction::checkArgs(std::span<const ActionArg> args, const NameTable&) const {
+std::string InventoryAction::checkArgs(std::span<const ActionArg> args,
+                                       const NameTable<ActionNameId>&) const {
   const ActionArg* a = nthParam(args, ArgType::kValue);
   if (!a) return {};
   const double n = a->value;
@@ -36,10 +37,10 @@ EntityId InventoryAction::target(const Intention& intention) {
   return p ? p->entity : EntityId::kNone;
 }
 
-uint16_t InventoryAction::itemName(const Intention& intention) {
+ActionNameId InventoryAction::itemName(const Intention& intention) {
   const ActionArg* a = nthParam(intention.args(), ArgType::kMessage);
   if (!a) a = nthParam(intention.args(), ArgType::kEntityType);
-  return a ? a->text : NameTable::kNone;
+  return a ? a->text() : ActionNameId::kNone;
 }
 
 int32_t InventoryAction::count(const Intention& intention) {
@@ -74,8 +75,8 @@ PerformResult TakeAction::perform(ActionContext& ctx, Intention& intention) cons
   if (object->kind != EntityKind::kObject || !object->takeable) {
     return PerformResult::failed(0.f, not_takeable_, id);
   }
-  const uint16_t item = ctx.inventories->itemOf(*object);
-  if (item == NameTable::kNone) return PerformResult::failed(0.f, not_takeable_, id);
+  const ItemId item = ctx.inventories->itemOf(*object);
+  if (item == ItemId::kNone) return PerformResult::failed(0.f, not_takeable_, id);
   if (!inReach(ctx, object->position)) return PerformResult::failed(0.f, out_of_reach_, id);
   if (!ctx.inventories->remembers(ctx.agent, *object)) {
     return PerformResult::failed(0.f, not_seen_, id);
@@ -89,14 +90,14 @@ PerformResult TakeAction::perform(ActionContext& ctx, Intention& intention) cons
 // --- Drop -----------------------------------------------------------------------------------
 
 bool DropAction::initialize(ActionContext& ctx, Intention& intention) const {
-  return own(ctx) && itemName(intention) != NameTable::kNone && count(intention) > 0;
+  return own(ctx) && itemName(intention) != ActionNameId::kNone && count(intention) > 0;
 }
 
 PerformResult DropAction::perform(ActionContext& ctx, Intention& intention) const {
-  const uint16_t item = ctx.inventories->findItem(itemName(intention));
+  const ItemId item = ctx.inventories->findItem(itemName(intention));
   const int32_t n = count(intention);
   if (n > kMaxDroppedObjects) return PerformResult::failed(0.f, too_many_);
-  if (item == NameTable::kNone || !own(ctx)->remove(item, n)) {
+  if (item == ItemId::kNone || !own(ctx)->remove(item, n)) {
     return PerformResult::failed(0.f, not_carried_);
   }
   const Entity* body = ctx.world ? ctx.world->entities().get(ctx.entity) : nullptr;
@@ -115,7 +116,7 @@ PerformResult DropAction::perform(ActionContext& ctx, Intention& intention) cons
 bool GiveAction::initialize(ActionContext& ctx, Intention& intention) const {
   const EntityId to = target(intention);
   return ctx.world && own(ctx) && to != EntityId::kNone && to != ctx.agent &&
-         itemName(intention) != NameTable::kNone && count(intention) > 0;
+         itemName(intention) != ActionNameId::kNone && count(intention) > 0;
 }
 
 PerformResult GiveAction::perform(ActionContext& ctx, Intention& intention) const {
@@ -124,10 +125,10 @@ PerformResult GiveAction::perform(ActionContext& ctx, Intention& intention) cons
   const Entity* body = ctx.world->entities().get(to);
   if (!theirs || !body) return PerformResult::failed(0.f, receiver_gone_, to);
   if (!inReach(ctx, body->position)) return PerformResult::failed(0.f, out_of_reach_, to);
-  const uint16_t item = ctx.inventories->findItem(itemName(intention));
+  const ItemId item = ctx.inventories->findItem(itemName(intention));
   const int32_t n = count(intention);
   Inventory* mine = own(ctx);
-  if (item == NameTable::kNone || mine->count(item) < n) {
+  if (item == ItemId::kNone || mine->count(item) < n) {
     return PerformResult::failed(0.f, not_carried_, to);
   }
   if (!theirs->fits(item)) return PerformResult::failed(0.f, inventory_full_, to);

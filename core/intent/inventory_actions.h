@@ -52,21 +52,22 @@ inline constexpr int32_t kMaxDroppedObjects = 16;
 // What the inventory actions share: their reasons, interned once, and argument reading.
 class InventoryAction : public ActionImpl {
  public:
-  explicit InventoryAction(NameTable& names);
-  std::string checkArgs(std::span<const ActionArg> args, const NameTable& names) const override;
+  explicit InventoryAction(NameTable<ActionNameId>& names);
+  std::string checkArgs(std::span<const ActionArg> args,
+                        const NameTable<ActionNameId>& names) const override;
 
  protected:
   // The intention's first receiver entity, else its first entity parameter; kNone if none.
   static EntityId target(const Intention& intention);
-  // The first message (else entity-type) parameter; NameTable::kNone if none.
-  static uint16_t itemName(const Intention& intention);
+  // The first message (else entity-type) parameter; kNone if none.
+  static ActionNameId itemName(const Intention& intention);
   // The first value parameter as a whole number >= 1; 1 without one; 0 when it is not valid.
   static int32_t count(const Intention& intention);
   // The agent's inventory and whether `other` is within kReachM of the agent's body.
   static Inventory* own(const ActionContext& ctx);
   static bool inReach(const ActionContext& ctx, Vec3 other);
 
-  uint16_t item_gone_, not_takeable_, out_of_reach_, inventory_full_, not_carried_,
+  ActionNameId item_gone_, not_takeable_, out_of_reach_, inventory_full_, not_carried_,
       receiver_gone_, not_seen_, too_many_;
 };
 

@@ -30,10 +30,10 @@ class InventoryModel {
   // message or entity-type argument). findItem: kNone for a name no inventory ever held
   // (so a mistyped name does not grow the table); internItem: adds it (allocates once per
   // new name), kNone only when the table is full.
-  virtual uint16_t findItem(uint16_t name) const = 0;
-  virtual uint16_t internItem(uint16_t name) = 0;
+  virtual ItemId findItem(ActionNameId name) const = 0;
+  virtual ItemId internItem(ActionNameId name) = 0;
   // The item an object becomes once taken: its species; kNone when it has none.
-  virtual uint16_t itemOf(const Entity& object) = 0;
+  virtual ItemId itemOf(const Entity& object) = 0;
   // Takes an object out of the world model: it is carried now. `object` and pointers to
   // entities are invalid afterwards.
   virtual void removeFromWorld(EntityId object) = 0;
@@ -43,7 +43,7 @@ class InventoryModel {
   // Puts one object of item `item` (its species) into the world model at `position`;
   // kNone when the model keeps no dropped objects (or has no room): the items just leave
   // the inventory.
-  virtual EntityId placeInWorld(uint16_t item, Vec3 position) { return EntityId::kNone; }
+  virtual EntityId placeInWorld(ItemId item, Vec3 position) { return EntityId::kNone; }
 };
 
 }  // namespace npc

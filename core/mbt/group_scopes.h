@@ -12,38 +12,39 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "mbt/mbt_types.h"
 #include "world/name_table.h"
 
 namespace npc {
 
 class MbtGroupScopes {
  public:
-  uint16_t intern(std::string_view scope) { return names_.intern(scope); }
-  uint16_t find(std::string_view scope) const { return names_.find(scope); }
-  const std::string& name(uint16_t scope) const { return names_.name(scope); }
+  GroupScopeId intern(std::string_view scope) { return names_.intern(scope); }
+  GroupScopeId find(std::string_view scope) const { return names_.find(scope); }
+  const std::string& name(GroupScopeId scope) const { return names_.name(scope); }
 
   // Enters when fewer than `allowed` agents of `group` are inside `scope`.
-  bool tryEnter(uint16_t scope, uint64_t group, uint32_t allowed);
-  void leave(uint16_t scope, uint64_t group);
+  bool tryEnter(GroupScopeId scope, uint64_t group, uint32_t allowed);
+  void leave(GroupScopeId scope, uint64_t group);
   // A snapshot restored an agent inside the scope: counted again whatever the limit (it
   // was counted when it entered).
-  void reenter(uint16_t scope, uint64_t group) { ++users_[Key{group, scope}]; }
-  uint32_t users(uint16_t scope, uint64_t group) const;
+  void reenter(GroupScopeId scope, uint64_t group) { ++users_[Key{group, scope}]; }
+  uint32_t users(GroupScopeId scope, uint64_t group) const;
   // Sum over every scope and group (leak checks in tests).
   uint64_t totalUsers() const;
 
  private:
   struct Key {
     uint64_t group;
-    uint16_t scope;
+    GroupScopeId scope;
     friend bool operator==(const Key&, const Key&) = default;
   };
   struct KeyHash {
     size_t operator()(const Key& k) const {
-      return static_cast<size_t>(k.group * 0x9E3779B97F4A7C15ull) ^ k.scope;
+      return static_cast<size_t>(k.group * 0x9E3779B97F4A7C15ull) ^ raw(k.scope);
     }
   };
-  NameTable names_;
+  NameTable<GroupScopeId> names_;
   std::unordered_map<Key, uint32_t, KeyHash> users_;  // lookups only, never iterated for output
 };
 

@@ -47,9 +47,9 @@ struct MbtAgentView {
 struct MbtActionParam {
   enum class Type : uint8_t { kEntity, kNumber, kPosition, kText };
   Type type = Type::kNumber;
-  uint16_t name = 0;
-  uint16_t unit = 0;   // "m", "s", "deg" or "" (kNumber)
-  uint16_t text = 0;   // kText
+  ActionNameId name{0};
+  ActionNameId unit{0};  // "m", "s", "deg" or "" (kNumber)
+  ActionNameId text{0};  // kText
   EntityId entity = EntityId::kNone;  // kEntity (position carries its last known position)
   double number = 0.0;
   Vec3 position;       // kPosition, and kEntity's last known position
@@ -59,7 +59,7 @@ struct MbtActionParam {
 // action's interned name: the node type for standard action nodes ("Move"), the `name`
 // attribute for the generic <Action>.
 struct MbtActionRequest {
-  uint16_t name = 0;
+  ActionNameId name{0};
   uint8_t param_count = 0;
   bool waits = true;  // false: fire-and-forget, the node never polls nor cancels it
   std::array<MbtActionParam, kMaxMbtActionParams> params{};

@@ -35,7 +35,7 @@ std::string MbtLoadReport::text() const {
 MbtLibrary::MbtLibrary(MbtLibraryConfig config)
     : config_(config),
       own_signals_(std::make_unique<SignalNames>()),
-      own_names_(std::make_unique<NameTable>()),
+      own_names_(std::make_unique<NameTable<ActionNameId>>()),
       signals_(own_signals_.get()),
       names_(own_names_.get()) {
   lua_ = std::make_unique<MbtLuaRuntime>(allocator_, scopes_, *signals_,
@@ -44,7 +44,8 @@ MbtLibrary::MbtLibrary(MbtLibraryConfig config)
   registerStandardNodes();
 }
 
-MbtLibrary::MbtLibrary(SignalNames& signals, NameTable& names, MbtLibraryConfig config)
+MbtLibrary::MbtLibrary(SignalNames& signals, NameTable<ActionNameId>& names,
+                       MbtLibraryConfig config)
     : config_(config), signals_(&signals), names_(&names) {
   lua_ = std::make_unique<MbtLuaRuntime>(allocator_, scopes_, *signals_,
                                          config_.lua_memory_limit_bytes,

@@ -87,7 +87,7 @@ class MbtLibrary {
   explicit MbtLibrary(MbtLibraryConfig config = {});
   // Shares the daemon's signal names (events are SignalIds) and action names (the
   // simulation's NameTable used in TickOutput).
-  MbtLibrary(SignalNames& signals, NameTable& names, MbtLibraryConfig config = {});
+  MbtLibrary(SignalNames& signals, NameTable<ActionNameId>& names, MbtLibraryConfig config = {});
   MbtLibrary(const MbtLibrary&) = delete;
   MbtLibrary& operator=(const MbtLibrary&) = delete;
   ~MbtLibrary();
@@ -121,7 +121,7 @@ class MbtLibrary {
 
   // --- services (nodes, tests) -----------------------------------------------------------
   SignalNames& signals() { return *signals_; }
-  NameTable& names() { return *names_; }
+  NameTable<ActionNameId>& names() { return *names_; }
   MbtGroupScopes& groupScopes() { return scopes_; }
   const MbtGroupScopes& groupScopes() const { return scopes_; }
   BucketAllocator& allocator() { return allocator_; }
@@ -143,9 +143,9 @@ class MbtLibrary {
 
   MbtLibraryConfig config_;
   std::unique_ptr<SignalNames> own_signals_;
-  std::unique_ptr<NameTable> own_names_;
+  std::unique_ptr<NameTable<ActionNameId>> own_names_;
   SignalNames* signals_ = nullptr;
-  NameTable* names_ = nullptr;
+  NameTable<ActionNameId>* names_ = nullptr;
   BucketAllocator allocator_;
   MbtGroupScopes scopes_;
   std::unique_ptr<MbtLuaRuntime> lua_;  // before trees_: Lua nodes release chunks into it

@@ -199,9 +199,9 @@ void MbtXmlElement::warning(std::string_view attribute, std::string_view message
 // --- MbtLoadContext ----------------------------------------------------------------------
 
 MbtLoadContext::MbtLoadContext(MbtTree& tree, const XmlFile& file, const MbtNodeFactory& factory,
-                               SignalNames& signals, NameTable& names, MbtGroupScopes& scopes,
-                               MbtLuaRuntime& lua, const MbtLibraryConfig& config,
-                               Diagnostics& diagnostics)
+                               SignalNames& signals, NameTable<ActionNameId>& names,
+                               MbtGroupScopes& scopes, MbtLuaRuntime& lua,
+                               const MbtLibraryConfig& config, Diagnostics& diagnostics)
     : tree_(tree),
       file_(file),
       factory_(factory),
@@ -375,8 +375,8 @@ std::optional<int> MbtLoadContext::lua(MbtXmlElement& xml, std::string_view attr
 
 SignalId MbtLoadContext::signal(std::string_view name) { return signals_.intern(name); }
 
-uint16_t MbtLoadContext::name(std::string_view name) { return names_.intern(name); }
+ActionNameId MbtLoadContext::name(std::string_view name) { return names_.intern(name); }
 
-uint16_t MbtLoadContext::scope(std::string_view name) { return scopes_.intern(name); }
+GroupScopeId MbtLoadContext::scope(std::string_view name) { return scopes_.intern(name); }
 
 }  // namespace npc

@@ -20,6 +20,7 @@
 #include "bst/condition.h"
 #include "bst/xml_source.h"   // XmlFile, Diagnostics, Location
 #include "mbt/mbt_types.h"
+#include "world/ids.h"
 
 namespace npc {
 
@@ -28,6 +29,7 @@ class MbtLuaRuntime;
 class MbtNode;
 class MbtNodeFactory;
 class MbtTree;
+template <class Id>
 class NameTable;
 class MbtGroupScopes;
 struct MbtLibraryConfig;
@@ -95,7 +97,7 @@ class MbtXmlElement {
 class MbtLoadContext {
  public:
   MbtLoadContext(MbtTree& tree, const XmlFile& file, const MbtNodeFactory& factory,
-                 SignalNames& signals, NameTable& names, MbtGroupScopes& scopes,
+                 SignalNames& signals, NameTable<ActionNameId>& names, MbtGroupScopes& scopes,
                  MbtLuaRuntime& lua, const MbtLibraryConfig& config, Diagnostics& diagnostics);
   MbtLoadContext(const MbtLoadContext&) = delete;
   MbtLoadContext& operator=(const MbtLoadContext&) = delete;
@@ -126,8 +128,8 @@ class MbtLoadContext {
 
   // --- names ----------------------------------------------------------------------------
   SignalId signal(std::string_view name);
-  uint16_t name(std::string_view name);         // action / parameter / text names
-  uint16_t scope(std::string_view name);        // GroupScope names
+  ActionNameId name(std::string_view name);     // action / parameter / text names
+  GroupScopeId scope(std::string_view name);    // GroupScope names
   MbtLuaRuntime& luaRuntime() { return lua_; }
   const MbtLibraryConfig& config() const { return config_; }
 
@@ -144,7 +146,7 @@ class MbtLoadContext {
   const XmlFile& file_;
   const MbtNodeFactory& factory_;
   SignalNames& signals_;
-  NameTable& names_;
+  NameTable<ActionNameId>& names_;
   MbtGroupScopes& scopes_;
   MbtLuaRuntime& lua_;
   const MbtLibraryConfig& config_;

@@ -221,8 +221,9 @@ struct MbtLuaApi {
     size_t length = 0;
     const char* name = luaL_checklstring(L, 2, &length);
     MbtGroupScopes& scopes = runtime(L).scopes_;
-    const uint16_t scope = scopes.find(std::string_view(name, length));
-    lua_pushinteger(L, scope == 0xffff ? 0 : scopes.users(scope, ctx(L).host.agent().group));
+    const GroupScopeId scope = scopes.find(std::string_view(name, length));
+    const uint64_t group = ctx(L).host.agent().group;
+    lua_pushinteger(L, scope == GroupScopeId::kNone ? 0 : scopes.users(scope, group));
     return 1;
   }
   static int setRefPointPosition(lua_State* L) {

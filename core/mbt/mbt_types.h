@@ -3,7 +3,8 @@
 //
 // Names a tree refers to are interned once at load into tables the library keeps for its
 // whole life: events and signals are the daemon's SignalId (world/signal_names.h), action,
-// parameter and text names go to the action NameTable shared with the simulation's output.
+// parameter and text names are ActionNameIds (world/ids.h) of the action NameTable shared
+// with the simulation's output, group scopes are GroupScopeIds of MbtGroupScopes.
 // Node indices belong to one loaded tree (MbtTree) and are only meaningful with it.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "base/name_id.h"
 #include "world/signal_names.h"
 
 namespace npc {
@@ -23,6 +25,9 @@ std::string_view toString(MbtStatus status);
 // A node inside one tree: pre-order index, the root is 0.
 enum class MbtNodeIndex : uint16_t { kNone = 0xffff };
 inline constexpr uint16_t raw(MbtNodeIndex index) { return static_cast<uint16_t>(index); }
+
+// A scope of <GroupScope> and <LimitConcurrentUsers>, interned in MbtGroupScopes.
+using GroupScopeId = NameId<struct GroupScopeTag>;
 
 // Limits. Reported as located load errors when a file exceeds them.
 inline constexpr size_t kMaxMbtNodes = 0xfffe;          // per tree

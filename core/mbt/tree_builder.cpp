@@ -15,8 +15,9 @@ std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\
 
 MbtTreeBuilder::MbtTreeBuilder(const XmlFile& file, std::string tree_name,
                                const MbtNodeFactory& factory, SignalNames& signals,
-                               NameTable& names, MbtGroupScopes& scopes, MbtLuaRuntime& lua,
-                               const MbtLibraryConfig& config, Diagnostics& diagnostics)
+                               NameTable<ActionNameId>& names, MbtGroupScopes& scopes,
+                               MbtLuaRuntime& lua, const MbtLibraryConfig& config,
+                               Diagnostics& diagnostics)
     : file_(file),
       tree_(std::make_unique<MbtTree>()),
       diagnostics_(diagnostics),

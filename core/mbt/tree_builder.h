@@ -15,7 +15,7 @@ namespace npc {
 class MbtTreeBuilder {
  public:
   MbtTreeBuilder(const XmlFile& file, std::string tree_name, const MbtNodeFactory& factory,
-                 SignalNames& signals, NameTable& names, MbtGroupScopes& scopes,
+                 SignalNames& signals, NameTable<ActionNameId>& names, MbtGroupScopes& scopes,
                  MbtLuaRuntime& lua, const MbtLibraryConfig& config, Diagnostics& diagnostics);
 
   std::unique_ptr<MbtTree> build();

@@ -10,9 +10,10 @@ void PerceiverIndex::clear() {
   by_place_.clear();
 }
 
-void PerceiverIndex::add(uint32_t perceiver, uint16_t group, uint16_t species, PlaceIndex place) {
-  if (group != 0) by_group_.add(group, perceiver);
-  by_species_.add(species, perceiver);
+void PerceiverIndex::add(uint32_t perceiver, GroupNumber group, SpeciesId species,
+                         PlaceIndex place) {
+  if (group != GroupNumber::kNone) by_group_.add(raw(group), perceiver);
+  by_species_.add(raw(species), perceiver);
   if (place != PlaceIndex::kNone) by_place_.add(static_cast<uint16_t>(place), perceiver);
 }
 

@@ -22,13 +22,15 @@ namespace npc {
 class PerceiverIndex {
  public:
   void clear();
-  // `group` 0 (no group) and `place` kNone are not indexed; every species is, including
-  // 0xffff (none). [Limit: perceiver indices strictly ascending across calls]
-  void add(uint32_t perceiver, uint16_t group, uint16_t species, PlaceIndex place);
+  // `group` and `place` kNone are not indexed; every species is, kNone included.
+  // [Limit: perceiver indices strictly ascending across calls]
+  void add(uint32_t perceiver, GroupNumber group, SpeciesId species, PlaceIndex place);
   void build();
 
-  std::span<const uint32_t> inGroup(uint16_t group) const { return by_group_.of(group); }
-  std::span<const uint32_t> ofSpecies(uint16_t species) const { return by_species_.of(species); }
+  std::span<const uint32_t> inGroup(GroupNumber group) const { return by_group_.of(raw(group)); }
+  std::span<const uint32_t> ofSpecies(SpeciesId species) const {
+    return by_species_.of(raw(species));
+  }
   std::span<const uint32_t> inPlace(PlaceIndex place) const {
     return by_place_.of(static_cast<uint16_t>(place));
   }

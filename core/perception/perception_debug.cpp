@@ -36,7 +36,7 @@ json describePerception(const PerceptionState& st, double now_s) {
   sensors["fov_deg"] = s.fov_deg;
   sensors["hearing_scale"] = s.hearing_scale;
   sensors["soft_cover_persist_s"] = st.soft_cover_persist_s;
-  out["group"] = st.group;
+  out["group"] = raw(st.group);
   out["full_updates"] = st.full_updates;
   out["next_full_update_tick"] = st.next_full_update_tick == PerceptionState::kUnscheduled
                                      ? json(nullptr)

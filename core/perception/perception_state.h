@@ -82,7 +82,7 @@ struct AttentionTarget {
 
 struct PerceptionState {
   SensorConfig sensors;              // the archetype's, switchable at run time
-  uint16_t group = 0;                // signal group; 0 = none
+  GroupNumber group = GroupNumber::kNone;  // signal group
   float soft_cover_persist_s = 4.f;  // drawn in [soft_cover_min_s, soft_cover_max_s]
   static constexpr uint64_t kUnscheduled = std::numeric_limits<uint64_t>::max();
   uint64_t next_full_update_tick = kUnscheduled;  // set by the first update that sees it

@@ -36,13 +36,13 @@ void PerceptionStats::add(const PerceptionStats& o) {
   obstacle_rebuilds += o.obstacle_rebuilds;
 }
 
-PerceptionSystem::PerceptionSystem(PerceptionConfig config, NameTable& species)
+PerceptionSystem::PerceptionSystem(PerceptionConfig config, NameTable<SpeciesId>& species)
     : config_(std::move(config)),
       obstacles_(config_.obstacle_cell_m),
       target_grid_(config_.target_cell_m, 4096) {
   for (const VisibilityTypeConfig& t : config_.visibility_types) {
-    const uint16_t type = species.intern(t.name);
-    if (type != NameTable::kNone) {
+    const SpeciesId type = species.intern(t.name);
+    if (type != SpeciesId::kNone) {
       visibility_.registerType(type, {t.multiplier, t.use_coefficient, t.neutral});
     }
   }

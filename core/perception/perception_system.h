@@ -52,6 +52,7 @@
 namespace npc {
 
 class World;
+template <class Id>
 class NameTable;
 class WorkerPool;
 
@@ -77,7 +78,7 @@ struct PerceptionStats {
 class PerceptionSystem {
  public:
   // Registers config.visibility_types under their names in `species` (World::species()).
-  PerceptionSystem(PerceptionConfig config, NameTable& species);
+  PerceptionSystem(PerceptionConfig config, NameTable<SpeciesId>& species);
   PerceptionSystem(const PerceptionSystem&) = delete;
   PerceptionSystem& operator=(const PerceptionSystem&) = delete;
 
@@ -135,7 +136,7 @@ class PerceptionSystem {
     uint32_t principal_row;   // the entity tracked (== row unless an attribute)
     float multiplier;         // coefficient-rate factor of what is seen
     float threat;             // threat index of the principal
-    uint16_t principal_species;
+    SpeciesId principal_species;
     bool principal_is_player;
     bool track_uses_coefficient;  // the principal is perceived through the coefficient
     bool instant;                 // seeing this makes the principal visible at once
@@ -230,7 +231,7 @@ class PerceptionSystem {
   std::vector<ListedSight> due_sight_;  // pool path with a ray budget: each one's sight lines
   float max_hearing_scale_ = 0.f;
   bool single_species_ = false;  // every perceiver has species only_species_
-  uint16_t only_species_ = 0;
+  SpeciesId only_species_{0};
   size_t cursor_ = 0;
 
   PerceptionStats last_;

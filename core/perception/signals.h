@@ -34,8 +34,8 @@ struct Signal {
   Vec3 position;                       // seen/lost/investigate/sound position, or sender's data
   float value = 0.f;                   // coefficient, threat, class, or sender's data
   SignalId id = SignalId::kNone;
-  uint16_t action = 0xffff;            // the action concerned (OnExternalAction, OnObject-
-                                       // Taken), in the sender's name table; 0xffff: none
+  ActionNameId action = ActionNameId::kNone;  // the action concerned (OnExternalAction,
+                                             // OnObjectTaken), in the sender's name table
 };
 
 // Fixed-capacity output buffer owned by the caller. push() past capacity drops the signal and
@@ -73,14 +73,14 @@ struct SignalRequest {
   SignalScope scope = SignalScope::kAgent;
   EntityId sender = EntityId::kNone;
   EntityId target = EntityId::kNone;  // kAgent
-  uint16_t group = 0;                 // kGroup [Limit: != 0]
-  uint16_t species = 0xffff;          // kSpecies: index in World::species()
+  GroupNumber group = GroupNumber::kNone;  // kGroup [Limit: != kNone]
+  SpeciesId species = SpeciesId::kNone;  // kSpecies
   float radius_m = 0.f;               // kRadius, around `position`
   PlaceIndex place = PlaceIndex::kNone;  // kPlace
   Vec3 position;                      // carried to receivers (and the kRadius centre)
   float value = 0.f;                  // carried to receivers
   EntityId subject = EntityId::kNone; // carried to receivers
-  uint16_t action = 0xffff;           // carried to receivers (Signal::action)
+  ActionNameId action = ActionNameId::kNone;  // carried to receivers (Signal::action)
   bool include_sender = false;
 };
 

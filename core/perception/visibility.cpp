@@ -8,20 +8,23 @@
 
 namespace npc {
 
-void VisibilityRegistry::registerType(uint16_t type, VisibilityType settings) {
-  if (type >= types_.size()) types_.resize(static_cast<size_t>(type) + 1);
-  types_[type] = settings;
+void VisibilityRegistry::registerType(SpeciesId type, VisibilityType settings) {
+  const uint16_t i = raw(type);
+  if (i >= types_.size()) types_.resize(static_cast<size_t>(i) + 1);
+  types_[i] = settings;
 }
 
-bool VisibilityRegistry::unregisterType(uint16_t type) {
-  if (type >= types_.size() || !types_[type]) return false;
-  types_[type].reset();
+bool VisibilityRegistry::unregisterType(SpeciesId type) {
+  const uint16_t i = raw(type);
+  if (i >= types_.size() || !types_[i]) return false;
+  types_[i].reset();
   return true;
 }
 
-const VisibilityType* VisibilityRegistry::find(uint16_t type) const {
-  if (type >= types_.size() || !types_[type]) return nullptr;
-  return &*types_[type];
+const VisibilityType* VisibilityRegistry::find(SpeciesId type) const {
+  const uint16_t i = raw(type);
+  if (i >= types_.size() || !types_[i]) return nullptr;
+  return &*types_[i];
 }
 
 Status VisibilityRegistry::setPrincipal(const World& world, EntityId attribute,

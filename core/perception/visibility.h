@@ -40,15 +40,15 @@ struct VisibilityType {
 
 class VisibilityRegistry {
  public:
-  // `type` is an index in World::species(). Re-registering replaces. [Limit: multiplier > 0]
-  void registerType(uint16_t type, VisibilityType settings);
-  bool unregisterType(uint16_t type);
-  const VisibilityType* find(uint16_t type) const;
-  // Calls fn(uint16_t type, const VisibilityType&) for each registered type, by index.
+  // A type is a species (World::species()). Re-registering replaces. [Limit: multiplier > 0]
+  void registerType(SpeciesId type, VisibilityType settings);
+  bool unregisterType(SpeciesId type);
+  const VisibilityType* find(SpeciesId type) const;
+  // Calls fn(SpeciesId type, const VisibilityType&) for each registered type, by index.
   template <class Fn>
   void forEachType(Fn&& fn) const {
     for (size_t i = 0; i < types_.size(); ++i) {
-      if (types_[i]) fn(static_cast<uint16_t>(i), *types_[i]);
+      if (types_[i]) fn(SpeciesId{static_cast<uint16_t>(i)}, *types_[i]);
     }
   }
   // Unregisters every type (a snapshot restore registers them again).

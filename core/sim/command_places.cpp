@@ -30,7 +30,7 @@ CommandPlaces signalPlaces(const SignalEvent& s, const Simulation& sim) {
   if (s.target != EntityId::kNone) return {entityPlace(s.target, sim)};
   if (!s.place.empty()) return {sim.world().findPlace(s.place)};
   // By species or group: receivers anywhere in the world, no one place's.
-  if (!s.species.empty() || s.group != 0 || !s.group_name.empty()) return {};
+  if (!s.species.empty() || s.group != GroupNumber::kNone || !s.group_name.empty()) return {};
   return {s.radius_m > 0.f ? sim.world().placeAt(s.position) : PlaceIndex::kNone};
 }
 

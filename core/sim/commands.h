@@ -74,7 +74,7 @@ struct SignalEvent {
   EntityId target = EntityId::kNone;
   std::string place;
   std::string species;
-  uint16_t group = 0;
+  GroupNumber group = GroupNumber::kNone;
   std::string group_name;
   float radius_m = 0.f;
   Vec3 position;

@@ -44,7 +44,7 @@ void PlanningPhase::runPlanner(const PlanningPhaseContext& ctx, Agent& agent, Ag
   const Entity* self = ctx.world.entities().get(agent.entity);
   if (!self || ctx.places.state(self->place) == PlaceState::kDraining) return;
   const goap::GoapDomain& d = P.domainOf(b);
-  GroupPlannerMemory& group = P.groups[agent.perception.group];
+  GroupPlannerMemory& group = P.groups[raw(agent.perception.group)];
   for (int round = 0; round < 4; ++round) {
     const RunnerCommand command =
         p.awaiting_plan ? RunnerCommand::kRequestPlan

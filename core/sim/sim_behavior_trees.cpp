@@ -84,7 +84,7 @@ void Simulation::treeEvent(Agent& agent, const Signal& signal) {
   event.subject = signal.subject;
   event.position = signal.position;
   event.value = signal.value;
-  if (signal.action != NameTable::kNone) event.action = names_.name(signal.action);
+  if (signal.action != ActionNameId::kNone) event.action = names_.name(signal.action);
   if (const Entity* body = world_.entities().get(agent.entity)) {
     event.distance_m = length(signal.position - body->position);
   }

@@ -137,7 +137,7 @@ void Simulation::noteCrossing(const SignalRequest& request) {
   signal.position = request.position;
   signal.radius_m = request.radius_m;
   signal.value = request.value;
-  if (request.action != 0xffff) signal.action = names_.name(request.action);
+  if (request.action != ActionNameId::kNone) signal.action = names_.name(request.action);
   noteCrossing(signal);
 }
 
@@ -176,7 +176,7 @@ void Simulation::takeVisitingPlayers(std::vector<std::pair<PlaceIndex, EntitySta
     EntityState s;
     s.id = id;
     s.kind = EntityKind::kPlayer;
-    if (e->species != NameTable::kNone) s.species = std::string(world_.species().name(e->species));
+    if (e->species != SpeciesId::kNone) s.species = std::string(world_.species().name(e->species));
     s.position = e->position;
     s.forward = e->forward;
     s.velocity = e->velocity;

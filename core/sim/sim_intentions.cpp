@@ -39,7 +39,8 @@ EventKind toEventKind(IntentionEventKind kind) {
 // naming the receiver (subject).
 class SignalAction final : public ActionImpl {
  public:
-  SignalAction(PerceptionSystem& perception, NameTable& names, SignalId fixed)  // interns once
+  SignalAction(PerceptionSystem& perception, NameTable<ActionNameId>& names,
+               SignalId fixed)  // interns once
       : perception_(perception), names_(names), fixed_(fixed),
         queue_full_(names.intern("signal_queue_full")) {}
 
@@ -51,7 +52,7 @@ class SignalAction final : public ActionImpl {
       const ActionArg* text = nthParam(intention.args(), ArgType::kMessage);
       if (!text) text = nthParam(intention.args(), ArgType::kEntityType);
       if (!text) return false;
-      const std::string& name = names_.name(text->text);
+      const std::string& name = names_.name(text->text());
       id = perception_.signalNames().find(name);
       if (id == SignalId::kNone) id = perception_.signalNames().intern(name);  // once per name
       if (id == SignalId::kNone) return false;
@@ -84,24 +85,25 @@ class SignalAction final : public ActionImpl {
   }
 
   PerceptionSystem& perception_;
-  const NameTable& names_;
+  const NameTable<ActionNameId>& names_;
   SignalId fixed_;
-  uint16_t queue_full_;
+  ActionNameId queue_full_;
 };
 
 // Command parameters -> action arguments, interning names. At most kMaxActionArgs.
-Status toArgs(const std::vector<IntentionParam>& params, NameTable& names, PlaceIndex place,
-              std::array<ActionArg, kMaxActionArgs>& out, uint8_t& count, EntityId agent) {
+Status toArgs(const std::vector<IntentionParam>& params, NameTable<ActionNameId>& names,
+              PlaceIndex place, std::array<ActionArg, kMaxActionArgs>& out, uint8_t& count,
+              EntityId agent) {
   if (params.size() > kMaxActionArgs) {
     return toStatus(IntentStatus::kTooManyArgs, agent, IntentionId::kNone);
   }
-  auto intern = [&](const std::string& text, uint16_t& id) {
-    id = text.empty() ? NameTable::kNone : names.intern(text);
-    return text.empty() || id != NameTable::kNone;
+  auto intern = [&](const std::string& text, ActionNameId& id) {
+    id = text.empty() ? ActionNameId::kNone : names.intern(text);
+    return text.empty() || id != ActionNameId::kNone;
   };
   count = 0;
   for (const IntentionParam& p : params) {
-    uint16_t name = NameTable::kNone, unit = NameTable::kNone, text = NameTable::kNone;
+    ActionNameId name, unit, text;  // kNone unless given
     if (!intern(p.name, name) || !intern(p.unit, unit) || !intern(p.text, text)) {
       return {StatusCode::kResourceExhausted, entityLabel(agent) + ": too many distinct names"};
     }
@@ -122,7 +124,8 @@ Status toArgs(const std::vector<IntentionParam>& params, NameTable& names, Place
 // The daemon owns inventories, so taking, dropping and giving things happen here, on its
 // world model, as does waiting. An archetype whose game performs one of them itself defines
 // that name in its "actions" (client side); those were added first and win.
-void addBuiltinDaemonActions(ActionRegistry& registry, NameTable& names, ActionListId list) {
+void addBuiltinDaemonActions(ActionRegistry& registry, NameTable<ActionNameId>& names,
+                             ActionListId list) {
   auto add = [&](const char* name, auto make) {
     if (registry.findInList(list, names.intern(name)) == ActionImplId::kNone) {
       registry.addTo(list, name, make());
@@ -151,22 +154,22 @@ class SimInventories final : public InventoryModel {
     Agent* a = sim_.agents_.get(agent);
     return a ? &a->inventory : nullptr;
   }
-  uint16_t findItem(uint16_t name) const override {
-    if (name == NameTable::kNone) return NameTable::kNone;
+  ItemId findItem(ActionNameId name) const override {
+    if (name == ActionNameId::kNone) return ItemId::kNone;
     return sim_.long_actions_.items().find(sim_.names_.name(name));
   }
-  uint16_t internItem(uint16_t name) override {
-    if (name == NameTable::kNone) return NameTable::kNone;
+  ItemId internItem(ActionNameId name) override {
+    if (name == ActionNameId::kNone) return ItemId::kNone;
     return sim_.long_actions_.items().intern(sim_.names_.name(name));
   }
-  uint16_t itemOf(const Entity& object) override {
-    if (object.species == NameTable::kNone) return NameTable::kNone;
+  ItemId itemOf(const Entity& object) override {
+    if (object.species == SpeciesId::kNone) return ItemId::kNone;
     return sim_.long_actions_.items().intern(sim_.world_.species().name(object.species));
   }
   void removeFromWorld(EntityId object) override { sim_.removeEntity(object, false); }
   bool remembers(EntityId agent, const Entity& object) const override {
     // Objects of a species perception does not track cannot be seen: known by definition.
-    if (object.species == NameTable::kNone ||
+    if (object.species == SpeciesId::kNone ||
         !sim_.perception_.visibility().find(object.species)) {
       return true;
     }
@@ -176,7 +179,7 @@ class SimInventories final : public InventoryModel {
     return track >= 0 &&
            a->perception.tracks[static_cast<size_t>(track)].state != TrackState::kPotential;
   }
-  EntityId placeInWorld(uint16_t item, Vec3 position) override {
+  EntityId placeInWorld(ItemId item, Vec3 position) override {
     return sim_.placeDroppedObject(item, position);
   }
 
@@ -193,7 +196,7 @@ void Simulation::registerActions() {
   for (size_t a = 0; a < archetypes_.size(); ++a) {
     const Archetype& type = archetypes_.at(static_cast<uint16_t>(a));
     const ActionListId list = registry_.createOwnList(type.name);
-    std::set<uint16_t> names{vocabulary_.move_to, vocabulary_.turn_to, vocabulary_.look_around,
+    std::set<ActionNameId> names{vocabulary_.move_to, vocabulary_.turn_to, vocabulary_.look_around,
                              vocabulary_.greet_action[a]};
     for (size_t d = 0; d < type.behaviors.size(); ++d) {
       if (type.behaviors[d].mode != BehaviorMode::kLongAction) {
@@ -204,7 +207,7 @@ void Simulation::registerActions() {
     // full registry (65534 implementations) can refuse one; nothing is left to report it to.
     std::vector<std::string> ignored;
     addDataActions(list, type.actions, ignored);
-    for (uint16_t name : names) {
+    for (ActionNameId name : names) {
       if (registry_.findInList(list, name) != ActionImplId::kNone) continue;
       registry_.addTo(list, names_.name(name), std::make_unique<ClientAction>(type.action_timeout_s));
     }
@@ -283,7 +286,7 @@ void Simulation::schedule() {
 }
 
 void Simulation::queueRestoredInterruption(EntityId agent, IntentionId intention,
-                                           uint16_t action, float progress) {
+                                           ActionNameId action, float progress) {
   if (intention_events_.room() == 0) flushIntentions();
   IntentionEvent event;
   event.agent = agent;
@@ -513,7 +516,7 @@ Status Simulation::programOn(EntityId agent_id, const std::string& name,
   Status error;
   Agent* agent = awakeAgent(agent_id, error);
   if (!agent) return error;
-  const uint16_t action = registry_.findAction(name);
+  const ActionNameId action = registry_.findAction(name);
   if (!registry_.known(action)) {
     const char* what = game_coercive ? ": game action \"" : ": action \"";
     return {StatusCode::kNotFound, entityLabel(agent_id) + what + name + "\" is not registered"};
@@ -563,7 +566,7 @@ Status Simulation::externalAction(const ExternalAction& c) {
   if (!agent) return error;
   bool coercive = c.coercive;
   if (!c.action.empty()) {
-    const uint16_t action = registry_.findAction(c.action);
+    const ActionNameId action = registry_.findAction(c.action);
     if (!registry_.known(action)) {
       return {StatusCode::kNotFound, entityLabel(c.agent) + ": external action \"" + c.action +
                                          "\" is not registered"};

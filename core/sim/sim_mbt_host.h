@@ -23,7 +23,7 @@ class SimMbtHost final : public MbtHost {
     view_ = MbtAgentView{};
     view_.id = agent.id;
     view_.home = agent.home;
-    view_.group = agent.perception.group;
+    view_.group = raw(agent.perception.group);
     if (body) {
       view_.position = body->position;
       view_.forward = body->forward;

@@ -64,7 +64,7 @@ struct PlannerDomain {
   std::unique_ptr<goap::SmartObjectSpecies> species;
   std::unique_ptr<goap::PlannerStatistics> stats;  // counting on (statistics_dir set)
   struct PreparedAction {
-    uint16_t name = 0;                  // interned action name
+    ActionNameId name{0};               // interned action name
     uint8_t arg_count = 0;
     std::array<ActionArg, kMaxActionArgs> args{};  // designer params
     bool only_moves = false;            // every effect is a move: the step is one MoveTo
@@ -86,7 +86,7 @@ struct PlannerBinding {
   };
   std::vector<Initial> blackboard;
   std::vector<goap::FactId> transient;
-  std::vector<uint16_t> perform;                     // by ActionId: interned action performed
+  std::vector<ActionNameId> perform;                 // by ActionId: interned action performed
   bool trace = false;
 };
 
@@ -112,7 +112,7 @@ struct SimPlanning {
   std::array<goap::SmartObjectCandidate, 64> objects{};
   std::array<goap::TargetPosition, goap::kMaxTargets> targets{};
   std::string statistics_dir;
-  uint16_t param_object = 0, param_target = 0;       // interned argument names
+  ActionNameId param_object{0}, param_target{0};     // interned argument names
   size_t cursor = 0;                                 // round-robin start under the budget
   uint32_t budget = 0;                               // searches left this tick
 

@@ -31,7 +31,7 @@ namespace {
 
 // Designer params become action arguments: "duration_s": 3 → duration = 3 "s",
 // "reach_m": 2.5 → reach = 2.5 "m", text stays text. Speed is the MoveTo's.
-void prepareParams(const goap::ActionDef& a, NameTable& names,
+void prepareParams(const goap::ActionDef& a, NameTable<ActionNameId>& names,
                    PlannerDomain::PreparedAction& out) {
   for (const goap::ActionParam& p : a.params) {
     if (p.is_number && p.name == "speed_mps") {
@@ -126,7 +126,7 @@ PlannerMemory carryOverMemory(const SimPlanning& old, const SimPlanning& now, ui
 // Domain `i` of the library as the simulation uses it. Statistics come first: they re-order
 // conditions before any planner sees the domain.
 PlannerDomain prepareDomain(goap::GoapLibrary& lib, size_t i, const std::string& statistics_dir,
-                            NameTable& names, std::vector<std::string>& errors) {
+                            NameTable<ActionNameId>& names, std::vector<std::string>& errors) {
   PlannerDomain pd;
   const std::string name = lib.domain(i).name();
   if (!statistics_dir.empty()) {
@@ -160,8 +160,9 @@ PlannerBinding::Source targetSource(const std::string& source) {
 // Resolves one of an archetype's planners against the loaded domains into `b`; every
 // problem names the archetype, the planner and what the domain lacks. False when its domain
 // is not loaded.
-bool bindPlanner(const SimPlanning& P, const Archetype& type, const PlannerDef& def, NameTable& names,
-                 PlannerBinding& b, std::vector<std::string>& errors) {
+bool bindPlanner(const SimPlanning& P, const Archetype& type, const PlannerDef& def,
+                 NameTable<ActionNameId>& names, PlannerBinding& b,
+                 std::vector<std::string>& errors) {
   const std::string where = "archetype \"" + type.name + "\": " +
                             (type.planners.size() == 1 ? "planner: " : "planners: " + def.name + ": ");
   const goap::GoapDomain* d = P.library.find(def.domain);
@@ -328,7 +329,7 @@ void Simulation::bindPlanners(SimPlanning& P, std::vector<std::string>& errors,
       // What the agent performs is a client-side action of its archetype unless something
       // (its data, a daemon-side built-in such as Take) already defines it.
       const ActionListId list = own_actions_[t];
-      for (uint16_t name : b.perform) {
+      for (ActionNameId name : b.perform) {
         if (registry_.findInList(list, name) != ActionImplId::kNone) continue;
         registry_.addTo(list, names_.name(name), std::make_unique<ClientAction>(type.action_timeout_s));
       }
@@ -376,7 +377,8 @@ void Simulation::attachPlanner(Agent& agent, const PlannerMemory* slept) {
     ap.pacing = slept->pacing;
   }
   agent.planner = h;
-  if (P.groups.size() <= agent.perception.group) P.groups.resize(agent.perception.group + 1u);
+  const uint16_t group = raw(agent.perception.group);
+  if (P.groups.size() <= group) P.groups.resize(group + 1u);
 }
 
 void Simulation::detachPlanner(EntityId id) {
@@ -467,7 +469,7 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, Plann
   const goap::GoapDomain& d = *pd.domain;
   const Entity* self = world_.entities().get(agent.entity);
   if (!self) return false;
-  GroupPlannerMemory& group = P.groups[agent.perception.group];
+  GroupPlannerMemory& group = P.groups[raw(agent.perception.group)];
   const double now = timeS();
 
   goap::PlanRequest r;
@@ -636,7 +638,7 @@ void Simulation::onPlanStepEnded(Agent& agent, AgentPlanner& ap, uint8_t index, 
   }
   if (--p.step_open > 0) return;
   goap::applyFactEffects(pd.domain->action(p.step_action), p.facts);
-  GroupPlannerMemory& group = planning_->groups[agent.perception.group];
+  GroupPlannerMemory& group = planning_->groups[raw(agent.perception.group)];
   p.runner.onStepSucceeded(now, &ap.blackboard, &ap.pacing, &group.pacing, pd.stats.get());
   if (p.step_is_fallback || p.runner.phase() == RunnerPhase::kExecuting) return;
   // The plan is done: achievements are forgotten so the goal can be wanted again.

@@ -45,26 +45,28 @@ const PlaceCustody& SimStateAccess::custody() const { return sim_.custody_; }
 std::span<const SleeperList> SimStateAccess::dormant() const { return sim_.dormant_; }
 const ArchetypeSet& SimStateAccess::archetypes() const { return sim_.archetypes_; }
 const LongActionLibrary& SimStateAccess::longActions() const { return sim_.long_actions_; }
-const NameTable& SimStateAccess::names() const { return sim_.names_; }
+const NameTable<ActionNameId>& SimStateAccess::names() const { return sim_.names_; }
 const SelectionTreeLibrary& SimStateAccess::selectionTrees() const { return sim_.trees_; }
 const PerceptionSystem& SimStateAccess::perception() const { return sim_.perception_; }
 const ActionRegistry& SimStateAccess::registry() const { return sim_.registry_; }
 ActionListId SimStateAccess::ownActions(uint16_t archetype) const {
   return sim_.own_actions_[archetype];
 }
-uint16_t SimStateAccess::internAction(std::string_view name) { return sim_.names_.intern(name); }
-uint16_t SimStateAccess::internSpecies(std::string_view name) {
+ActionNameId SimStateAccess::internAction(std::string_view name) {
+  return sim_.names_.intern(name);
+}
+SpeciesId SimStateAccess::internSpecies(std::string_view name) {
   return sim_.world_.species().intern(name);
 }
-uint16_t SimStateAccess::internItem(std::string_view name) {
+ItemId SimStateAccess::internItem(std::string_view name) {
   return sim_.long_actions_.items().intern(name);
 }
 
-const std::string& SimStateAccess::groupName(uint16_t group) const {
+const std::string& SimStateAccess::groupName(GroupNumber group) const {
   return sim_.groupName(group);
 }
 
-const NameTable& SimStateAccess::groups() const { return sim_.groups_; }
+const NameTable<GroupNameId>& SimStateAccess::groups() const { return sim_.groups_; }
 
 const ClientDirectory& SimStateAccess::clients() const { return sim_.clients_; }
 
@@ -72,14 +74,13 @@ void SimStateAccess::restoreClients(std::vector<ClientBinding> bindings, uint32_
   sim_.clients_.restore(std::move(bindings), highest);
 }
 
-uint16_t SimStateAccess::archetypeGroup(uint16_t archetype) const {
-  const uint16_t at = sim_.groups_.find(sim_.archetypes_.at(archetype).name);
-  return at == NameTable::kNone ? 0 : static_cast<uint16_t>(at + 1);
+GroupNumber SimStateAccess::archetypeGroup(uint16_t archetype) const {
+  return groupNumber(sim_.groups_.find(sim_.archetypes_.at(archetype).name));
 }
 
-uint16_t SimStateAccess::internGroup(std::string_view name) {
-  const uint16_t at = sim_.groups_.intern(name);
-  return at >= 0xfffe ? 0 : static_cast<uint16_t>(at + 1);
+GroupNumber SimStateAccess::internGroup(std::string_view name) {
+  const GroupNameId at = sim_.groups_.intern(name);
+  return raw(at) >= 0xfffe ? GroupNumber::kNone : groupNumber(at);
 }
 
 std::optional<PlannerMemory> SimStateAccess::planner(EntityId id) const {
@@ -178,11 +179,12 @@ std::vector<std::string> SimStateAccess::names(NameTableKind kind) const {
     for (size_t i = 0; i < signals.size(); ++i) out.push_back(signals.name(static_cast<SignalId>(i)));
     return out;
   }
-  const NameTable& table = kind == NameTableKind::kActions   ? sim_.names_
-                           : kind == NameTableKind::kSpecies ? sim_.world_.species()
-                           : kind == NameTableKind::kGroups  ? sim_.groups_
-                                                             : sim_.long_actions_.items();
-  for (size_t i = 0; i < table.size(); ++i) out.push_back(table.name(static_cast<uint16_t>(i)));
+  const std::span<const std::string> table =
+      kind == NameTableKind::kActions   ? sim_.names_.names()
+      : kind == NameTableKind::kSpecies ? sim_.world_.species().names()
+      : kind == NameTableKind::kGroups  ? sim_.groups_.names()
+                                        : sim_.long_actions_.items().names();
+  out.assign(table.begin(), table.end());
   return out;
 }
 
@@ -190,11 +192,11 @@ bool SimStateAccess::restoreNames(NameTableKind kind, std::span<const std::strin
   for (size_t i = 0; i < names.size(); ++i) {
     uint16_t at = 0;
     switch (kind) {
-      case NameTableKind::kActions: at = sim_.names_.intern(names[i]); break;
-      case NameTableKind::kSpecies: at = sim_.world_.species().intern(names[i]); break;
-      case NameTableKind::kItems: at = sim_.long_actions_.items().intern(names[i]); break;
+      case NameTableKind::kActions: at = raw(sim_.names_.intern(names[i])); break;
+      case NameTableKind::kSpecies: at = raw(sim_.world_.species().intern(names[i])); break;
+      case NameTableKind::kItems: at = raw(sim_.long_actions_.items().intern(names[i])); break;
       case NameTableKind::kSignals: at = raw(sim_.perception_.signalNames().intern(names[i])); break;
-      case NameTableKind::kGroups: at = sim_.groups_.intern(names[i]); break;
+      case NameTableKind::kGroups: at = raw(sim_.groups_.intern(names[i])); break;
     }
     if (at != i) return false;
   }
@@ -232,8 +234,8 @@ void SimStateAccess::setVisibilityTypes(
   VisibilityRegistry& registry = sim_.perception_.visibility();
   registry.clearTypes();
   for (const auto& [species, settings] : types) {
-    const uint16_t type = sim_.world_.species().intern(species);
-    if (type != NameTable::kNone) registry.registerType(type, settings);
+    const SpeciesId type = sim_.world_.species().intern(species);
+    if (type != SpeciesId::kNone) registry.registerType(type, settings);
   }
 }
 
@@ -274,7 +276,7 @@ void SimStateAccess::clear() {
   for (ObstacleId id : obstacles) sim_.world_.removeObstacle(id);
   whole_restore_ = true;
   if (sim_.planning_) sim_.planning_->sleeping.clear();
-  sim_.groups_ = NameTable{};  // the snapshot's own names replace the world file's
+  sim_.groups_ = NameTable<GroupNameId>{};  // the snapshot's own names replace the world file's
   sim_.dormant_.assign(sim_.world_.places().size(), {});
   sim_.dormant_index_.clear();
   sim_.dormant_count_ = 0;

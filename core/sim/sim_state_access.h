@@ -56,6 +56,7 @@ class PerceptionSystem;
 class World;
 class ArchetypeSet;
 class LongActionLibrary;
+template <class Id>
 class NameTable;
 class SelectionTreeLibrary;
 class ActionRegistry;
@@ -90,7 +91,7 @@ struct AgentRecord {
   // Intentions running at the snapshot: reported INTERRUPTED on the first tick.
   struct Interrupted {
     IntentionId id = IntentionId::kNone;
-    uint16_t action = 0;  // interned in names()
+    ActionNameId action{0};  // interned in names()
     float progress = 0.f;
   };
   std::vector<Interrupted> interrupted;
@@ -150,7 +151,7 @@ class SimStateAccess {
   std::span<const SleeperList> dormant() const;  // by place
   const ArchetypeSet& archetypes() const;
   const LongActionLibrary& longActions() const;
-  const NameTable& names() const;              // action names (intentions)
+  const NameTable<ActionNameId>& names() const;  // action names (intentions)
   const SelectionTreeLibrary& selectionTrees() const;
   // Perception's daemon-wide state: tuning, registered visibility types, attribute links.
   const PerceptionSystem& perception() const;
@@ -241,18 +242,18 @@ class SimStateAccess {
 
   // Interns names as the restored state refers to them: an action (intention reports), a
   // species, an inventory item.
-  uint16_t internAction(std::string_view name);
-  uint16_t internSpecies(std::string_view name);
-  uint16_t internItem(std::string_view name);
+  ActionNameId internAction(std::string_view name);
+  SpeciesId internSpecies(std::string_view name);
+  ItemId internItem(std::string_view name);
   // A signal group's number (0 when the table is full) and a number's name ("" if none).
-  uint16_t internGroup(std::string_view name);
-  const std::string& groupName(uint16_t group) const;
-  const NameTable& groups() const;
+  GroupNumber internGroup(std::string_view name);
+  const std::string& groupName(GroupNumber group) const;
+  const NameTable<GroupNameId>& groups() const;
   const ClientDirectory& clients() const;
   void restoreClients(std::vector<ClientBinding> bindings, uint32_t highest);
   // The number of the group named after the archetype (where its agents spawn by default);
   // 0 when no agent ever joined it.
-  uint16_t archetypeGroup(uint16_t archetype) const;
+  GroupNumber archetypeGroup(uint16_t archetype) const;
   const ActionRegistry& registry() const;
   // The archetype's own action list (what a restored agent's ActionAccess starts from).
   ActionListId ownActions(uint16_t archetype) const;

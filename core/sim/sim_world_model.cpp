@@ -16,7 +16,7 @@ constexpr uint64_t kDroppedObjectIdBase = uint64_t{1} << 62;
 
 }  // namespace
 
-EntityId Simulation::placeDroppedObject(uint16_t item, Vec3 position) {
+EntityId Simulation::placeDroppedObject(ItemId item, Vec3 position) {
   EntityState s;
   s.kind = EntityKind::kObject;
   s.species = long_actions_.items().name(item);

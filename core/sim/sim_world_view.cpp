@@ -133,7 +133,7 @@ Status Simulation::describeWorld(const DescribeWorld& query, std::string& json_o
     if (!inView(query.viewport, e.position)) continue;
     if (entities_matched++ >= query.max_entities) continue;
     nlohmann::json entry = {{"id", raw(e.id)}, {"position", position(e.position)}};
-    if (e.species != NameTable::kNone) entry["species"] = world_.species().name(e.species);
+    if (e.species != SpeciesId::kNone) entry["species"] = world_.species().name(e.species);
     if (e.kind == EntityKind::kPlayer) {
       entry["active"] = e.active;
       players.push_back(std::move(entry));

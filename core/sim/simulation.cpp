@@ -481,7 +481,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   if (!s.group.empty() && s.kind != EntityKind::kNpc) {
     return invalid(s.id, "group", "is for npcs only");
   }
-  uint16_t species = NameTable::kNone;
+  SpeciesId species = SpeciesId::kNone;
   std::optional<uint16_t> archetype;
   if (is_new) {
     if (!s.position) return invalid(s.id, "position", "is required for a new entity");
@@ -496,12 +496,12 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
       }
     }
   }
-  uint16_t group = 0;
+  GroupNumber group = GroupNumber::kNone;
   if (archetype) {
     const std::string& name = s.group.empty() ? archetypes_.at(*archetype).name : s.group;
-    const uint16_t at = groups_.intern(name);
-    if (at >= 0xfffe) return invalid(s.id, "group", "too many distinct groups");
-    group = static_cast<uint16_t>(at + 1);
+    const GroupNameId at = groups_.intern(name);
+    if (raw(at) >= 0xfffe) return invalid(s.id, "group", "too many distinct groups");
+    group = groupNumber(at);
   } else if (!s.group.empty()) {
     const Agent* agent = agents_.get(s.id);
     if (agent && groupName(agent->perception.group) != s.group) {
@@ -513,7 +513,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
       !s.species.empty() ? s.species : (archetype ? archetypes_.at(*archetype).species : s.species);
   if (!species_name.empty()) {
     species = world_.species().intern(species_name);
-    if (species == NameTable::kNone) return invalid(s.id, "species", "too many distinct species");
+    if (species == SpeciesId::kNone) return invalid(s.id, "species", "too many distinct species");
   }
 
   if (is_new) {
@@ -523,7 +523,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     e->owner = origin;
   }
   Entity* e = entities.get(handle);
-  if (species != NameTable::kNone) e->species = species;
+  if (species != SpeciesId::kNone) e->species = species;
   if (s.position) e->position = *s.position;
   if (s.forward) e->forward = *s.forward * (1.f / length(*s.forward));
   if (s.velocity) e->velocity = *s.velocity;
@@ -743,21 +743,21 @@ Status Simulation::postSignal(const SignalEvent& c) {
   } else if (!c.species.empty()) {
     request.scope = SignalScope::kSpecies;
     request.species = world_.species().find(c.species);
-    if (request.species == NameTable::kNone) {
+    if (request.species == SpeciesId::kNone) {
       return {StatusCode::kNotFound,
               "signal " + c.name + ": species \"" + c.species + "\" is unknown"};
     }
-  } else if (c.group != 0) {
+  } else if (c.group != GroupNumber::kNone) {
     request.scope = SignalScope::kGroup;
     request.group = c.group;
   } else if (!c.group_name.empty()) {
     request.scope = SignalScope::kGroup;
-    const uint16_t at = groups_.find(c.group_name);
-    if (at == NameTable::kNone) {
+    const GroupNameId at = groups_.find(c.group_name);
+    if (at == GroupNameId::kNone) {
       return {StatusCode::kNotFound,
               "signal " + c.name + ": group \"" + c.group_name + "\" is unknown"};
     }
-    request.group = static_cast<uint16_t>(at + 1);
+    request.group = groupNumber(at);
   } else if (c.radius_m > 0.f && std::isfinite(c.radius_m) && isFinite(c.position)) {
     request.scope = SignalScope::kRadius;
     request.radius_m = c.radius_m;
@@ -829,8 +829,8 @@ Status Simulation::setPerceptionTuning(const SetPerceptionTuning& c) {
 Status Simulation::registerVisibilityType(const RegisterVisibilityType& c) {
   if (c.type.empty()) return {StatusCode::kInvalidArgument, "visibility type: needs a name"};
   if (c.remove) {
-    const uint16_t type = world_.species().find(c.type);
-    if (type == NameTable::kNone || !perception_.visibility().unregisterType(type)) {
+    const SpeciesId type = world_.species().find(c.type);
+    if (type == SpeciesId::kNone || !perception_.visibility().unregisterType(type)) {
       return {StatusCode::kNotFound, "visibility type \"" + c.type + "\" is not registered"};
     }
     return {};
@@ -838,8 +838,8 @@ Status Simulation::registerVisibilityType(const RegisterVisibilityType& c) {
   if (!(c.multiplier > 0.f && std::isfinite(c.multiplier))) {
     return {StatusCode::kInvalidArgument, "visibility type: multiplier must be > 0"};
   }
-  const uint16_t type = world_.species().intern(c.type);
-  if (type == NameTable::kNone) {
+  const SpeciesId type = world_.species().intern(c.type);
+  if (type == SpeciesId::kNone) {
     return {StatusCode::kResourceExhausted, "visibility type: too many distinct species"};
   }
   perception_.visibility().registerType(type, {c.multiplier, c.use_coefficient, c.neutral});
@@ -934,7 +934,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
     j["id"] = raw(id);
     j["archetype"] = archetypes_.at(d.archetype).name;
     j["group"] = groupName(d.group);
-    j["group_number"] = d.group;
+    j["group_number"] = raw(d.group);
     j["asleep"] = true;
     j["place"] = world_.place(where->first)->name;
     j["asleep_for_s"] = timeS() - places_.asleepSince(where->first);
@@ -953,7 +953,7 @@ Status Simulation::describeAgent(EntityId id, std::string& json_out) const {
   j["id"] = raw(id);
   j["archetype"] = archetypes_.at(agent->archetype).name;
   j["group"] = groupName(agent->perception.group);
-  j["group_number"] = agent->perception.group;
+  j["group_number"] = raw(agent->perception.group);
   j["species"] = world_.species().name(e->species);
   j["kind"] = toString(e->kind);
   j["active"] = e->active;

@@ -244,15 +244,15 @@ class Simulation {
   const World& world() const { return world_; }
   const ArchetypeSet& archetypes() const { return archetypes_; }
   // Interned action, parameter, unit and text names used in TickOutput.
-  const NameTable& names() const { return names_; }
-  // Signal groups by name: group number n (PerceptionState::group, Signal.group) is entry
-  // n - 1 (0 is no group). An npc joins its EntityState::group, or its archetype's name.
-  const NameTable& groups() const { return groups_; }
+  const NameTable<ActionNameId>& names() const { return names_; }
+  // Signal groups by name: a group's number (PerceptionState::group, Signal.group) is its
+  // entry's groupNumber(). An npc joins its EntityState::group, or its archetype's name.
+  const NameTable<GroupNameId>& groups() const { return groups_; }
   // Client identities' ids and the highest client id used (restores keep ownership).
   const ClientDirectory& clients() const { return clients_; }
-  // Group number `group`'s name; empty for 0 (no group) or an unknown number.
-  const std::string& groupName(uint16_t group) const {
-    return groups_.name(static_cast<uint16_t>(group - 1u));
+  // Group `group`'s name; empty for kNone (no group) or an unknown number.
+  const std::string& groupName(GroupNumber group) const {
+    return groups_.name(groupNameOf(group));
   }
   const PerceptionSystem& perception() const { return perception_; }
   const SelectionTreeLibrary& selectionTrees() const { return trees_; }
@@ -349,7 +349,7 @@ class Simulation {
   void clientBack(ClientId client);
   void interruptInFlight();
   // A restored agent's intention that was running: INTERRUPTED (kRestored) at the next flush.
-  void queueRestoredInterruption(EntityId agent, IntentionId intention, uint16_t action,
+  void queueRestoredInterruption(EntityId agent, IntentionId intention, ActionNameId action,
                                  float progress);
   // Hibernation (core/hibernation/README.md).
   Status wakePlaceCommand(const WakePlace& command);
@@ -450,7 +450,7 @@ class Simulation {
   void signalExternalAction(EntityId agent, EntityId from, const std::string& action);
   // The world model's own changes (sim_world_model.cpp): objects Drop puts down, attribute
   // entities that vanish when their lifetime ends.
-  EntityId placeDroppedObject(uint16_t item, Vec3 position);
+  EntityId placeDroppedObject(ItemId item, Vec3 position);
   void noteLifetime(const Entity& entity);
   void expireEntities();
   void emitError(ClientId to, uint64_t seq, EntityId agent, std::string text);
@@ -459,8 +459,8 @@ class Simulation {
   SimConfig config_;
   ArchetypeSet archetypes_;
   World world_;
-  NameTable names_;
-  NameTable groups_;  // see groups()
+  NameTable<ActionNameId> names_;
+  NameTable<GroupNameId> groups_;  // see groups()
   ClientDirectory clients_;
   BehaviorVocabulary vocabulary_;
   BuiltinBehaviors behaviors_;
@@ -497,7 +497,7 @@ class Simulation {
   struct ResolvedStimulus {
     static constexpr uint16_t kAnyArchetype = 0xffff;
     uint16_t archetype = kAnyArchetype;
-    uint16_t action = NameTable::kNone;
+    ActionNameId action = ActionNameId::kNone;
     float sound_radius_m = 0.f;
     SoundKind sound_kind = SoundKind::kGeneric;
     SignalId signal = SignalId::kNone;

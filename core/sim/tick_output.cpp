@@ -38,7 +38,8 @@ struct Fnv {
 
 }  // namespace
 
-uint64_t hashTickOutput(const TickOutput& output, const NameTable& action_names, uint64_t h) {
+uint64_t hashTickOutput(const TickOutput& output, const NameTable<ActionNameId>& action_names,
+                        uint64_t h) {
   Fnv fnv{h};
   for (const ActionOut& a : output.actions) {
     fnv.add(raw(a.agent));

@@ -17,9 +17,9 @@ namespace npc {
 struct ActionParam {
   enum class Type : uint8_t { kEntity, kNumber, kPosition, kText };
   Type type = Type::kNumber;
-  uint16_t name = 0;      // interned parameter name
-  uint16_t unit = 0;      // interned unit ("s", "m", "m/s"), for kNumber
-  uint16_t text = 0;      // interned value, for kText
+  ActionNameId name{0};   // interned parameter name
+  ActionNameId unit{0};   // interned unit ("s", "m", "m/s"), for kNumber
+  ActionNameId text{0};   // interned value, for kText
   EntityId entity = EntityId::kNone;
   double number = 0.0;
   Vec3 position;
@@ -32,7 +32,7 @@ struct ActionOut {
   PlaceIndex place = PlaceIndex::kNone;
   EntityId agent = EntityId::kNone;
   IntentionId intention = IntentionId::kNone;
-  uint16_t name = 0;  // interned action name
+  ActionNameId name{0};  // interned action name
   uint8_t param_count = 0;
   std::array<ActionParam, kMaxActionParams> params{};
 };
@@ -84,9 +84,10 @@ struct TickOutput {
 // A hash of a tick's actions (agent, intention, name, parameters) and events (kind, agent,
 // text), continuing `h` (FNV-1a) so that ticks chain: equal runs give equal hashes, tick by
 // tick (determinism tests, the input journal).
+template <class Id>
 class NameTable;
 inline constexpr uint64_t kOutputHashSeed = 1469598103934665603ull;
-uint64_t hashTickOutput(const TickOutput& output, const NameTable& action_names,
+uint64_t hashTickOutput(const TickOutput& output, const NameTable<ActionNameId>& action_names,
                         uint64_t h = kOutputHashSeed);
 
 }  // namespace npc

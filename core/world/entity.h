@@ -22,7 +22,7 @@ inline constexpr float kDefaultEyeHeightM = 1.7f;
 struct Entity {
   EntityId id = EntityId::kNone;
   EntityKind kind = EntityKind::kObject;
-  uint16_t species = 0xffff;       // index in World::species(); 0xffff = none
+  SpeciesId species = SpeciesId::kNone;  // in World::species()
   PlaceIndex place = PlaceIndex::kNone;
   bool active = true;
   bool place_from_client = false;  // place named by the client, not derived from bounds

@@ -44,7 +44,7 @@ class SignalNames {
   size_t size() const { return names_.size(); }
 
  private:
-  NameTable names_;
+  NameTable<SignalId> names_;
 };
 
 inline constexpr uint16_t raw(SignalId id) { return static_cast<uint16_t>(id); }

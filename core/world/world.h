@@ -48,8 +48,8 @@ class World {
     grid_.forEachInRadius(center, radius_m, visit);
   }
 
-  NameTable& species() { return species_; }
-  const NameTable& species() const { return species_; }
+  NameTable<SpeciesId>& species() { return species_; }
+  const NameTable<SpeciesId>& species() const { return species_; }
 
   // --- places -------------------------------------------------------------------------
   // Adds a place; nullopt when the name is taken or the table is full.
@@ -71,7 +71,7 @@ class World {
 
  private:
   EntityTable entities_;
-  NameTable species_;
+  NameTable<SpeciesId> species_;
   SpatialGrid grid_;
   std::vector<Vec3> scratch_positions_;
   bool index_dirty_ = true;

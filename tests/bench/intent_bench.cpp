@@ -39,7 +39,7 @@ class Timed final : public ActionImpl {
 };
 
 struct Bench {
-  NameTable names;
+  NameTable<ActionNameId> names;
   ActionRegistry registry{names};
   ActionScheduler scheduler{registry};
   IntentionIdSource ids;
@@ -50,7 +50,7 @@ struct Bench {
   BoundedBuffer<ClientActionStart> starts{start_storage};
   ActionListId own = registry.createOwnList("Worker");
   ActionListId spell = registry.createInfluence("spell", 1);
-  uint16_t step, work, move, fly;
+  ActionNameId step, work, move, fly;
   double now = 0.0;
   static constexpr float kDt = 0.1f;
 
@@ -71,7 +71,7 @@ struct Bench {
   EntityId id(int i) const { return EntityId{static_cast<uint64_t>(i + 1)}; }
   TreeContext ctx() { return {&registry, &ids, &events, now}; }
   // Programs `action` then `count - 1` Steps on every agent.
-  void programAll(uint16_t action, int count) {
+  void programAll(ActionNameId action, int count) {
     for (int i = 0; i < kAgents; ++i) {
       DecisionTree tree(agents[i].queue, id(i), ctx());
       tree.program(now, action);

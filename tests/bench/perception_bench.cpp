@@ -57,9 +57,9 @@ struct Scene {
                             rng.uniform() < 0.2 ? Cover::kSoft : Cover::kHard});
     }
     probe.rebuild(world.obstacles());
-    const uint16_t guard = world.species().intern("guard");
-    const uint16_t bandit = world.species().intern("bandit");
-    const uint16_t human = world.species().intern("human");
+    const SpeciesId guard = world.species().intern("guard");
+    const SpeciesId bandit = world.species().intern("bandit");
+    const SpeciesId human = world.species().intern("human");
     const int agents = guards + bandits;
     world.entities().reserve(static_cast<size_t>(agents + kPlayers));
     states.resize(static_cast<size_t>(agents));
@@ -192,7 +192,7 @@ BENCHMARK(BM_ObstacleRebuild)->Unit(benchmark::kMillisecond);
 void BM_LoudSounds(benchmark::State& state) {
   const float radius = state.range(0) == 0 ? 20000.f : 1e30f;
   World world;
-  const uint16_t guard = world.species().intern("guard");
+  const SpeciesId guard = world.species().intern("guard");
   constexpr int kAgents = 10000;
   std::vector<PerceptionState> states(kAgents);
   std::vector<Perceiver> perceivers;

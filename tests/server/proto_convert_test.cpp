@@ -553,14 +553,14 @@ TEST_CASE("toSpawnState applies the SpawnAgent rules", "[proto_convert]") {
 TEST_CASE("Outbound actions and events carry names, not interned indices", "[proto_convert]") {
   World world;
   REQUIRE(world.addPlace("square", Aabb{{0.f, 0.f, 0.f}, {10.f, 10.f, 10.f}}));
-  NameTable names;
-  const uint16_t greet = names.intern("Greet");
-  const uint16_t target = names.intern("target");
-  const uint16_t duration = names.intern("duration");
-  const uint16_t seconds = names.intern("s");
-  const uint16_t goal = names.intern("goal");
-  const uint16_t mood = names.intern("mood");
-  const uint16_t happy = names.intern("happy");
+  NameTable<ActionNameId> names;
+  const ActionNameId greet = names.intern("Greet");
+  const ActionNameId target = names.intern("target");
+  const ActionNameId duration = names.intern("duration");
+  const ActionNameId seconds = names.intern("s");
+  const ActionNameId goal = names.intern("goal");
+  const ActionNameId mood = names.intern("mood");
+  const ActionNameId happy = names.intern("happy");
 
   SECTION("Should convert an action with every parameter type") {
     ActionOut a;
@@ -569,7 +569,7 @@ TEST_CASE("Outbound actions and events carry names, not interned indices", "[pro
     a.place = world.findPlace("square");
     a.name = greet;
     a.param_count = 4;
-    auto param = [](ActionParam::Type type, uint16_t name) {
+    auto param = [](ActionParam::Type type, ActionNameId name) {
       ActionParam p;
       p.type = type;
       p.name = name;
@@ -727,7 +727,7 @@ TEST_CASE("Signals name their receivers by one scope field", "[proto_convert]") 
     CHECK(e.target == EntityId{9});
     CHECK(e.place == "square");
     CHECK(e.species == "wolf");
-    CHECK(e.group == 65535);
+    CHECK(raw(e.group) == 65535);
     CHECK(e.radius_m == 12.f);
     CHECK(e.position == Vec3{1.f, 2.f, 3.f});
     CHECK(e.value == 0.5f);

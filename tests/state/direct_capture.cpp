@@ -24,10 +24,10 @@ namespace npc::direct {
 
 namespace {
 
-void encodeEntity(const Entity& e, const NameTable& species, pb::EntityState& out) {
+void encodeEntity(const Entity& e, const NameTable<SpeciesId>& species, pb::EntityState& out) {
   out.set_id(raw(e.id));
   out.set_kind(static_cast<uint32_t>(e.kind));
-  if (e.species != NameTable::kNone) out.set_species(species.name(e.species));
+  if (e.species != SpeciesId::kNone) out.set_species(species.name(e.species));
   out.set_place(raw(e.place));
   out.set_active(e.active);
   out.set_place_from_client(e.place_from_client);
@@ -108,7 +108,8 @@ void encodeMbt(const MbtInstance& instance, bool runs, pb::MbtState& out) {
   if (instance.saveLua(lua)) npc::encodeLua(lua, *out.mutable_lua());
 }
 
-void encodeIntent(const Agent& agent, const NameTable& actions, pb::IntentState& out) {
+void encodeIntent(const Agent& agent, const NameTable<ActionNameId>& actions,
+                  pb::IntentState& out) {
   for (ActionListId list : agent.intent.access.influences()) {
     out.add_influences(static_cast<uint32_t>(list));
   }
@@ -202,8 +203,8 @@ void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemSt
   out.set_som_speed(perception.config().som_speed);
   out.set_decay_per_update(perception.config().decay_per_update);
   out.set_suspicious_threshold(perception.config().suspicious_threshold);
-  const NameTable& species = access.world().species();
-  perception.visibility().forEachType([&](uint16_t type, const VisibilityType& settings) {
+  const NameTable<SpeciesId>& species = access.world().species();
+  perception.visibility().forEachType([&](SpeciesId type, const VisibilityType& settings) {
     pb::VisibilityTypeState& t = *out.add_visibility_types();
     t.set_species(species.name(type));
     t.set_multiplier(settings.multiplier);
@@ -230,14 +231,14 @@ void encodePerceptionSystem(const SimStateAccess& access, pb::PerceptionSystemSt
     o.set_scope(static_cast<uint32_t>(r.scope));
     o.set_sender(raw(r.sender));
     o.set_target(raw(r.target));
-    o.set_group(r.group);
-    o.set_species(r.species);
+    o.set_group(raw(r.group));
+    o.set_species(raw(r.species));
     o.set_radius_m(r.radius_m);
     o.set_place(raw(r.place));
     encodeVec3(r.position, *o.mutable_position());
     o.set_value(r.value);
     o.set_subject(raw(r.subject));
-    o.set_action(r.action);
+    o.set_action(raw(r.action));
     o.set_include_sender(r.include_sender);
   }
   for (const Sound& sound : perception.pendingSounds()) {

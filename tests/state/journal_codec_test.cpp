@@ -52,7 +52,7 @@ std::vector<Command> everyCommand() {
   SignalEvent signal;
   signal.species = "human";
   signal.name = "OnAlarm";
-  signal.group = 3;
+  signal.group = GroupNumber{3};
   signal.value = 0.5f;
   signal.relayed = true;
   signal.subject = EntityId{60};

@@ -196,7 +196,7 @@ class GroupScopeNode : public MbtNodeT<ScopeData> {
 
  private:
   bool seed_spelling_;
-  uint16_t scope_ = 0;
+  GroupScopeId scope_{0};
   uint32_t allowed_ = 1;
 };
 

@@ -40,8 +40,8 @@ const char* kBakery = R"({
 TEST_CASE("ContinuousBaking settles the seed's example in one step", "[hibernation][long_action]") {
   LongActionLibrary lib = library(kBakery);
   const uint16_t baking = lib.find("ContinuousBaking");
-  const uint16_t flour = lib.items().find("flour"), bread = lib.items().find("bread"),
-                 sandwich = lib.items().find("sandwich");
+  const ItemId flour = lib.items().find("flour"), bread = lib.items().find("bread"),
+               sandwich = lib.items().find("sandwich");
   Inventory inventory;
   inventory.add(flour, 100);
   LongActionRun run = LongActionLibrary::start(baking, 1000.0);
@@ -72,7 +72,7 @@ TEST_CASE("ContinuousBaking settles the seed's example in one step", "[hibernati
 
 TEST_CASE("A reloaded long action carries a run on", "[hibernation][long_action][reload]") {
   const LongActionLibrary before = library(kBakery);
-  const uint16_t flour = before.items().find("flour"), bread = before.items().find("bread");
+  const ItemId flour = before.items().find("flour"), bread = before.items().find("bread");
   Inventory inventory;
   inventory.add(flour, 100);
   LongActionRun run = LongActionLibrary::start(before.find("ContinuousBaking"), 0.0);
@@ -152,7 +152,8 @@ TEST_CASE("One-step settlement equals turn-by-turn simulation", "[hibernation][l
       lib.settle(one, now, a);
       lib.settleTurnByTurn(many, now, b);
       REQUIRE(one.turns_done == many.turns_done);
-      for (uint16_t item = 0; item < lib.items().size(); ++item) {
+      for (uint16_t i = 0; i < lib.items().size(); ++i) {
+        const ItemId item{i};
         INFO("trial " << trial << " wake " << wake << " item " << lib.items().name(item));
         REQUIRE(a.count(item) == b.count(item));
       }
@@ -207,9 +208,9 @@ TEST_CASE("Long action numbers are bounded", "[hibernation][long_action][bounds]
 
 TEST_CASE("Inventory keeps fixed slots and never goes negative", "[hibernation][inventory]") {
   Inventory inv;
-  for (uint16_t i = 0; i < Inventory::kSlots; ++i) REQUIRE(inv.add(i, 1));
-  REQUIRE_FALSE(inv.add(100, 1));  // full: reported, nothing lost
-  REQUIRE(inv.add(3, -5));
-  REQUIRE(inv.count(3) == 0);
-  REQUIRE(inv.count(100) == 0);
+  for (uint16_t i = 0; i < Inventory::kSlots; ++i) REQUIRE(inv.add(ItemId{i}, 1));
+  REQUIRE_FALSE(inv.add(ItemId{100}, 1));  // full: reported, nothing lost
+  REQUIRE(inv.add(ItemId{3}, -5));
+  REQUIRE(inv.count(ItemId{3}) == 0);
+  REQUIRE(inv.count(ItemId{100}) == 0);
 }

@@ -8,10 +8,10 @@ using namespace npc;
 using namespace npc::test;
 
 TEST_CASE("Action arguments carry the seed's parameter types", "[intent][args]") {
-  NameTable names;
-  const uint16_t min = names.intern("min");
-  const uint16_t bread = names.intern("Bread");
-  const uint16_t ready = names.intern("breads_ready");
+  NameTable<ActionNameId> names;
+  const ActionNameId min = names.intern("min");
+  const ActionNameId bread = names.intern("Bread");
+  const ActionNameId ready = names.intern("breads_ready");
 
   SECTION("Should build each type with its payload and default role") {
     const ActionArg e = ActionArg::ofEntity(EntityId{42}, ArgRole::kReceiver);
@@ -25,20 +25,20 @@ TEST_CASE("Action arguments carry the seed's parameter types", "[intent][args]")
     const ActionArg p = ActionArg::ofPosition({1.f, 2.f, 3.f}, PlaceIndex{4});
     REQUIRE(p.position() == Vec3{1.f, 2.f, 3.f});
     REQUIRE(p.place == PlaceIndex{4});
-    REQUIRE(ActionArg::ofEntityType(bread).text == bread);
+    REQUIRE(ActionArg::ofEntityType(bread).text() == bread);
     REQUIRE(ActionArg::ofMessage(ready).type == ArgType::kMessage);
     REQUIRE(ActionArg::ofGroup(9, ArgRole::kReceiver).group == 9u);
     REQUIRE(v.role == ArgRole::kParam);
   }
   SECTION("Should compare the payload of the type only") {
     REQUIRE(ActionArg::ofValue(10.0, min) == ActionArg::ofValue(10.0, min));
-    REQUIRE_FALSE(ActionArg::ofValue(10.0, min) == ActionArg::ofValue(10.0, NameTable::kNone));
+    REQUIRE_FALSE(ActionArg::ofValue(10.0, min) == ActionArg::ofValue(10.0, ActionNameId::kNone));
     REQUIRE_FALSE(ActionArg::ofEntity(EntityId{1}) ==
                   ActionArg::ofEntity(EntityId{1}, ArgRole::kReceiver));
     REQUIRE_FALSE(ActionArg::ofEntity(EntityId{1}) == ActionArg::ofGroup(1));
   }
   SECTION("Should find arguments by role, type and name") {
-    const uint16_t key = names.intern("key");
+    const ActionNameId key = names.intern("key");
     // perform("Open", Raoul, [door of Midgaard's bakery, Raoul's key])
     const ActionArg open[] = {ActionArg::ofEntity(EntityId{100}, ArgRole::kReceiver),
                               ActionArg::ofEntity(EntityId{101}, ArgRole::kParam, key)};

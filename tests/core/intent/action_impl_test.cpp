@@ -10,7 +10,7 @@
 using namespace npc;
 
 TEST_CASE("Wait checks its duration and unit when programmed", "[intent][bounds]") {
-  NameTable names;
+  NameTable<ActionNameId> names;
   const WaitAction wait(names);
   auto value = [&](double v, const char* unit) { return ActionArg::ofValue(v, names.intern(unit)); };
 
@@ -44,26 +44,27 @@ TEST_CASE("Wait checks its duration and unit when programmed", "[intent][bounds]
 }
 
 TEST_CASE("Drop and Give check their count when programmed", "[intent][bounds]") {
-  NameTable names;
+  NameTable<ActionNameId> names;
   const DropAction drop(names);
   const GiveAction give(names);
   const ActionArg bread = ActionArg::ofMessage(names.intern("bread"));
 
   SECTION("Should accept no count (one) and whole counts from 1") {
     REQUIRE(drop.checkArgs(std::vector<ActionArg>{bread}, names).empty());
-    REQUIRE(drop.checkArgs(std::vector<ActionArg>{bread, ActionArg::ofValue(3, NameTable::kNone)},
-                           names)
+    REQUIRE(drop.checkArgs(
+                    std::vector<ActionArg>{bread, ActionArg::ofValue(3, ActionNameId::kNone)},
+                    names)
                 .empty());
   }
   SECTION("Should refuse a negative, fractional or huge count, naming the parameter") {
-    const std::vector<ActionArg> negative{bread, ActionArg::ofValue(-3, NameTable::kNone)};
+    const std::vector<ActionArg> negative{bread, ActionArg::ofValue(-3, ActionNameId::kNone)};
     REQUIRE(drop.checkArgs(negative, names) ==
             "params[1].number: a count must be a whole number within 1..1000000 (got -3)");
     const std::vector<ActionArg> half{ActionArg::ofEntity(EntityId{3}), bread,
-                                      ActionArg::ofValue(0.5, NameTable::kNone)};
+                                      ActionArg::ofValue(0.5, ActionNameId::kNone)};
     REQUIRE(give.checkArgs(half, names) ==
             "params[2].number: a count must be a whole number within 1..1000000 (got 0.5)");
-    const std::vector<ActionArg> huge{bread, ActionArg::ofValue(1e12, NameTable::kNone)};
+    const std::vector<ActionArg> huge{bread, ActionArg::ofValue(1e12, ActionNameId::kNone)};
     REQUIRE(give.checkArgs(huge, names) ==
             "params[1].number: a count must be a whole number within 1..1000000 (got 1e+12)");
   }

@@ -26,8 +26,8 @@ TEST_CASE("Lookup goes through own actions, then influences by priority", "[inte
   const ActionImplId ride = f.registry.addTo(horse, "Fly", timed(1));
   REQUIRE(walk != ActionImplId::kNone);
   f.agent.access.setOwn(human);
-  const uint16_t go = f.names.find("Go");
-  const uint16_t fly = f.names.find("Fly");
+  const ActionNameId go = f.names.find("Go");
+  const ActionNameId fly = f.names.find("Fly");
 
   SECTION("Should find an own action before any influence's") {
     REQUIRE(f.registry.addInfluence(f.agent.access, horse) == IntentStatus::kOk);
@@ -68,7 +68,7 @@ TEST_CASE("Lookup goes through own actions, then influences by priority", "[inte
   SECTION("Should find nothing for names no list of the agent has, or never registered") {
     REQUIRE_FALSE(f.registry.resolve(f.agent.access, fly).found());
     REQUIRE_FALSE(f.registry.resolve(f.agent.access, f.name("Teleport")).found());
-    REQUIRE_FALSE(f.registry.resolve(f.agent.access, NameTable::kNone).found());
+    REQUIRE_FALSE(f.registry.resolve(f.agent.access, ActionNameId::kNone).found());
     REQUIRE_FALSE(f.registry.known(f.name("Teleport")));
     REQUIRE(f.registry.known(fly));
   }

@@ -13,13 +13,13 @@ namespace {
 struct SchedFixture : IntentFixture {
   Switches sw;
   ActionListId own = registry.createOwnList("Worker");
-  uint16_t step = add("Step", std::make_unique<TimedAction>(0.3f, &sw));       // short
-  uint16_t dig = add("Dig", std::make_unique<TimedAction>(2.5f, &sw));         // long
-  uint16_t trip = add("Trip", std::make_unique<TimedAction>(0.4f, &sw, true)); // fails
-  uint16_t move_to = add("MoveTo", std::make_unique<ClientAction>());
-  uint16_t shoot = add("Shoot", std::make_unique<ClientAction>(2.f));          // own timeout
+  ActionNameId step = add("Step", std::make_unique<TimedAction>(0.3f, &sw));       // short
+  ActionNameId dig = add("Dig", std::make_unique<TimedAction>(2.5f, &sw));         // long
+  ActionNameId trip = add("Trip", std::make_unique<TimedAction>(0.4f, &sw, true)); // fails
+  ActionNameId move_to = add("MoveTo", std::make_unique<ClientAction>());
+  ActionNameId shoot = add("Shoot", std::make_unique<ClientAction>(2.f));          // own timeout
   SchedFixture() { agent.access.setOwn(own); }
-  uint16_t add(const char* n, std::unique_ptr<ActionImpl> impl) {
+  ActionNameId add(const char* n, std::unique_ptr<ActionImpl> impl) {
     registry.addTo(own, n, std::move(impl));
     return names.find(n);
   }
@@ -135,7 +135,8 @@ TEST_CASE("Consecutive actions case: short actions share the quantum", "[intent]
 
 TEST_CASE("An action that overruns the quantum delays the next one", "[intent][scheduler]") {
   SchedFixture f;
-  f.tree().program(0, f.trip, std::vector<ActionArg>{ActionArg::ofValue(2.5, NameTable::kNone)});
+  f.tree().program(0, f.trip,
+                   std::vector<ActionArg>{ActionArg::ofValue(2.5, ActionNameId::kNone)});
   f.tree().program(0, f.step);
   f.tick();  // Trip fails after 2.5 s of a 1 s quantum
   REQUIRE(f.drain() == Lines{"started Trip", "failed Trip (perform_failed)"});
@@ -177,7 +178,7 @@ TEST_CASE("Lookup failures are Failed events, not crashes", "[intent][scheduler]
   SchedFixture f;
   const ActionListId wings = f.registry.createInfluence("spell:wings", 1);
   f.registry.addTo(wings, "Fly", std::make_unique<TimedAction>(5.f));
-  const uint16_t fly = f.names.find("Fly");
+  const ActionNameId fly = f.names.find("Fly");
   f.tree().program(0, fly);
   f.tree().program(0, f.step);
   f.tick();
@@ -193,7 +194,7 @@ TEST_CASE("Removing an influence stops what it provided", "[intent][scheduler][i
   f.registry.addTo(wings, "Fly", std::make_unique<TimedAction>(5.f));
   const ActionListId horse = f.registry.createInfluence("vehicle:horse", 0);
   f.registry.addTo(horse, "Fly", std::make_unique<TimedAction>(5.f));
-  const uint16_t fly = f.names.find("Fly");
+  const ActionNameId fly = f.names.find("Fly");
   f.registry.addInfluence(f.agent.access, wings);
   const IntentionId id = f.tree().program(0, fly).id;
   f.tick();
@@ -353,7 +354,7 @@ TEST_CASE("Wait waits for a delay given with a unit", "[intent][scheduler][wait]
   const ActionListId own = f.registry.createOwnList("Anyone");
   f.registry.addTo(own, "Wait", std::make_unique<WaitAction>(f.names));
   f.agent.access.setOwn(own);
-  const uint16_t wait = f.names.find("Wait");
+  const ActionNameId wait = f.names.find("Wait");
 
   SECTION("Should convert the unit and report progress") {
     const IntentionId id =
@@ -387,7 +388,7 @@ TEST_CASE("Scheduling is deterministic", "[intent][scheduler]") {
     std::vector<IntentionEvent> all;
     for (int tick = 0; tick < 40; ++tick) {
       if (f.agent.queue.size() < 4) {
-        const uint16_t pick[] = {f.step, f.dig, f.trip, f.move_to, f.shoot};
+        const ActionNameId pick[] = {f.step, f.dig, f.trip, f.move_to, f.shoot};
         f.tree().program(f.now + (tick % 3) * 0.5, pick[tick % 5]);
       }
       if (tick % 7 == 3) f.game().receiveExternal(EntityId{9}, true);

@@ -11,15 +11,15 @@ namespace {
 
 struct GameFixture : IntentFixture {
   ActionListId own = registry.createOwnList("Human");
-  uint16_t walk = add("Walk", std::make_unique<TimedAction>(10.f));
-  uint16_t shout = add("Shout", std::make_unique<TimedAction>(0.2f));
-  uint16_t move_to = add("MoveTo", std::make_unique<ClientAction>());
-  uint16_t die = add("Die", std::make_unique<TimedAction>(0.f, nullptr, false, gameOnly()));
-  uint16_t fall = add("Fall", std::make_unique<TimedAction>(2.5f, nullptr, false, gameOnly()));
-  uint16_t land = add("Land", std::make_unique<TimedAction>(0.1f, nullptr, false, gameOnly()));
-  uint16_t attack = add("Attack", std::make_unique<ClientAction>());
+  ActionNameId walk = add("Walk", std::make_unique<TimedAction>(10.f));
+  ActionNameId shout = add("Shout", std::make_unique<TimedAction>(0.2f));
+  ActionNameId move_to = add("MoveTo", std::make_unique<ClientAction>());
+  ActionNameId die = add("Die", std::make_unique<TimedAction>(0.f, nullptr, false, gameOnly()));
+  ActionNameId fall = add("Fall", std::make_unique<TimedAction>(2.5f, nullptr, false, gameOnly()));
+  ActionNameId land = add("Land", std::make_unique<TimedAction>(0.1f, nullptr, false, gameOnly()));
+  ActionNameId attack = add("Attack", std::make_unique<ClientAction>());
   GameFixture() { agent.access.setOwn(own); }
-  uint16_t add(const char* n, std::unique_ptr<ActionImpl> impl) {
+  ActionNameId add(const char* n, std::unique_ptr<ActionImpl> impl) {
     registry.addTo(own, n, std::move(impl));
     return names.find(n);
   }

@@ -20,7 +20,7 @@ TEST_CASE("A steady-state tick allocates nothing", "[intent][alloc]") {
   f.registry.addTo(own, "MoveTo", std::make_unique<ClientAction>());
   f.registry.addTo(spell, "Fly", std::make_unique<TimedAction>(1.5f));
   f.registry.addTo(own, "Wait", std::make_unique<WaitAction>(f.names));
-  const uint16_t step = f.names.find("Step"), dig = f.names.find("Dig"),
+  const ActionNameId step = f.names.find("Step"), dig = f.names.find("Dig"),
                  move = f.names.find("MoveTo"), fly = f.names.find("Fly"),
                  wait = f.names.find("Wait"), s = f.name("s");
   constexpr int kAgents = 200;
@@ -53,7 +53,7 @@ TEST_CASE("A steady-state tick allocates nothing", "[intent][alloc]") {
       DecisionTree tree(a.queue, id, ctx);
       if (a.queue.size() < 3) {
         const ActionArg* arg = nullptr;
-        uint16_t name = step;
+        ActionNameId name = step;
         switch ((i + tick) % 5) {
           case 0: name = dig; break;
           case 1: name = move; arg = &target; break;
@@ -103,7 +103,7 @@ TEST_CASE("Inventory actions allocate nothing once their items are known", "[int
   f.model.items.intern("flowers");
   const ActionArg to = ActionArg::ofEntity(gertrude, ArgRole::kReceiver);
   const ActionArg bread = f.item("bread");
-  const ActionArg two = ActionArg::ofValue(2, NameTable::kNone);
+  const ActionArg two = ActionArg::ofValue(2, ActionNameId::kNone);
   auto round = [&](uint64_t i) {
     const ActionArg flowers = ActionArg::ofEntity(EntityId{100 + i}, ArgRole::kReceiver);
     const ActionArg give[] = {to, bread, two};

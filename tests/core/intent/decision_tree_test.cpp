@@ -15,9 +15,9 @@ namespace {
 
 struct TreeFixture : IntentFixture {
   ActionListId own = registry.createOwnList("Worker");
-  uint16_t a = add("A", 0.1f), b = add("B", 0.1f), c = add("C", 0.1f), wait = add("Work", 5.f);
+  ActionNameId a = add("A", 0.1f), b = add("B", 0.1f), c = add("C", 0.1f), wait = add("Work", 5.f);
   TreeFixture() { agent.access.setOwn(own); }
-  uint16_t add(const char* n, float s) {
+  ActionNameId add(const char* n, float s) {
     registry.addTo(own, n, std::make_unique<TimedAction>(s));
     return names.find(n);
   }
@@ -170,7 +170,7 @@ TEST_CASE("toStatus says where and why", "[intent][tree]") {
 TEST_CASE("program with a prerequisite: run only if it completes", "[intent][tree][depends]") {
   TreeFixture f;
   Switches sw;
-  const uint16_t fail = f.name("Fail");
+  const ActionNameId fail = f.name("Fail");
   f.registry.addTo(f.own, "Fail", std::make_unique<TimedAction>(0.1f, &sw, true));
   DecisionTree t = f.tree();
 
@@ -230,7 +230,7 @@ TEST_CASE("A failed prerequisite drops a chain whose links sit anywhere in the q
           "[intent][tree][depends]") {
   TreeFixture f;
   Switches sw;
-  const uint16_t fail = f.name("Fail");
+  const ActionNameId fail = f.name("Fail");
   f.registry.addTo(f.own, "Fail", std::make_unique<TimedAction>(0.1f, &sw, true));
   DecisionTree t = f.tree();
   // Chronological order: C (date 1), X (2), B (3), D (4); B and D wait on X, C on B.
@@ -255,7 +255,7 @@ TEST_CASE("assignUsedSlots copies a queue byte for byte", "[intent][queue]") {
   IntentionQueue copy;
   Rng rng(7);
   std::vector<IntentionId> programmed;
-  const uint16_t actions[] = {f.a, f.b, f.c, f.wait};
+  const ActionNameId actions[] = {f.a, f.b, f.c, f.wait};
   for (int step = 0; step < 400; ++step) {
     const uint32_t roll = rng.next() % 10;
     if (roll < 5) {

@@ -64,7 +64,7 @@ class TimedAction final : public ActionImpl {
 };
 
 struct IntentFixture {
-  NameTable names;
+  NameTable<ActionNameId> names;
   ActionRegistry registry{names};
   IntentionIdSource ids;
   std::vector<IntentionEvent> event_storage = std::vector<IntentionEvent>(256);
@@ -80,7 +80,7 @@ struct IntentFixture {
   float client_timeout = 30.f;
   std::vector<IntentionEvent> seen;  // every event drained so far
 
-  uint16_t name(std::string_view text) { return names.intern(text); }
+  ActionNameId name(std::string_view text) { return names.intern(text); }
   TreeContext ctx() { return {&registry, &ids, &events, now}; }
   DecisionTree tree() { return DecisionTree(agent.queue, agent_id, ctx()); }
   ActionTree game() { return ActionTree(agent.queue, agent_id, ctx()); }

@@ -18,25 +18,25 @@ ActionArg at(EntityId id) { return ActionArg::ofEntity(id, ArgRole::kReceiver); 
 
 TEST_CASE("Inventory removes all or nothing and reuses emptied slots", "[intent][inventory]") {
   Inventory inv;
-  REQUIRE(inv.add(1, 3));
+  REQUIRE(inv.add(ItemId{1}, 3));
   SECTION("Should refuse to remove more than it holds, changing nothing") {
-    REQUIRE_FALSE(inv.remove(1, 4));
-    REQUIRE(inv.count(1) == 3);
-    REQUIRE_FALSE(inv.remove(2, 1));  // never held
-    REQUIRE_FALSE(inv.remove(1, 0));
-    REQUIRE(inv.remove(1, 3));
-    REQUIRE(inv.count(1) == 0);
+    REQUIRE_FALSE(inv.remove(ItemId{1}, 4));
+    REQUIRE(inv.count(ItemId{1}) == 3);
+    REQUIRE_FALSE(inv.remove(ItemId{2}, 1));  // never held
+    REQUIRE_FALSE(inv.remove(ItemId{1}, 0));
+    REQUIRE(inv.remove(ItemId{1}, 3));
+    REQUIRE(inv.count(ItemId{1}) == 0);
   }
   SECTION("Should give an emptied slot to a new item once every slot is taken") {
-    for (uint16_t i = 2; i <= Inventory::kSlots; ++i) REQUIRE(inv.add(i, 1));
-    REQUIRE_FALSE(inv.fits(100));
-    REQUIRE_FALSE(inv.add(100, 1));
-    REQUIRE(inv.fits(1));  // an item it holds always fits
-    REQUIRE(inv.remove(3, 1));
-    REQUIRE(inv.fits(100));
-    REQUIRE(inv.add(100, 2));
-    REQUIRE(inv.count(100) == 2);
-    REQUIRE(inv.count(3) == 0);
+    for (uint16_t i = 2; i <= Inventory::kSlots; ++i) REQUIRE(inv.add(ItemId{i}, 1));
+    REQUIRE_FALSE(inv.fits(ItemId{100}));
+    REQUIRE_FALSE(inv.add(ItemId{100}, 1));
+    REQUIRE(inv.fits(ItemId{1}));  // an item it holds always fits
+    REQUIRE(inv.remove(ItemId{3}, 1));
+    REQUIRE(inv.fits(ItemId{100}));
+    REQUIRE(inv.add(ItemId{100}, 2));
+    REQUIRE(inv.count(ItemId{100}) == 2);
+    REQUIRE(inv.count(ItemId{3}) == 0);
     REQUIRE(inv.size() == Inventory::kSlots);
   }
 }
@@ -121,17 +121,17 @@ TEST_CASE("The seed's flowers: Go then Take, the climb too hard, both fail", "[i
 TEST_CASE("Drop and Give change inventories inside the daemon", "[intent][inventory]") {
   InventoryFixture f;
   f.model.add(kGertrude, EntityKind::kNpc, {1.f, 1.f, 0.f}, "human");
-  const uint16_t bread = f.model.items.intern("bread");
+  const ItemId bread = f.model.items.intern("bread");
   f.model.inventoryOf(f.agent_id)->add(bread, 3);
 
   SECTION("Should drop two breads in 0.5 s") {
-    REQUIRE(f.run(f.drop, {f.item("bread"), ActionArg::ofValue(2, NameTable::kNone)}) ==
+    REQUIRE(f.run(f.drop, {f.item("bread"), ActionArg::ofValue(2, ActionNameId::kNone)}) ==
             Lines{"started Drop", "completed Drop"});
     REQUIRE(f.model.count(f.agent_id, "bread") == 1);
     REQUIRE(f.seen.back().time_s == Approx(0.5));
   }
   SECTION("Should refuse to drop what it does not carry, changing nothing") {
-    f.run(f.drop, {f.item("bread"), ActionArg::ofValue(4, NameTable::kNone)});
+    f.run(f.drop, {f.item("bread"), ActionArg::ofValue(4, ActionNameId::kNone)});
     REQUIRE(f.detail() == "not_carried");
     f.run(f.drop, {f.item("cake")});
     REQUIRE(f.detail() == "not_carried");
@@ -139,7 +139,7 @@ TEST_CASE("Drop and Give change inventories inside the daemon", "[intent][invent
   }
   SECTION("Should fail to initialise without an item or with a bad count") {
     REQUIRE(f.run(f.drop, {}) == Lines{"failed Drop (init_failed)"});
-    REQUIRE(f.run(f.drop, {f.item("bread"), ActionArg::ofValue(1.5, NameTable::kNone)}) ==
+    REQUIRE(f.run(f.drop, {f.item("bread"), ActionArg::ofValue(1.5, ActionNameId::kNone)}) ==
             Lines{"failed Drop (init_failed)"});
   }
   SECTION("Should give a bread to Gertrude within reach, naming her") {
@@ -159,7 +159,7 @@ TEST_CASE("Drop and Give change inventories inside the daemon", "[intent][invent
     f.run(f.give, {at(EntityId{99}), f.item("bread")});
     REQUIRE(f.detail() == "receiver_gone");
     f.model.world.entities().get(kGertrude)->position = {1.f, 0.f, 0.f};
-    f.run(f.give, {at(kGertrude), f.item("bread"), ActionArg::ofValue(5, NameTable::kNone)});
+    f.run(f.give, {at(kGertrude), f.item("bread"), ActionArg::ofValue(5, ActionNameId::kNone)});
     REQUIRE(f.detail() == "not_carried");
     REQUIRE(f.model.count(f.agent_id, "bread") == 3);
     REQUIRE(f.model.count(kGertrude, "bread") == 0);

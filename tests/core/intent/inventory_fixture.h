@@ -18,12 +18,12 @@ namespace npc::test {
 
 class TestInventories final : public InventoryModel {
  public:
-  explicit TestInventories(const NameTable& action_names) : names_(action_names) {
+  explicit TestInventories(const NameTable<ActionNameId>& action_names) : names_(action_names) {
     agents_.reserve(8);
   }
 
   World world;
-  NameTable items;
+  NameTable<ItemId> items;
 
   // Adds an entity to the world; an agent also gets an (empty) inventory.
   EntityHandle add(EntityId id, EntityKind kind, Vec3 position, std::string_view species = {}) {
@@ -37,8 +37,8 @@ class TestInventories final : public InventoryModel {
   }
   int32_t count(EntityId agent, std::string_view item) {
     const Inventory* inv = inventoryOf(agent);
-    const uint16_t id = items.find(item);
-    return inv && id != NameTable::kNone ? inv->count(id) : 0;
+    const ItemId id = items.find(item);
+    return inv && id != ItemId::kNone ? inv->count(id) : 0;
   }
 
   Inventory* inventoryOf(EntityId agent) override {
@@ -47,20 +47,20 @@ class TestInventories final : public InventoryModel {
     }
     return nullptr;
   }
-  uint16_t findItem(uint16_t name) const override {
-    return name == NameTable::kNone ? NameTable::kNone : items.find(names_.name(name));
+  ItemId findItem(ActionNameId name) const override {
+    return name == ActionNameId::kNone ? ItemId::kNone : items.find(names_.name(name));
   }
-  uint16_t internItem(uint16_t name) override {
-    return name == NameTable::kNone ? NameTable::kNone : items.intern(names_.name(name));
+  ItemId internItem(ActionNameId name) override {
+    return name == ActionNameId::kNone ? ItemId::kNone : items.intern(names_.name(name));
   }
-  uint16_t itemOf(const Entity& object) override {
-    if (object.species == NameTable::kNone) return NameTable::kNone;
+  ItemId itemOf(const Entity& object) override {
+    if (object.species == SpeciesId::kNone) return ItemId::kNone;
     return items.intern(world.species().name(object.species));
   }
   void removeFromWorld(EntityId object) override { world.entities().remove(object); }
 
  private:
-  const NameTable& names_;
+  const NameTable<ActionNameId>& names_;
   std::vector<std::pair<EntityId, Inventory>> agents_;
 };
 
@@ -68,7 +68,7 @@ class TestInventories final : public InventoryModel {
 struct InventoryFixture : IntentFixture {
   TestInventories model{names};
   ActionListId own = registry.createOwnList("Villager");
-  uint16_t take, drop, give;
+  ActionNameId take, drop, give;
 
   InventoryFixture() {
     registry.addTo(own, "Take", std::make_unique<TakeAction>(names));
@@ -85,7 +85,7 @@ struct InventoryFixture : IntentFixture {
   }
 
   // Programs `action` with `args` now and runs one turn; returns the events as lines.
-  Lines run(uint16_t action, std::vector<ActionArg> args) {
+  Lines run(ActionNameId action, std::vector<ActionArg> args) {
     REQUIRE(tree().program(now, action, args).ok());
     tick();
     return drain();

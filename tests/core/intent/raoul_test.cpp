@@ -21,8 +21,8 @@ struct RaoulGame {
   std::vector<EntityId> backpack;
   std::vector<EntityId> open_doors;
   std::vector<EntityId> kneader;    // ingredients mixed in the kneader
-  uint16_t product = NameTable::kNone;
-  std::vector<std::pair<EntityId, uint16_t>> told;  // (listener, message)
+  ActionNameId product = ActionNameId::kNone;
+  std::vector<std::pair<EntityId, ActionNameId>> told;  // (listener, message)
   float max_slope = 1.f;            // rise over run Raoul can climb
 
   bool knows(EntityId id) const {
@@ -47,7 +47,7 @@ EntityId targetOf(const Intention& in) {
 // "Go": walk towards an entity Raoul has seen, at 1.5 m/s.
 class GoAction final : public ActionImpl {
  public:
-  explicit GoAction(uint16_t too_steep) : too_steep_(too_steep) {}
+  explicit GoAction(ActionNameId too_steep) : too_steep_(too_steep) {}
   bool mayStart(const ActionContext& ctx, const Intention& in) const override {
     return game(ctx).entity(targetOf(in)) != nullptr;
   }
@@ -81,13 +81,13 @@ class GoAction final : public ActionImpl {
     Vec3 start;
     Vec3 target;
   };
-  uint16_t too_steep_;
+  ActionNameId too_steep_;
 };
 
 // "Take": put a reachable object in the backpack; takes 1 s.
 class TakeAction final : public ActionImpl {
  public:
-  explicit TakeAction(uint16_t out_of_reach) : out_of_reach_(out_of_reach) {}
+  explicit TakeAction(ActionNameId out_of_reach) : out_of_reach_(out_of_reach) {}
   bool mayStart(const ActionContext& ctx, const Intention& in) const override {
     const Entity* e = game(ctx).entity(targetOf(in));
     return e && e->active;
@@ -107,7 +107,7 @@ class TakeAction final : public ActionImpl {
   }
 
  private:
-  uint16_t out_of_reach_;
+  ActionNameId out_of_reach_;
 };
 
 // Small daemon-side kitchen actions, each taking a fixed time.
@@ -134,11 +134,11 @@ class KitchenAction final : public ActionImpl {
         }
         break;
       case kSetup:  // [kneader, product type]
-        g.product = nthParam(args, ArgType::kEntityType)->text;
+        g.product = nthParam(args, ArgType::kEntityType)->text();
         break;
       case kTalk:  // [listener, message]
         g.told.push_back({nthArg(args, ArgRole::kReceiver)->entity,
-                          nthParam(args, ArgType::kMessage)->text});
+                          nthParam(args, ArgType::kMessage)->text()});
         break;
     }
     return PerformResult::completed(duration_s_);
@@ -154,7 +154,7 @@ constexpr EntityId kRaoul{1}, kFlowers{2};
 struct RaoulFixture : IntentFixture {
   RaoulGame g;
   ActionListId baker = registry.createOwnList("Baker");
-  uint16_t go, take;
+  ActionNameId go, take;
 
   RaoulFixture() {
     registry.addTo(baker, "Go", std::make_unique<GoAction>(name("too_steep")));

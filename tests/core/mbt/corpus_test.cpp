@@ -104,7 +104,7 @@ class FlightNode : public MbtNodeT<FlightData> {
   }
 
  private:
-  uint16_t name_ = 0;
+  ActionNameId name_{0};
 };
 
 TEST_CASE("Corpus SDK_Grunt_02.xml: idle until a target appears, then approach and shoot",

@@ -232,7 +232,7 @@ TEST_CASE("GroupScope limits how many agents of a group run its child",
   }
   std::vector<MbtInstance> agents(4);
   for (int i = 0; i < 4; ++i) library.bind(agents[i], "Scope", hosts[i].view.id, 1);
-  const uint16_t alarm = library.groupScopes().find("Alarm");
+  const GroupScopeId alarm = library.groupScopes().find("Alarm");
   SECTION("Should let allowedConcurrentUsers agents in and fail the others") {
     for (int i = 0; i < 4; ++i) agents[i].tick(hosts[i]);
     REQUIRE(hosts[0].running("Animate") == 1);

@@ -23,7 +23,7 @@ class TestHost : public MbtHost {
     double started_s = 0.0;
   };
 
-  explicit TestHost(const NameTable& names) : names_(names) {
+  explicit TestHost(const NameTable<ActionNameId>& names) : names_(names) {
     view.id = static_cast<EntityId>(7);
   }
 
@@ -150,7 +150,7 @@ class TestHost : public MbtHost {
   size_t polls = 0;
 
  private:
-  const NameTable& names_;
+  const NameTable<ActionNameId>& names_;
 };
 
 // A library, a host and one agent running a tree written inline.

@@ -18,35 +18,35 @@ std::vector<uint32_t> list(std::span<const uint32_t> s) { return {s.begin(), s.e
 TEST_CASE("PerceiverIndex: buckets by key in perceiver order", "[perception][signals]") {
   PerceiverIndex index;
   index.clear();
-  index.add(0, 3, 1, PlaceIndex{2});
-  index.add(1, 0, 1, PlaceIndex::kNone);
-  index.add(4, 3, 0, PlaceIndex{2});
-  index.add(7, 5, 0xffff, PlaceIndex{0});
+  index.add(0, GroupNumber{3}, SpeciesId{1}, PlaceIndex{2});
+  index.add(1, GroupNumber::kNone, SpeciesId{1}, PlaceIndex::kNone);
+  index.add(4, GroupNumber{3}, SpeciesId{0}, PlaceIndex{2});
+  index.add(7, GroupNumber{5}, SpeciesId::kNone, PlaceIndex{0});
   index.build();
   SECTION("Should list each key's perceivers ascending") {
-    REQUIRE(list(index.inGroup(3)) == std::vector<uint32_t>{0, 4});
-    REQUIRE(list(index.inGroup(5)) == std::vector<uint32_t>{7});
-    REQUIRE(list(index.ofSpecies(1)) == std::vector<uint32_t>{0, 1});
-    REQUIRE(list(index.ofSpecies(0)) == std::vector<uint32_t>{4});
-    REQUIRE(list(index.ofSpecies(0xffff)) == std::vector<uint32_t>{7});
+    REQUIRE(list(index.inGroup(GroupNumber{3})) == std::vector<uint32_t>{0, 4});
+    REQUIRE(list(index.inGroup(GroupNumber{5})) == std::vector<uint32_t>{7});
+    REQUIRE(list(index.ofSpecies(SpeciesId{1})) == std::vector<uint32_t>{0, 1});
+    REQUIRE(list(index.ofSpecies(SpeciesId{0})) == std::vector<uint32_t>{4});
+    REQUIRE(list(index.ofSpecies(SpeciesId::kNone)) == std::vector<uint32_t>{7});
     REQUIRE(list(index.inPlace(PlaceIndex{2})) == std::vector<uint32_t>{0, 4});
     REQUIRE(list(index.inPlace(PlaceIndex{0})) == std::vector<uint32_t>{7});
   }
   SECTION("Should index neither group 0 nor place kNone, and know no other keys") {
-    REQUIRE(index.inGroup(0).empty());
+    REQUIRE(index.inGroup(GroupNumber{0}).empty());
     REQUIRE(index.inPlace(PlaceIndex::kNone).empty());
-    REQUIRE(index.inGroup(4).empty());
-    REQUIRE(index.inGroup(60000).empty());
-    REQUIRE(index.ofSpecies(2).empty());
+    REQUIRE(index.inGroup(GroupNumber{4}).empty());
+    REQUIRE(index.inGroup(GroupNumber{60000}).empty());
+    REQUIRE(index.ofSpecies(SpeciesId{2}).empty());
     REQUIRE(index.inPlace(PlaceIndex{1}).empty());
   }
   SECTION("Should forget the last tick's perceivers on clear") {
     index.clear();
-    index.add(2, 5, 1, PlaceIndex{0});
+    index.add(2, GroupNumber{5}, SpeciesId{1}, PlaceIndex{0});
     index.build();
-    REQUIRE(index.inGroup(3).empty());
-    REQUIRE(list(index.inGroup(5)) == std::vector<uint32_t>{2});
-    REQUIRE(list(index.ofSpecies(1)) == std::vector<uint32_t>{2});
+    REQUIRE(index.inGroup(GroupNumber{3}).empty());
+    REQUIRE(list(index.inGroup(GroupNumber{5})) == std::vector<uint32_t>{2});
+    REQUIRE(list(index.ofSpecies(SpeciesId{1})) == std::vector<uint32_t>{2});
   }
 }
 
@@ -59,7 +59,9 @@ std::vector<Signal> deliverByScan(const World& world, std::span<const Perceiver>
     if (!e || !p.state) continue;
     bool receives = false;
     switch (req.scope) {
-      case SignalScope::kGroup: receives = req.group != 0 && p.state->group == req.group; break;
+      case SignalScope::kGroup:
+        receives = req.group != GroupNumber::kNone && p.state->group == req.group;
+        break;
       case SignalScope::kSpecies: receives = e->species == req.species; break;
       case SignalScope::kPlace:
         receives = req.place != PlaceIndex::kNone && e->place == req.place;
@@ -90,7 +92,7 @@ TEST_CASE("Signals: group, species and place deliveries match the full scan on a
     const uint64_t id = 1 + (i * 7919) % 100003;
     PerceptionState& st = f.addAgent(id, species[rng.next() % 4],
                                      {rng.range(0, 500), rng.range(0, 500), 0}, {1, 0, 0}, sensors);
-    st.group = static_cast<uint16_t>(rng.next() % 40);  // 0: no group
+    st.group = static_cast<GroupNumber>(rng.next() % 40);  // 0: no group
     Entity& e = f.entity(id);
     const uint64_t place = rng.next() % 12;
     e.place = place == 11 ? PlaceIndex::kNone : PlaceIndex{static_cast<uint16_t>(place)};
@@ -106,8 +108,8 @@ TEST_CASE("Signals: group, species and place deliveries match the full scan on a
     const Perceiver& sender = f.perceivers[rng.next() % f.perceivers.size()];
     r.sender = f.world.entities().get(sender.entity)->id;
     r.include_sender = k % 5 == 0;
-    r.group = static_cast<uint16_t>(rng.next() % 42);          // 40, 41: nobody's group
-    r.species = static_cast<uint16_t>(rng.next() % 5);        // 4: nobody's species
+    r.group = static_cast<GroupNumber>(rng.next() % 42);  // 40, 41: nobody's group
+    r.species = SpeciesId{static_cast<uint16_t>(rng.next() % 5)};  // 4: nobody's species
     r.place = k % 17 == 0 ? PlaceIndex::kNone : PlaceIndex{static_cast<uint16_t>(rng.next() % 13)};
     r.value = static_cast<float>(k);
     r.position = {static_cast<float>(k), 0, 0};

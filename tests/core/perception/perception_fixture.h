@@ -30,7 +30,7 @@ struct PerceptionFixture {
     return *system;
   }
   double now() const { return static_cast<double>(tick) * dt_s; }
-  uint16_t species(std::string_view name) { return world.species().intern(name); }
+  SpeciesId species(std::string_view name) { return world.species().intern(name); }
 
   Entity& entity(uint64_t id) { return *world.entities().get(EntityId{id}); }
 

@@ -29,8 +29,8 @@ TEST_CASE("Signals: routing", "[perception][signals]") {
   auto& b = f.addAgent(2, "guard", {10, 0, 0});
   f.addAgent(3, "villager", {30, 0, 0});
   f.addAgent(4, "guard", {100, 0, 0});
-  a.group = 7;
-  b.group = 7;
+  a.group = GroupNumber{7};
+  b.group = GroupNumber{7};
   const SignalId alarm = f.sys().signalNames().intern("OnAlarm");
   auto receivers = [&] {
     std::vector<uint64_t> out;
@@ -56,7 +56,7 @@ TEST_CASE("Signals: routing", "[perception][signals]") {
   }
   SECTION("Should deliver to a group, skipping the sender unless asked") {
     r.scope = SignalScope::kGroup;
-    r.group = 7;
+    r.group = GroupNumber{7};
     f.sys().postSignal(r);
     f.step();
     REQUIRE(receivers() == std::vector<uint64_t>{2});
@@ -94,7 +94,7 @@ TEST_CASE("Signals: routing", "[perception][signals]") {
   SECTION("Should not deliver to an agent whose signals sensor is off") {
     b.sensors.signals = false;
     r.scope = SignalScope::kGroup;
-    r.group = 7;
+    r.group = GroupNumber{7};
     f.sys().postSignal(r);
     f.step();
     REQUIRE(receivers().empty());

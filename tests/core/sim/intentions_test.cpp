@@ -877,7 +877,7 @@ TEST_CASE("The shipped Raoul examples run on the shipped data", "[sim][intent][d
       }
       // Play the game: complete every client-side action Raoul is sent; Go walks him to its
       // target (Take, inside the daemon, then finds the flowers within reach).
-      const uint16_t go = sim.names().find("Go");
+      const ActionNameId go = sim.names().find("Go");
       size_t completed = 0, failed = 0;
       for (int t = 0; t < 7000 && completed + failed < requests.size(); ++t) {
         sim.tick();

@@ -38,8 +38,9 @@ nlohmann::json describe(const Simulation& sim, uint64_t id) {
   return nlohmann::json::parse(json);
 }
 
-// Receivers of one client signal sent by group name (or number when `number` != 0).
-uint64_t receiversOf(Simulation& sim, std::string group_name, uint16_t number = 0) {
+// Receivers of one client signal sent by group name (or number when `number` != kNone).
+uint64_t receiversOf(Simulation& sim, std::string group_name,
+                     GroupNumber number = GroupNumber::kNone) {
   SignalEvent signal;
   signal.name = "OnSquadCall";
   signal.group_name = std::move(group_name);
@@ -80,7 +81,7 @@ TEST_CASE("An npc is in the group its upsert names, or in its archetype's", "[si
   const auto north = describe(s.sim, 1)["group_number"].get<uint16_t>();
   CHECK(describe(s.sim, 3)["group_number"] == north);
   CHECK(describe(s.sim, 4)["group_number"] != north);
-  CHECK(s.sim.groupName(north) == "north_watch");
+  CHECK(s.sim.groupName(GroupNumber{north}) == "north_watch");
 }
 
 TEST_CASE("A group signal reaches the members of that group only", "[sim][groups]") {
@@ -95,7 +96,7 @@ TEST_CASE("A group signal reaches the members of that group only", "[sim][groups
   }
   SECTION("Should reach the same agents by the group's number") {
     const auto north = describe(s.sim, 2)["group_number"].get<uint16_t>();
-    CHECK(receiversOf(s.sim, "", north) == 3);
+    CHECK(receiversOf(s.sim, "", GroupNumber{north}) == 3);
   }
   SECTION("Should refuse an unknown group name, naming it") {
     SignalEvent signal;
