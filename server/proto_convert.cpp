@@ -13,21 +13,35 @@ namespace npc {
 
 namespace {
 
-// Collects the problems of one item, each prefixed with the item's label.
+std::string indexedWithId(std::string_view list, int index, std::string_view id_name,
+                          uint64_t id);
+
+// Collects the problems of one item, each prefixed with the item's label. A list item's
+// label ("upserts[2] (id 17)") is formatted only when it has a problem: most items have
+// none, and an update carries thousands.
 class ItemErrors {
  public:
   ItemErrors(std::string label, std::vector<std::string>& out) : label_(std::move(label)), out_(out) {}
+  // `list` and `id_name` must outlive this (they are literals).
+  ItemErrors(std::string_view list, int index, std::string_view id_name, uint64_t id,
+             std::vector<std::string>& out)
+      : list_(list), id_name_(id_name), id_(id), index_(index), out_(out) {}
+
+  std::string label() const {
+    return index_ < 0 ? label_ : indexedWithId(list_, index_, id_name_, id_);
+  }
 
   // "<label>.<field>: <problem>", or "<label>: <problem>" for the item as a whole; a
   // request's own fields have no label ("<field>: <problem>").
   void add(std::string_view field, std::string_view problem) {
-    std::string line = label_;
+    std::string line = label();
     if (!field.empty()) line.append(line.empty() ? "" : ".").append(field);
     line.append(": ").append(problem);
     out_.push_back(std::move(line));
     ++count_;
   }
   bool any() const { return count_ > 0; }
+  size_t count() const { return count_; }
 
   void finite(std::string_view field, const v1::Vec3& v) {
     if (!(std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()))) {
@@ -53,9 +67,8 @@ class ItemErrors {
   // A finite position outside the world: "x 3.4e+38 is outside the world bounds (+-100000 m)".
   void inWorld(std::string_view field, const v1::Vec3& v, const WorldBounds& bounds) {
     if (!(std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()))) return;
-    if (std::string problem = bounds.outside({v.x(), v.y(), v.z()}); !problem.empty()) {
-      add(field, problem);
-    }
+    const Vec3 p{v.x(), v.y(), v.z()};
+    if (!bounds.contains(p)) add(field, bounds.outside(p));
   }
   void notZero(std::string_view field, uint64_t id) {
     if (id == 0) add(field, "must not be 0");
@@ -81,6 +94,9 @@ class ItemErrors {
 
  private:
   std::string label_;
+  std::string_view list_, id_name_;
+  uint64_t id_ = 0;
+  int index_ = -1;  // < 0: label_ is the label
   std::vector<std::string>& out_;
   size_t count_ = 0;
 };
@@ -106,22 +122,41 @@ std::string indexedWithId(std::string_view list, int index, std::string_view id_
   return label;
 }
 
-// `item`: the index within its list, so the tick thread's errors can name it too.
-// Where each id of one list was first seen, to refuse repeats within one update.
+// Where each id of one list was first seen, to refuse repeats within one update. Open
+// addressing over one array sized for the list: ids are never 0 here (refused before).
 class FirstIndex {
  public:
-  bool isFirst(uint64_t id, int index, std::string_view list, const std::string& label,
-               std::vector<std::string>& errors) {
-    const auto [it, inserted] = first_.emplace(id, index);
-    if (inserted) return true;
-    ItemErrors(label, errors).add("", "id repeated in this update (first at " +
-                                          indexed(list, it->second) + ")");
+  explicit FirstIndex(size_t items) {
+    size_t slots = 16;
+    while (slots < 2 * items) slots *= 2;
+    slots_.assign(slots, {0, 0});
+    mask_ = slots - 1;
+  }
+
+  bool isFirst(uint64_t id, int index, std::string_view list, ItemErrors& err) {
+    size_t at = static_cast<size_t>((id * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
+    while (slots_[at].first != 0 && slots_[at].first != id) at = (at + 1) & mask_;
+    if (slots_[at].first == 0) {
+      slots_[at] = {id, index};
+      return true;
+    }
+    err.add("", "id repeated in this update (first at " + indexed(list, slots_[at].second) + ")");
     return false;
   }
 
  private:
-  std::unordered_map<uint64_t, int> first_;
+  std::vector<std::pair<uint64_t, int>> slots_;
+  size_t mask_ = 0;
 };
+
+// A new command of body T, built in place in `commands`; `item`: the index within its
+// list, so the tick thread's errors can name it too.
+template <class T>
+T& appendNew(std::vector<Command>& commands, int item = 0) {
+  Command& command = commands.emplace_back();
+  command.item = static_cast<uint32_t>(item);
+  return command.body.emplace<T>();
+}
 
 void append(std::vector<Command>& commands, CommandBody body, int item = 0) {
   Command& command = commands.emplace_back();
@@ -153,7 +188,7 @@ void convertObstacles(const v1::WorldUpdate& u, const WorldBounds& bounds, Conve
                       std::vector<Command>& commands) {
   for (int i = 0; i < u.obstacles_size(); ++i) {
     const v1::Obstacle& o = u.obstacles(i);
-    ItemErrors err(indexedWithId("obstacles", i, "id", o.id()), out.errors);
+    ItemErrors err("obstacles", i, "id", o.id(), out.errors);
     if (o.id() == 0) err.add("", "id must not be 0");
     const size_t before = out.errors.size();
     err.requiredVec("min", o.has_min(), o.min());
@@ -189,7 +224,7 @@ void convertStimuli(const v1::WorldUpdate& u, const WorldBounds& bounds, Convert
                     std::vector<Command>& commands) {
   for (int i = 0; i < u.sounds_size(); ++i) {
     const v1::Sound& s = u.sounds(i);
-    ItemErrors err(indexed("sounds", i), out.errors);
+    ItemErrors err("sounds", i, "", 0, out.errors);
     err.requiredVec("position", s.has_position(), s.position());
     err.inWorld("position", s.position(), bounds);
     if (!(std::isfinite(s.radius()) && s.radius() > 0.f)) {
@@ -225,7 +260,7 @@ void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
                     std::vector<Command>& commands) {
   for (int i = 0; i < u.results_size(); ++i) {
     const v1::ActionResult& r = u.results(i);
-    ItemErrors err(indexedWithId("results", i, "agent", r.agent()), out.errors);
+    ItemErrors err("results", i, "agent", r.agent(), out.errors);
     if (r.agent() == 0) err.add("", "agent must not be 0");
     if (r.intention() == 0) err.add("intention", "must not be 0");
     // Unset is refused: a result whose outcome was forgotten must not count as completed.
@@ -299,7 +334,7 @@ void convertIntentionItems(const v1::WorldUpdate& u, const WorldBounds& bounds,
                            ConvertedUpdate& out, std::vector<Command>& commands) {
   for (int i = 0; i < u.external_actions_size(); ++i) {
     const v1::ExternalAction& x = u.external_actions(i);
-    ItemErrors err(indexedWithId("external_actions", i, "agent", x.agent()), out.errors);
+    ItemErrors err("external_actions", i, "agent", x.agent(), out.errors);
     if (x.agent() == 0) err.add("", "agent must not be 0");
     err.length("action", x.action(), kMaxNameBytes);
     if (x.action().empty() && !x.coercive()) err.add("action", "must be set unless coercive");
@@ -313,7 +348,7 @@ void convertIntentionItems(const v1::WorldUpdate& u, const WorldBounds& bounds,
   }
   for (int i = 0; i < u.game_actions_size(); ++i) {
     const v1::GameAction& g = u.game_actions(i);
-    ItemErrors err(indexedWithId("game_actions", i, "agent", g.agent()), out.errors);
+    ItemErrors err("game_actions", i, "agent", g.agent(), out.errors);
     if (g.agent() == 0) err.add("", "agent must not be 0");
     err.requiredName("action", g.action());
     if (!(std::isfinite(g.delay_s()) && g.delay_s() >= 0.0)) {
@@ -639,9 +674,12 @@ v1::EventKind toProto(EventKind kind) {
   return v1::EVENT_KIND_UNSPECIFIED;
 }
 
-bool validateEntity(const v1::Entity& e, const std::string& label, bool kind_required,
-                    std::vector<std::string>& errors, const WorldBounds& bounds) {
-  ItemErrors err(label, errors);
+namespace {
+
+// validateEntity's checks, reported through `err`; true when `err` got none from them.
+bool checkEntity(const v1::Entity& e, bool kind_required, ItemErrors& err,
+                 const WorldBounds& bounds) {
+  const size_t before = err.count();
   if (e.id() == 0) err.add("", "id must not be 0");
   err.knownEnum("kind", e.kind(), v1::EntityKind_IsValid, !kind_required);
   if (e.has_position()) {
@@ -669,11 +707,10 @@ bool validateEntity(const v1::Entity& e, const std::string& label, bool kind_req
   err.length("place", e.place(), kMaxNameBytes);
   err.length("archetype", e.archetype(), kMaxNameBytes);
   err.length("group", e.group(), kMaxNameBytes);
-  return !err.any();
+  return err.count() == before;
 }
 
-EntityState toEntityState(const v1::Entity& e, EntityKind unspecified_kind) {
-  EntityState s;
+void fillEntityState(const v1::Entity& e, EntityKind unspecified_kind, EntityState& s) {
   s.id = static_cast<EntityId>(e.id());
   s.kind = fromProto(e.kind()).value_or(unspecified_kind);
   s.species = e.species();
@@ -687,6 +724,19 @@ EntityState toEntityState(const v1::Entity& e, EntityKind unspecified_kind) {
   s.place = e.place();
   s.archetype = e.archetype();
   s.group = e.group();
+}
+
+}  // namespace
+
+bool validateEntity(const v1::Entity& e, const std::string& label, bool kind_required,
+                    std::vector<std::string>& errors, const WorldBounds& bounds) {
+  ItemErrors err(label, errors);
+  return checkEntity(e, kind_required, err, bounds);
+}
+
+EntityState toEntityState(const v1::Entity& e, EntityKind unspecified_kind) {
+  EntityState s;
+  fillEntityState(e, unspecified_kind, s);
   return s;
 }
 
@@ -706,35 +756,39 @@ bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::st
   return true;
 }
 
-ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
-                              const WorldBounds& bounds) {
-  ConvertedUpdate out;
+void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
+                   const WorldBounds& bounds, ConvertedUpdate& out) {
+  out.commands.clear();
+  out.errors.clear();
+  out.subscription.reset();
+  out.refused = false;
   if (const size_t n = itemCount(u); n > max_items) {
     out.refused = true;
     out.errors.push_back("update: " + std::to_string(n) + " items exceed the limit of " +
                          std::to_string(max_items) + " per update; nothing was applied");
-    return out;
+    return;
   }
   std::vector<Command>& commands = out.commands;
   commands.reserve(itemCount(u));
 
   // An id twice in one list is ambiguous (which state wins?): the later item is refused.
-  FirstIndex first_upsert, first_removal;
+  FirstIndex first_upsert(static_cast<size_t>(u.upserts_size()));
   for (int i = 0; i < u.upserts_size(); ++i) {
     const v1::Entity& e = u.upserts(i);
-    const std::string label = indexedWithId("upserts", i, "id", e.id());
-    if (!validateEntity(e, label, true, out.errors, bounds)) continue;
-    if (!first_upsert.isFirst(e.id(), i, "upserts", label, out.errors)) continue;
-    append(commands, UpsertEntity{toEntityState(e, EntityKind::kObject)}, i);
+    ItemErrors err("upserts", i, "id", e.id(), out.errors);
+    if (!checkEntity(e, true, err, bounds)) continue;
+    if (!first_upsert.isFirst(e.id(), i, "upserts", err)) continue;
+    fillEntityState(e, EntityKind::kObject, appendNew<UpsertEntity>(commands, i).state);
   }
+  FirstIndex first_removal(static_cast<size_t>(u.removals_size()));
   for (int i = 0; i < u.removals_size(); ++i) {
     if (u.removals(i) == 0) {
       ItemErrors(indexed("removals", i), out.errors).add("", "id must not be 0");
       continue;
     }
-    const std::string label = indexedWithId("removals", i, "id", u.removals(i));
-    if (!first_removal.isFirst(u.removals(i), i, "removals", label, out.errors)) continue;
-    append(commands, RemoveEntity{static_cast<EntityId>(u.removals(i))}, i);
+    ItemErrors err("removals", i, "id", u.removals(i), out.errors);
+    if (!first_removal.isFirst(u.removals(i), i, "removals", err)) continue;
+    appendNew<RemoveEntity>(commands, i).id = static_cast<EntityId>(u.removals(i));
   }
   convertObstacles(u, bounds, out, commands);
   convertStimuli(u, bounds, out, commands);
@@ -751,6 +805,12 @@ ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t 
     out.errors.resize(kMaxErrorsPerUpdate);
     out.errors.push_back("update: " + std::to_string(hidden) + " more errors not shown");
   }
+}
+
+ConvertedUpdate convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
+                              const WorldBounds& bounds) {
+  ConvertedUpdate out;
+  convertUpdate(u, origin, max_items, bounds, out);
   return out;
 }
 

@@ -67,6 +67,10 @@ struct ConvertedUpdate {
 // WorldUpdate -> commands for `origin`, each stamped with update.seq.
 ConvertedUpdate convertUpdate(const v1::WorldUpdate& update, ClientId origin, size_t max_items,
                               const WorldBounds& bounds = {});
+// The same into `out`, replacing what it held but keeping its buffers: a stream converts
+// every update into one ConvertedUpdate.
+void convertUpdate(const v1::WorldUpdate& update, ClientId origin, size_t max_items,
+                   const WorldBounds& bounds, ConvertedUpdate& out);
 
 // Checks every field of one entity; appends "<label>.<field>: <problem>" per problem and
 // returns true when there was none. An unspecified kind is an error only if kind_required.

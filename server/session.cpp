@@ -224,9 +224,9 @@ void ConnectReactor::handleUpdate() {
                        " updates/s on this stream"});
     return;
   }
-  ConvertedUpdate converted =
-      convertUpdate(update_, session_->id(), hub_.limits().max_items_per_update,
-                    hub_.sim().config().world.bounds);
+  ConvertedUpdate& converted = converted_;
+  convertUpdate(update_, session_->id(), hub_.limits().max_items_per_update,
+                hub_.sim().config().world.bounds, converted);
   if (session_->readOnly() && !converted.commands.empty()) {
     // An observer watches: whatever else the update carried is refused as a whole.
     converted.commands.clear();

@@ -152,6 +152,9 @@ class ConnectReactor final
   std::shared_ptr<Session> session_;
   grpc::CallbackServerContext* context_;
   v1::WorldUpdate update_;  // the one outstanding read's buffer
+  // What update_ converted to; kept across reads so that its buffers are reused (the
+  // simulation hands back an applied batch's buffer for each batch it takes).
+  ConvertedUpdate converted_;
   double tokens_ = 1.0;
   std::chrono::steady_clock::time_point refilled_ = std::chrono::steady_clock::now();
 };

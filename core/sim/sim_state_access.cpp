@@ -254,11 +254,8 @@ void SimStateAccess::addPending(std::span<const SignalRequest> signals,
 }
 
 void SimStateAccess::clear() {
-  {
-    // Commands queued before the restore (the world file's) describe the state replaced.
-    std::lock_guard lock(sim_.queue_mutex_);
-    sim_.queue_.clear();
-  }
+  // Commands queued before the restore (the world file's) describe the state replaced.
+  sim_.inbox_.clear();
   std::vector<EntityId> ids;
   for (const Agent& agent : sim_.agents_.rows()) ids.push_back(agent.id);
   for (EntityId id : ids) {

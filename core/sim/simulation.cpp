@@ -55,7 +55,8 @@ Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
       mbt_host_(std::make_unique<SimMbtHost>(*this)),
       planning_(std::make_unique<SimPlanning>()),
       places_(config.hibernation),
-      custody_(config.leased_places) {
+      custody_(config.leased_places),
+      inbox_(config.max_queued_commands) {
   if (config_.threads > 1) pool_ = std::make_unique<WorkerPool>(config_.threads);
   vocabulary_.intern(names_, archetypes_);
   registerActions();
@@ -185,25 +186,11 @@ BstLoadReport Simulation::finishTreeLoad(BstLoadReport report) {
   return report;
 }
 
-bool Simulation::submit(Command command) {
-  std::lock_guard lock(queue_mutex_);
-  if (queue_.size() >= config_.max_queued_commands) return false;
-  queue_.push_back(std::move(command));
-  return true;
-}
+bool Simulation::submit(Command command) { return inbox_.push(std::move(command)); }
 
-bool Simulation::submit(std::vector<Command>& commands) {
-  std::lock_guard lock(queue_mutex_);
-  if (queue_.size() + commands.size() > config_.max_queued_commands) return false;
-  for (Command& c : commands) queue_.push_back(std::move(c));
-  commands.clear();
-  return true;
-}
+bool Simulation::submit(std::vector<Command>& commands) { return inbox_.push(commands); }
 
-size_t Simulation::queuedCommands() const {
-  std::lock_guard lock(queue_mutex_);
-  return queue_.size();
-}
+size_t Simulation::queuedCommands() const { return inbox_.size(); }
 
 void Simulation::tick() {
   output_.clear();
@@ -234,19 +221,13 @@ void Simulation::tick() {
 }
 
 void Simulation::ingest() {
-  {
-    std::lock_guard lock(queue_mutex_);
-    applying_.swap(queue_);
-  }
-  for (Command& command : applying_) {
+  totals_.commands_applied += inbox_.drain([this](Command& command) {
     // Recorded one by one, each just before it applies (apply moves from it): a recorder
     // that looks the command's agent up sees the world the command meets.
     for (const CommandRecorder& record : recorders_) record(tick_, command);
     clients_.noteUsed(command.origin);
     apply(command);
-  }
-  totals_.commands_applied += applying_.size();
-  applying_.clear();
+  });
 }
 
 void Simulation::apply(Command& command) {

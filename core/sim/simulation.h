@@ -36,6 +36,7 @@
 #include "mbt/host.h"
 #include "mbt/library.h"
 #include "perception/perception_system.h"
+#include "sim/command_inbox.h"
 #include "sim/commands.h"
 #include "sim/definition_set.h"
 #include "sim/behavior_phase.h"
@@ -218,7 +219,8 @@ class Simulation {
   // Thread-safe. Queues commands for the next tick, in order. Returns false (queuing
   // nothing) when the queue is full; the caller reports RESOURCE_EXHAUSTED.
   bool submit(Command command);
-  bool submit(std::vector<Command>& commands);  // moves from and clears `commands`
+  // Moves from and empties `commands`, leaving it an earlier batch's buffer to refill.
+  bool submit(std::vector<Command>& commands);
   // Tick thread, between ticks: `recorder` is called with each command as a tick applies
   // it, in order, just before it applies (the input journal; a cluster node's place
   // inputs). Recorders are called in the order they were added. A recorder may wrap the
@@ -536,9 +538,7 @@ class Simulation {
   SignalQueue signals_;
 
   std::vector<CommandRecorder> recorders_;
-  mutable std::mutex queue_mutex_;
-  std::vector<Command> queue_;     // guarded by queue_mutex_
-  std::vector<Command> applying_;  // tick thread: swapped with queue_ at ingest
+  CommandInbox inbox_;
 
   uint64_t tick_ = 0;
   IntentionIdSource intention_ids_;

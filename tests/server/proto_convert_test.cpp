@@ -939,3 +939,59 @@ TEST_CASE("Admin requests become commands or name their bad fields", "[proto_con
     CHECK(errors.empty());
   }
 }
+
+TEST_CASE("convertUpdate refuses each repeated id of a long list, naming its first place",
+          "[proto_convert]") {
+  v1::WorldUpdate u;
+  // Small ids and ids apart by 2^32 hash differently: together, many share slots, so
+  // repeats must be told from collisions.
+  constexpr int kIds = 600;
+  for (int i = 0; i < kIds / 2; ++i) addNpc(u, 1 + uint64_t(i));
+  for (int i = 1; i <= kIds / 2; ++i) addNpc(u, 1 + (uint64_t(i) << 32));
+  addNpc(u, 8);
+  addNpc(u, 1 + (uint64_t(300) << 32));
+  u.add_removals(5);
+  u.add_removals(uint64_t(5) << 40);
+  u.add_removals(5);
+
+  ConvertedUpdate out = convertUpdate(u, ClientId{1}, 10000);
+
+  CHECK(out.commands.size() == kIds + 2);
+  REQUIRE(out.errors.size() == 3);
+  CHECK(out.errors[0] ==
+        "upserts[600] (id 8): id repeated in this update (first at upserts[7])");
+  CHECK(out.errors[1] ==
+        "upserts[601] (id 1288490188801): id repeated in this update (first at upserts[599])");
+  CHECK(out.errors[2] == "removals[2] (id 5): id repeated in this update (first at removals[0])");
+}
+
+TEST_CASE("convertUpdate into a reused ConvertedUpdate keeps nothing of the last update",
+          "[proto_convert]") {
+  ConvertedUpdate out;
+  v1::WorldUpdate refused;
+  for (uint64_t id = 1; id <= 3; ++id) addNpc(refused, id);
+  convertUpdate(refused, ClientId{1}, 2, {}, out);
+  REQUIRE(out.refused);
+
+  v1::WorldUpdate bad;
+  bad.set_seq(5);
+  addNpc(bad, 9);
+  bad.add_removals(0);
+  bad.mutable_subscribe()->add_places("square");
+  convertUpdate(bad, ClientId{2}, 100, {}, out);
+  CHECK_FALSE(out.refused);
+  CHECK(out.errors == std::vector<std::string>{"removals[0]: id must not be 0"});
+  REQUIRE(out.commands.size() == 1);
+  CHECK(out.commands[0].seq == 5);
+  CHECK(out.commands[0].origin == ClientId{2});
+  CHECK(out.subscription.has_value());
+
+  v1::WorldUpdate good;
+  good.set_seq(6);
+  addNpc(good, 10);
+  convertUpdate(good, ClientId{2}, 100, {}, out);
+  CHECK(out.errors.empty());
+  CHECK_FALSE(out.subscription.has_value());
+  REQUIRE(out.commands.size() == 1);
+  CHECK(bodyAs<UpsertEntity>(out.commands[0]).state.id == EntityId{10});
+}

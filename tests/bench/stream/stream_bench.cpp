@@ -4,6 +4,7 @@
 //   1. npcd: a whole daemon in-process (Daemon: Simulation, ClientHub, NpcService, tick
 //      thread) on a loopback port, demo archetypes, empty world, no hibernation, ticking at
 //      --tick-hz (default 1000: back to back, so the tick rate does not cap what goes out).
+//      --max-inbox-commands sets its back-pressure threshold (config max_inbox_commands).
 //      The client floods WorldUpdates (every NPC and player upserted, results for every
 //      action received) and reads the actions npcd sends.
 //   2. echo: EchoService on another loopback port, answering each update with one
@@ -41,6 +42,7 @@ struct Options {
   double seconds = 5.0;
   double tick_hz = 1000.0;
   bool check = false;
+  uint32_t max_inbox_commands = 0;  // 0: as config/npcd.json has it
 };
 
 // Rates over the measured window, and what the whole run ended with.
@@ -96,6 +98,7 @@ DaemonConfig benchDaemonConfig(const Options& o) {
   c.shutdown_grace_s = 1;
   c.tick_hz = o.tick_hz;
   c.watchdog.warn_budgets = 1e6;  // back-to-back ticks overrun their 1 ms budget by design
+  if (o.max_inbox_commands > 0) c.max_inbox_commands = o.max_inbox_commands;
   c.max_items_per_update = static_cast<uint32_t>(o.shape.max_items_per_update);
   return c;
 }
@@ -151,6 +154,8 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", o.warmup_s, "seconds before the window");
   app.add_option("--seconds", o.seconds, "measured window, seconds");
   app.add_option("--tick-hz", o.tick_hz, "npcd's tick rate (1000: back to back)");
+  app.add_option("--max-inbox-commands", o.max_inbox_commands,
+                 "npcd's back-pressure: reads pause while more commands wait for the tick");
   app.add_flag("--check", o.check, "exit 1 unless every update was answered and nothing failed");
   CLI11_PARSE(app, argc, argv);
 

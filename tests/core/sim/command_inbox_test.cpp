@@ -1,0 +1,167 @@
+// CommandInbox: submission order across batches and singles, all-or-nothing capacity,
+// batch buffers handed back for reuse, and who destroys what was applied.
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "sim/command_inbox.h"
+
+using namespace npc;
+
+namespace {
+
+Command removal(uint64_t id, uint64_t seq) {
+  Command c;
+  c.seq = seq;
+  c.body = RemoveEntity{static_cast<EntityId>(id)};
+  return c;
+}
+
+std::vector<Command> batchOf(std::initializer_list<uint64_t> ids, uint64_t seq) {
+  std::vector<Command> batch;
+  for (uint64_t id : ids) batch.push_back(removal(id, seq));
+  return batch;
+}
+
+// A single carrying a reply that holds `token`, as an admin call's reply holds its caller.
+Command signalHolding(std::shared_ptr<int> token) {
+  Command c;
+  SignalEvent signal;
+  signal.name = "alarm";
+  signal.reply = [token](const Status&) {};
+  c.body = std::move(signal);
+  return c;
+}
+
+std::vector<uint64_t> drainIds(CommandInbox& inbox) {
+  std::vector<uint64_t> ids;
+  inbox.drain([&](Command& c) {
+    if (auto* r = std::get_if<RemoveEntity>(&c.body)) ids.push_back(raw(r->id));
+  });
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("CommandInbox applies batches and singles in submission order") {
+  CommandInbox inbox(100);
+  auto first = batchOf({1, 2, 3}, 1);
+  REQUIRE(inbox.push(removal(10, 0)));
+  REQUIRE(inbox.push(first));
+  CHECK(first.empty());
+  REQUIRE(inbox.push(removal(11, 0)));
+  REQUIRE(inbox.push(removal(12, 0)));
+  auto second = batchOf({4, 5}, 2);
+  REQUIRE(inbox.push(second));
+  CHECK(inbox.size() == 8);
+  CHECK(drainIds(inbox) == std::vector<uint64_t>{10, 1, 2, 3, 11, 12, 4, 5});
+  CHECK(inbox.size() == 0);
+  CHECK(drainIds(inbox).empty());
+}
+
+TEST_CASE("CommandInbox refuses a batch whole when it would pass its capacity") {
+  CommandInbox inbox(4);
+  auto three = batchOf({1, 2, 3}, 1);
+  REQUIRE(inbox.push(three));
+  auto two = batchOf({4, 5}, 2);
+  CHECK_FALSE(inbox.push(two));
+  CHECK(two.size() == 2);  // left as it was, for the caller to report
+  CHECK(inbox.size() == 3);
+  REQUIRE(inbox.push(removal(6, 3)));
+  CHECK_FALSE(inbox.push(removal(7, 4)));
+  CHECK(drainIds(inbox) == std::vector<uint64_t>{1, 2, 3, 6});
+  CHECK(inbox.push(two));  // room again after the tick
+  CHECK(drainIds(inbox) == std::vector<uint64_t>{4, 5});
+}
+
+TEST_CASE("CommandInbox hands an applied batch's buffer back, emptied") {
+  CommandInbox inbox(10000);
+  std::vector<Command> batch;
+  for (uint64_t i = 1; i <= 500; ++i) batch.push_back(removal(i, 1));
+  REQUIRE(inbox.push(batch));
+  CHECK(batch.capacity() == 0);  // nothing applied yet: nothing to hand back
+  CHECK(drainIds(inbox).size() == 500);
+
+  std::vector<Command> next = batchOf({7}, 2);
+  REQUIRE(inbox.push(next));
+  CHECK(next.empty());
+  CHECK(next.capacity() >= 500);  // the first batch's buffer, to refill without allocating
+  CHECK(drainIds(inbox) == std::vector<uint64_t>{7});
+}
+
+TEST_CASE("CommandInbox destroys an admin call as soon as it is applied") {
+  CommandInbox inbox(100);
+  auto token = std::make_shared<int>(1);
+  REQUIRE(inbox.push(signalHolding(token)));
+  CHECK(token.use_count() == 2);
+  size_t applied = inbox.drain([](Command&) {});
+  CHECK(applied == 1);
+  CHECK(token.use_count() == 1);  // its reply (and what it held) is gone
+}
+
+TEST_CASE("CommandInbox leaves a stream batch's commands to the next submitter to destroy") {
+  CommandInbox inbox(100);
+  auto token = std::make_shared<int>(1);
+  std::vector<Command> batch;
+  batch.push_back(signalHolding(token));
+  REQUIRE(inbox.push(batch));
+  inbox.drain([](Command&) {});
+  CHECK(token.use_count() == 2);  // kept with its buffer, off the tick thread
+  auto next = batchOf({1}, 2);
+  REQUIRE(inbox.push(next));  // takes that buffer and clears it
+  CHECK(token.use_count() == 1);
+}
+
+TEST_CASE("CommandInbox::clear forgets what was queued") {
+  CommandInbox inbox(100);
+  auto batch = batchOf({1, 2}, 1);
+  REQUIRE(inbox.push(batch));
+  inbox.clear();
+  CHECK(inbox.size() == 0);
+  CHECK(drainIds(inbox).empty());
+}
+
+TEST_CASE("CommandInbox keeps each submitter's order while a tick drains beside them",
+          "[command_inbox][threads]") {
+  // Streams push batches and singles from their own threads while the tick thread drains:
+  // every command arrives once, and each submitter's in the order it pushed them.
+  constexpr int kSubmitters = 4, kBatches = 300, kPerBatch = 7;
+  CommandInbox inbox(1'000'000);
+  std::atomic<int> done{0};
+  std::atomic<bool> pushed_all{true};  // Catch2's assertions are for the test's own thread
+  std::vector<std::thread> submitters;
+  for (int s = 0; s < kSubmitters; ++s) {
+    submitters.emplace_back([&, s] {
+      std::vector<Command> batch;
+      uint64_t next = 0;
+      for (int b = 0; b < kBatches; ++b) {
+        for (int i = 0; i < kPerBatch; ++i) batch.push_back(removal(next++, uint64_t(s)));
+        if (!inbox.push(batch) || !batch.empty()) pushed_all = false;
+        if (b % 10 == 0 && !inbox.push(removal(next++, uint64_t(s)))) pushed_all = false;
+      }
+      done.fetch_add(1);
+    });
+  }
+  std::vector<uint64_t> last(kSubmitters, 0);
+  std::vector<uint64_t> seen(kSubmitters, 0);
+  bool in_order = true;
+  auto apply = [&](Command& c) {
+    const auto s = static_cast<size_t>(c.seq);
+    const uint64_t id = raw(std::get<RemoveEntity>(c.body).id);
+    if (seen[s] > 0 && id != last[s] + 1) in_order = false;
+    if (seen[s] == 0 && id != 0) in_order = false;
+    last[s] = id;
+    ++seen[s];
+  };
+  while (done.load() < kSubmitters) inbox.drain(apply);
+  for (std::thread& t : submitters) t.join();
+  inbox.drain(apply);
+  CHECK(pushed_all);
+  CHECK(in_order);
+  for (int s = 0; s < kSubmitters; ++s) {
+    CHECK(seen[size_t(s)] == kBatches * kPerBatch + kBatches / 10);
+  }
+}
