@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/prefetch.h"
 #include "base/worker_pool.h"
 #include "world/world.h"
 
@@ -12,15 +13,23 @@ template <class Sink>
 void StealthMeter::gatherOffers(const World& world, std::span<const Perceiver> perceivers,
                                 Sink&& sink) {
   const EntityTable& entities = world.entities();
-  for (const Perceiver& p : perceivers) {
-    const Entity* self = entities.get(p.entity);
-    if (!self || !p.state) continue;
+  for (size_t i = 0; i < perceivers.size(); ++i) {
+    // Most agents track no player: their track count is all this reads of them, asked for a
+    // few agents ahead (base/prefetch.h). The agent's own body (another row, another cache
+    // miss) is looked up only for an offer.
+    prefetchAhead(perceivers, i, [](const Perceiver& q) {
+      return q.state ? static_cast<const void*>(&q.state->track_count) : nullptr;
+    });
+    const Perceiver& p = perceivers[i];
+    if (!p.state) continue;
+    const Entity* self = nullptr;
     for (const TargetTrack& t : p.state->activeTracks()) {
       if (!t.has(TargetTrack::kPlayer)) continue;
-      const Entity* target = entities.get(t.handle);
-      if (!target || target->id != t.target) continue;
       const float v = t.state == TrackState::kVisible ? kMaxCoefficient : t.coefficient;
       if (v <= 0.f) continue;
+      const Entity* target = entities.get(t.handle);
+      if (!target || target->id != t.target) continue;
+      if (!self && !(self = entities.get(p.entity))) break;
       sink(Offer{entities.rowOf(t.handle), {v, self->id}});
     }
   }
