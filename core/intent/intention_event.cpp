@@ -1,5 +1,6 @@
 #include "intent/intention_event.h"
 
+#include <charconv>
 #include <cstdio>
 
 namespace npc {
@@ -41,55 +42,76 @@ std::string_view toString(IntentionReason reason) {
 
 namespace {
 
-std::string quoted(const NameTable<ActionNameId>& names, ActionNameId name) {
-  return "\"" + names.name(name) + "\"";
+void appendNumber(std::string& out, uint64_t value) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
 }
 
-std::string explain(const IntentionEvent& e, const NameTable<ActionNameId>& names) {
-  const std::string action = quoted(names, e.action);
+void appendQuoted(std::string& out, const NameTable<ActionNameId>& names, ActionNameId name) {
+  out.append("\"").append(names.name(name)).append("\"");
+}
+
+// Why the intention failed or was interrupted; nothing for kNone.
+void appendReason(std::string& out, const IntentionEvent& e, const NameTable<ActionNameId>& names) {
+  auto text = [&](const char* why) { out.append(": ").append(why); };
   switch (e.reason) {
-    case IntentionReason::kNone: return {};
+    case IntentionReason::kNone: return;
     case IntentionReason::kNotAvailable:
-      return "cannot perform " + action +
-             ": not among the agent's own actions nor its influences'";
-    case IntentionReason::kMayStartRefused: return "may not start now (MayStart refused)";
-    case IntentionReason::kInitFailed: return "initialisation failed";
-    case IntentionReason::kPerformFailed: return "the action failed";
+      out.append(": cannot perform ");
+      appendQuoted(out, names, e.action);
+      out.append(": not among the agent's own actions nor its influences'");
+      return;
+    case IntentionReason::kMayStartRefused: return text("may not start now (MayStart refused)");
+    case IntentionReason::kInitFailed: return text("initialisation failed");
+    case IntentionReason::kPerformFailed: return text("the action failed");
     case IntentionReason::kTooManyClientArgs:
-      return "a client-side action carries at most 4 arguments";
-    case IntentionReason::kClientFailed: return "the game reported failure";
-    case IntentionReason::kTimeout: return "no result from the game within the action timeout";
-    case IntentionReason::kGameFailed: return "failed by the game";
-    case IntentionReason::kMayContinueRefused: return "may not continue (MayContinue refused)";
-    case IntentionReason::kCancelled: return "cancelled by the controller";
+      return text("a client-side action carries at most 4 arguments");
+    case IntentionReason::kClientFailed: return text("the game reported failure");
+    case IntentionReason::kTimeout: return text("no result from the game within the action timeout");
+    case IntentionReason::kGameFailed: return text("failed by the game");
+    case IntentionReason::kMayContinueRefused: return text("may not continue (MayContinue refused)");
+    case IntentionReason::kCancelled: return text("cancelled by the controller");
     case IntentionReason::kCoerced:
-      return "coercive action by entity " + std::to_string(raw(e.subject));
-    case IntentionReason::kPreempted: return "preempted by a coercive game action";
+      out.append(": coercive action by entity ");
+      appendNumber(out, raw(e.subject));
+      return;
+    case IntentionReason::kPreempted: return text("preempted by a coercive game action");
     case IntentionReason::kActionUnavailable:
-      return "the influence providing " + action + " was removed";
-    case IntentionReason::kGameInterrupted: return "interrupted by the game";
+      out.append(": the influence providing ");
+      appendQuoted(out, names, e.action);
+      out.append(" was removed");
+      return;
+    case IntentionReason::kGameInterrupted: return text("interrupted by the game");
     case IntentionReason::kRestored:
-      return "the daemon restarted from a snapshot taken while it ran";
+      return text("the daemon restarted from a snapshot taken while it ran");
     case IntentionReason::kPrerequisiteFailed:
-      return "dropped: the intention it depended on did not complete";
+      return text("dropped: the intention it depended on did not complete");
   }
-  return {};
 }
 
 }  // namespace
 
-std::string describeEvent(const IntentionEvent& e, const NameTable<ActionNameId>& names) {
-  std::string text = "agent " + std::to_string(raw(e.agent)) + ": intention " +
-                     std::to_string(raw(e.intention)) + " " + quoted(names, e.action) + " " +
-                     std::string(toString(e.kind));
-  const std::string why = explain(e, names);
-  if (!why.empty()) text += ": " + why;
-  if (e.detail != ActionNameId::kNone) text += " (" + names.name(e.detail) + ")";
+void appendEventText(const IntentionEvent& e, const NameTable<ActionNameId>& names,
+                     std::string& out) {
+  out.append("agent ");
+  appendNumber(out, raw(e.agent));
+  out.append(": intention ");
+  appendNumber(out, raw(e.intention));
+  out.append(" ");
+  appendQuoted(out, names, e.action);
+  out.append(" ").append(toString(e.kind));
+  appendReason(out, e, names);
+  if (e.detail != ActionNameId::kNone) out.append(" (").append(names.name(e.detail)).append(")");
   if (e.kind == IntentionEventKind::kInterrupted) {
     char buf[32];
     std::snprintf(buf, sizeof buf, " at %.0f%%", static_cast<double>(e.progress) * 100.0);
-    text += buf;
+    out.append(buf);
   }
+}
+
+std::string describeEvent(const IntentionEvent& e, const NameTable<ActionNameId>& names) {
+  std::string text;
+  appendEventText(e, names, text);
   return text;
 }
 

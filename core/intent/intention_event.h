@@ -61,5 +61,8 @@ struct IntentionEvent {
 //   actions nor its influences'
 // Allocates: call it when emitting, never per agent per tick.
 std::string describeEvent(const IntentionEvent& event, const NameTable<ActionNameId>& names);
+// The same text appended to `out`, which keeps its capacity from one event to the next.
+void appendEventText(const IntentionEvent& event, const NameTable<ActionNameId>& names,
+                     std::string& out);
 
 }  // namespace npc

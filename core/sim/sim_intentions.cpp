@@ -348,8 +348,11 @@ void Simulation::onIntentionEvent(const IntentionEvent& e, const std::string* cl
   ev.value = e.progress;
   ev.intention = e.intention;
   if (e.kind == IntentionEventKind::kFailed || e.kind == IntentionEventKind::kInterrupted) {
-    ev.text = describeEvent(e, names_);  // failures are rare: text is worth its allocation
-    if (client_reason && e.reason == IntentionReason::kClientFailed) ev.text += ": " + *client_reason;
+    ev.text = output_.takeText();
+    appendEventText(e, names_, ev.text);
+    if (client_reason && e.reason == IntentionReason::kClientFailed) {
+      ev.text.append(": ").append(*client_reason);
+    }
   }
   output_.events.push_back(std::move(ev));
   if (agent) trees_.applySignal(agent->bst, intention_signals_[static_cast<size_t>(e.kind)]);

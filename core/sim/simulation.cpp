@@ -604,11 +604,14 @@ void Simulation::select() {
     Agent& agent = agents[change.row];
     const BehaviorSelection& selection = change.selection;
     profile_.atAgent(agent.id);
+    std::string text = output_.takeText();
+    text.append(trees_.behaviorName(selection.previous))
+        .append(" -> ")
+        .append(trees_.behaviorName(selection.current));
     emitEvent(EventKind::kBehavior, agent.id,
               world_.entities().get(agent.entity) ? world_.entities().get(agent.entity)->place
                                                   : PlaceIndex::kNone,
-              std::string(trees_.behaviorName(selection.previous)) + " -> " +
-                  std::string(trees_.behaviorName(selection.current)));
+              std::move(text));
     enterBehavior(agent, selection.current);
   }
 }
