@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 #include <utility>
 
 #include "intent/intent_types.h"
@@ -158,10 +157,10 @@ T& appendNew(std::vector<Command>& commands, int item = 0) {
   return command.body.emplace<T>();
 }
 
-void append(std::vector<Command>& commands, CommandBody body, int item = 0) {
-  Command& command = commands.emplace_back();
-  command.body = std::move(body);
-  command.item = static_cast<uint32_t>(item);
+// A body built beforehand, moved into a new command.
+template <class T>
+void append(std::vector<Command>& commands, T body, int item = 0) {
+  appendNew<T>(commands, item) = std::move(body);
 }
 
 Vec3 toVec3(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }
