@@ -15,6 +15,7 @@
 #include <grpcpp/health_check_service_interface.h>
 #include <spdlog/spdlog.h>
 
+#include "base/thread_name.h"
 #include "base/worker_pool.h"
 #include "build_info.h"
 #include "client_hub.h"
@@ -355,7 +356,10 @@ bool Daemon::start(std::vector<std::string>& errors) {
   work_ = std::make_unique<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>>(
       io_.get_executor());
   driver_->start();
-  tick_thread_ = std::thread([this] { io_.run(); });
+  tick_thread_ = std::thread([this] {
+    setThreadName("npcd-tick");
+    io_.run();
+  });
   watchdog_->start([budget_ms = watchdog_->budgetMs()](const StallReport& r) {
     spdlog::warn(logEvent("tick stall", "tick watchdog: " + r.text(budget_ms),
                           {{"tick", r.tick},

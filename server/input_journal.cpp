@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/thread_name.h"
 #include "journal_codec.h"
 #include "journal_file.h"
 #include "logging.h"
@@ -25,7 +26,10 @@ InputJournal::InputJournal(const SnapshotConfig& config, std::string definitions
       sync_interval_ms_(config.journal_sync_interval_ms),
       definitions_hash_(std::move(definitions_hash)),
       world_seed_(world_seed) {
-  if (sync_ == Sync::kInterval) sync_thread_ = std::thread([this] { syncLoop(); });
+  if (sync_ == Sync::kInterval) sync_thread_ = std::thread([this] {
+    setThreadName("npcd-journal");
+    syncLoop();
+  });
 }
 
 InputJournal::~InputJournal() {

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "base/thread_name.h"
+
 namespace npc {
 
 ShutdownDeadline::ShutdownDeadline(double limit_s, std::function<void()> on_expire) {
@@ -11,6 +13,7 @@ ShutdownDeadline::ShutdownDeadline(double limit_s, std::function<void()> on_expi
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(limit_s));
   thread_ = std::thread([this, deadline, on_expire = std::move(on_expire)] {
+    setThreadName("npcd-shutdown");
     std::unique_lock lock(mutex_);
     if (done_cv_.wait_until(lock, deadline, [this] { return done_; })) return;
     lock.unlock();

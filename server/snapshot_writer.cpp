@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/thread_name.h"
 #include "logging.h"
 #include "sim/simulation.h"
 #include "sim_state_codec.h"
@@ -24,7 +25,10 @@ SnapshotWriter::SnapshotWriter(const SnapshotConfig& config, std::string definit
       interval_s_(config.interval_s),
       definitions_hash_(std::move(definitions_hash)),
       world_seed_(world_seed),
-      thread_([this] { run(); }) {}
+      thread_([this] {
+        setThreadName("npcd-snapshot");
+        run();
+      }) {}
 
 SnapshotWriter::~SnapshotWriter() {
   {

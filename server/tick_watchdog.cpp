@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "base/thread_name.h"
+
 namespace npc {
 
 namespace {
@@ -54,6 +56,7 @@ void TickWatchdog::start(std::function<void(const StallReport&)> on_stall) {
     stopping_ = false;
   }
   thread_ = std::thread([this, on_stall = std::move(on_stall)] {
+    setThreadName("npcd-watchdog");
     const auto period = std::chrono::nanoseconds(budget_ns_ / 2 > 0 ? budget_ns_ / 2 : 1);
     std::unique_lock lock(mutex_);
     while (!wake_.wait_for(lock, period, [this] { return stopping_; })) {

@@ -1,5 +1,9 @@
 #include "base/worker_pool.h"
 
+#include <string>
+
+#include "base/thread_name.h"
+
 namespace npc {
 
 struct WorkerPool::Worker {
@@ -35,6 +39,7 @@ void WorkerPool::runErased(void* job, Trampoline call) {
 }
 
 void WorkerPool::serve(Worker& worker, unsigned index, std::stop_token stop) {
+  setThreadName("npcd-pool-" + std::to_string(index));
   for (;;) {
     worker.go.acquire();
     if (stop.stop_requested()) return;

@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/thread_name.h"
 #include "cluster/redis_connection.h"
 #include "logging.h"
 
@@ -47,7 +48,10 @@ void LeaseKeeper::start() {
   std::lock_guard lock(mutex_);
   if (running_) return;
   running_ = true;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    setThreadName("npcd-leases");
+    run();
+  });
 }
 
 void LeaseKeeper::stop(bool release) {

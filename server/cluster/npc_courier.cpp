@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/thread_name.h"
 #include "cluster/place_lease_store.h"
 #include "cluster/redis_connection.h"
 #include "logging.h"
@@ -28,7 +29,10 @@ std::chrono::milliseconds inputKeep(const ClusterConfig& config) {
 
 NpcCourier::NpcCourier(const ClusterConfig& config, std::chrono::milliseconds poll)
     : config_(config), poll_(poll), input_keep_(inputKeep(config)) {
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    setThreadName("npcd-courier");
+    run();
+  });
 }
 
 NpcCourier::~NpcCourier() {

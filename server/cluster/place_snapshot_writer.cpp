@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "base/thread_name.h"
 #include "cluster/place_lease_store.h"
 #include "cluster/redis_connection.h"
 #include "logging.h"
@@ -15,7 +16,10 @@ namespace npc {
 PlaceSnapshotWriter::PlaceSnapshotWriter(const ClusterConfig& config, std::string address,
                                          HandoffSource source)
     : config_(config), address_(std::move(address)), source_(std::move(source)) {
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    setThreadName("npcd-place-snap");
+    run();
+  });
 }
 
 PlaceSnapshotWriter::~PlaceSnapshotWriter() {

@@ -10,6 +10,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "base/thread_name.h"
+
 namespace npc {
 
 namespace beast = boost::beast;
@@ -189,7 +191,10 @@ bool HttpServer::start(const std::string& listen, std::string& error) {
   }
   port_ = acceptor.local_endpoint().port();
   accept();
-  thread_ = std::thread([this] { io_.run(); });
+  thread_ = std::thread([this] {
+    setThreadName("npcd-debug-http");
+    io_.run();
+  });
   return true;
 }
 

@@ -1,6 +1,9 @@
 // The whole daemon in-process: demo world, gRPC on an ephemeral port, graceful shutdown.
 #include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
 #include <thread>
 
 #include <catch2/catch.hpp>
@@ -176,6 +179,35 @@ TEST_CASE("A second daemon on a port in use refuses to start", "[daemon]") {
   REQUIRE(errors == std::vector<std::string>{"cannot listen on " + c.listen +
                                              ": address in use (another npcd?) or invalid"});
   first.shutdown();
+}
+
+TEST_CASE("The daemon names its own threads", "[daemon]") {
+  // What top -H and perf show: the tick, its pool and the watchdog apart from gRPC's threads.
+  auto names = [] {
+    std::set<std::string> found;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+      std::string name;
+      std::getline(std::ifstream(task.path() / "comm"), name);
+      found.insert(name);
+    }
+    return found;
+  };
+  DaemonConfig c = npc::test::quietDaemonConfig();
+  c.tick_threads = 2;
+  Daemon daemon(c);
+  std::vector<std::string> errors;
+  REQUIRE(daemon.start(errors));
+  // Each thread names itself as it starts: give them the time to.
+  std::set<std::string> running;
+  waitFor([&] {
+    running = names();
+    return running.count("npcd-tick") && running.count("npcd-pool-1") &&
+           running.count("npcd-watchdog");
+  });
+  CHECK(running.count("npcd-tick") == 1);
+  CHECK(running.count("npcd-pool-1") == 1);
+  CHECK(running.count("npcd-watchdog") == 1);
+  daemon.shutdown();
 }
 
 TEST_CASE("Connections that never send the HTTP/2 preface are closed", "[daemon][limits]") {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <utility>
 
+#include "base/thread_name.h"
+
 namespace npc::bench {
 
 namespace {
@@ -79,8 +81,15 @@ void StreamLoad::start() {
     streams_.push_back(std::move(s));
   }
   for (auto& s : streams_) {
-    s->reader = std::thread([this, &s = *s] { readLoop(s); });
-    s->writer = std::thread([this, &s = *s] { writeLoop(s); });
+    // Named so that the bench can tell the client's CPU time from the server's.
+    s->reader = std::thread([this, &s = *s] {
+      setThreadName("load-reader");
+      readLoop(s);
+    });
+    s->writer = std::thread([this, &s = *s] {
+      setThreadName("load-writer");
+      writeLoop(s);
+    });
   }
 }
 
