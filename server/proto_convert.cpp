@@ -154,6 +154,9 @@ template <class T>
 T& appendNew(std::vector<Command>& commands, int item = 0) {
   Command& command = commands.emplace_back();
   command.item = static_cast<uint32_t>(item);
+  // A new command's body is already a default first alternative (UpsertEntity, the
+  // commonest): keep it rather than destroy and build it again.
+  if (T* fresh = std::get_if<T>(&command.body)) return *fresh;
   return command.body.emplace<T>();
 }
 

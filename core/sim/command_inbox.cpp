@@ -30,6 +30,7 @@ bool CommandInbox::push(std::vector<Command>& batch) {
     if (!spare_.empty()) {
       batch.swap(spare_.back());
       spare_.pop_back();
+      spare_room_ -= batch.capacity();
     }
   }
   // The applied batch's commands are destroyed here, on the submitter's thread: destroying
@@ -56,9 +57,11 @@ void CommandInbox::recycle() {
   {
     std::lock_guard lock(mutex_);
     for (Batch& batch : draining_) {
-      std::vector<std::vector<Command>>& pool = batch.singles ? spare_singles_ : spare_;
-      if (pool.size() < (batch.singles ? kMaxSpareSingles : kMaxSpareBatches)) {
-        pool.emplace_back().swap(batch.commands);
+      if (batch.singles) {
+        if (spare_singles_.size() < kMaxSpareSingles) spare_singles_.emplace_back().swap(batch.commands);
+      } else if (spare_room_ + batch.commands.capacity() <= capacity_) {
+        spare_room_ += batch.commands.capacity();
+        spare_.emplace_back().swap(batch.commands);
       }
     }
   }

@@ -11,8 +11,10 @@
 
 #include <cstddef>
 #include <mutex>
+#include <span>
 #include <vector>
 
+#include "base/prefetch.h"
 #include "sim/commands.h"
 
 namespace npc {
@@ -41,7 +43,16 @@ class CommandInbox {
     }
     size_t applied = 0;
     for (Batch& batch : draining_) {
-      for (Command& command : batch.commands) apply(command);
+      // Commands were written on the submitting threads' cores: each is a few lines to
+      // fetch from another cache, so ask for them a few commands ahead (base/prefetch.h).
+      const std::span<Command> commands(batch.commands);
+      for (size_t i = 0; i < commands.size(); ++i) {
+        if (i + kPrefetchRows < commands.size()) {
+          const auto* ahead = reinterpret_cast<const char*>(&commands[i + kPrefetchRows]);
+          for (size_t line = 0; line < sizeof(Command); line += 64) prefetchForRead(ahead + line);
+        }
+        apply(commands[i]);
+      }
       applied += batch.commands.size();
     }
     recycle();
@@ -58,8 +69,10 @@ class CommandInbox {
 
   void recycle();
 
-  // Applied batches kept for reuse; more than this are freed.
-  static constexpr size_t kMaxSpareBatches = 256;
+  // Applied singles batches kept for reuse; more than this are freed. Applied update
+  // batches are kept while their room adds up to no more than `capacity_` commands: the
+  // spare buffers never hold more memory than the queue itself may, and a tick that
+  // drained a flood hands every batch back rather than destroying the excess itself.
   static constexpr size_t kMaxSpareSingles = 16;
 
   const size_t capacity_;
@@ -67,6 +80,7 @@ class CommandInbox {
   std::vector<Batch> batches_;                // guarded by mutex_
   size_t count_ = 0;                          // guarded: commands in batches_
   std::vector<std::vector<Command>> spare_;   // guarded: applied, still to be cleared
+  size_t spare_room_ = 0;                     // guarded: Σ capacity() over spare_
   std::vector<std::vector<Command>> spare_singles_;  // guarded: applied and cleared
   std::vector<Batch> draining_;               // drain() only
 };

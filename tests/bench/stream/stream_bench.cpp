@@ -11,14 +11,23 @@
 //      ServerMessage of as many actions as npcd's messages carried on average, copied from
 //      actions npcd sent. The same client sends the same frames.
 //
-// Reported: world updates/s in, messages/s and actions/s out, each as a ratio of the echo's.
+// Reported: world updates/s in, messages/s and actions/s out, each as a ratio of the echo's;
+// and the CPU time each kind of thread spent per update in the window, read from
+// /proc/self/task (npcd's tick thread and pool, the client's "load-" threads, and gRPC's own
+// threads, which read and parse the updates on the server side).
 // --check turns the run into a smoke test: exit 1 unless every echo update was answered,
 // every stream ended OK, npcd welcomed every stream and sent actions. Error events (late
 // results refused) are counted in the report, not failed on.
+#include <dirent.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,10 +54,55 @@ struct Options {
   uint32_t max_inbox_commands = 0;  // 0: as config/npcd.json has it
 };
 
+// What a thread of this process is, by its name.
+std::string threadGroup(const std::string& name) {
+  if (name == "npcd-tick") return "npcd tick";
+  if (name.rfind("npcd-pool", 0) == 0) return "npcd pool";
+  if (name.rfind("npcd-", 0) == 0) return "npcd other";
+  if (name.rfind("load-", 0) == 0) return "client";
+  return "gRPC";  // gRPC's threads (both sides of the loopback) and the bench's main
+}
+
+// CPU seconds (user + system) of this process's live threads, by threadGroup().
+using CpuByGroup = std::map<std::string, double>;
+CpuByGroup threadCpu() {
+  CpuByGroup cpu;
+  const double tick_s = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == nullptr) return cpu;
+  while (const dirent* entry = readdir(tasks)) {
+    if (entry->d_name[0] == '.') continue;
+    const std::string dir = std::string("/proc/self/task/") + entry->d_name;
+    std::string name;
+    std::getline(std::ifstream(dir + "/comm"), name);
+    std::string stat;
+    std::getline(std::ifstream(dir + "/stat"), stat);
+    const size_t close = stat.rfind(')');  // the name in parentheses may hold spaces
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string field;
+    unsigned long long utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i) {  // stat(5): utime is 14, stime 15
+      if (i == 14) utime = std::stoull(field);
+      if (i == 15) stime = std::stoull(field);
+    }
+    cpu[threadGroup(name)] += static_cast<double>(utime + stime) * tick_s;
+  }
+  closedir(tasks);
+  return cpu;
+}
+
+CpuByGroup minus(const CpuByGroup& a, const CpuByGroup& b) {
+  CpuByGroup d = a;
+  for (const auto& [group, seconds] : b) d[group] -= seconds;
+  return d;
+}
+
 // Rates over the measured window, and what the whole run ended with.
 struct Measured {
   double seconds = 0.0;
   LoadCounts window;  // differences over the window
+  CpuByGroup cpu;     // CPU seconds per thread group over the window
   LoadCounts total;   // after stop(): everything
   std::vector<StreamEnd> ends;
   std::vector<v1::Action> sample;
@@ -67,10 +121,12 @@ Measured measure(const Options& o, int port) {
   load.start();
   std::this_thread::sleep_for(std::chrono::duration<double>(o.warmup_s));
   const LoadCounts before = load.counts();
+  const CpuByGroup cpu_before = threadCpu();
   const auto t0 = std::chrono::steady_clock::now();
   std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
   const LoadCounts after = load.counts();
   Measured m;
+  m.cpu = minus(threadCpu(), cpu_before);
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   m.window = minus(after, before);
   m.sample = load.sampleActions();
@@ -203,15 +259,32 @@ int main(int argc, char** argv) {
               ratio(npcd.rate(npcd.window.updates_sent), bare.rate(bare.window.updates_sent)),
               ratio(npcd.rate(npcd.window.messages_received), bare.rate(bare.window.messages_received)),
               ratio(npcd.rate(npcd.window.actions_received), bare.rate(bare.window.actions_received)));
-  std::printf("npcd: %llu ticks run (%.0f/s), tick p50 %.2f ms p99 %.2f ms; ingest p50 %.2f ms, "
-              "emit p50 %.2f ms; %llu agents; %llu commands refused, %llu error events received\n",
+  std::printf("npcd: %llu ticks run (%.0f/s), tick p50 %.2f ms p99 %.2f ms; %llu agents; "
+              "%llu commands refused, %llu error events received\n",
               static_cast<unsigned long long>(stats.sim.tick - tick_before),
               double(stats.sim.tick - tick_before) / (o.warmup_s + o.seconds), stats.tick_p50_ms,
-              stats.tick_p99_ms, stats.phases[index(TickPhase::kIngest)].p50_ms,
-              stats.phases[index(TickPhase::kEmit)].p50_ms,
-              static_cast<unsigned long long>(stats.sim.agents),
+              stats.tick_p99_ms, static_cast<unsigned long long>(stats.sim.agents),
               static_cast<unsigned long long>(stats.sim.errors),
               static_cast<unsigned long long>(npcd.total.error_events));
+  std::printf("CPU per update, us (by thread):");
+  for (const auto* run : {&bare, &npcd}) {
+    const double updates = static_cast<double>(run->window.updates_sent);
+    std::printf("\n  %-5s", run == &bare ? "echo" : "npcd");
+    double total = 0.0;
+    for (const auto& [group, seconds] : run->cpu) {
+      if (seconds <= 0.0) continue;
+      std::printf(" %s %.1f,", group.c_str(), updates > 0 ? 1e6 * seconds / updates : 0.0);
+      total += seconds;
+    }
+    std::printf(" total %.1f", updates > 0 ? 1e6 * total / updates : 0.0);
+  }
+  std::printf("\n");
+  std::printf("npcd phases p50 / p99 ms:");
+  for (TickPhase phase : kTickPhases) {
+    const auto& p = stats.phases[index(phase)];
+    std::printf(" %s %.2f/%.2f", std::string(tickPhaseName(phase)).c_str(), p.p50_ms, p.p99_ms);
+  }
+  std::printf("\n");
 
   if (!o.check) return 0;
   bool ok = streamsEndedOk("echo", bare, false) && streamsEndedOk("npcd", npcd, true);

@@ -92,6 +92,48 @@ TEST_CASE("CommandInbox hands an applied batch's buffer back, emptied") {
   CHECK(drainIds(inbox) == std::vector<uint64_t>{7});
 }
 
+TEST_CASE("CommandInbox hands back every batch of a flood while their room fits its capacity") {
+  // A slow tick drains hundreds of updates at once: each goes back to a submitter, none
+  // is destroyed on the tick thread, as long as their buffers add up to no more than the
+  // inbox's capacity in commands.
+  constexpr size_t kBatches = 600, kPerBatch = 8;
+  CommandInbox inbox(kBatches * kPerBatch);
+  for (size_t b = 0; b < kBatches; ++b) {
+    std::vector<Command> batch;
+    batch.reserve(kPerBatch);
+    for (size_t i = 0; i < kPerBatch; ++i) batch.push_back(removal(b * kPerBatch + i, b));
+    REQUIRE(inbox.push(batch));
+  }
+  CHECK(drainIds(inbox).size() == kBatches * kPerBatch);
+  size_t handed_back = 0;
+  for (size_t b = 0; b < kBatches; ++b) {
+    auto next = batchOf({b}, b);
+    REQUIRE(inbox.push(next));
+    if (next.capacity() >= kPerBatch) ++handed_back;
+  }
+  CHECK(handed_back == kBatches);
+  drainIds(inbox);
+}
+
+TEST_CASE("CommandInbox keeps no more spare room than its capacity") {
+  CommandInbox inbox(100);
+  for (int b = 0; b < 3; ++b) {
+    std::vector<Command> batch;
+    batch.reserve(60);  // two of these are more room than 100 commands
+    batch.push_back(removal(uint64_t(b), uint64_t(b)));
+    REQUIRE(inbox.push(batch));
+  }
+  drainIds(inbox);
+  size_t handed_back = 0;
+  for (int b = 0; b < 3; ++b) {
+    auto next = batchOf({9}, 9);
+    REQUIRE(inbox.push(next));
+    if (next.capacity() >= 60) ++handed_back;
+  }
+  CHECK(handed_back == 1);  // the other two were freed
+  drainIds(inbox);
+}
+
 TEST_CASE("CommandInbox destroys an admin call as soon as it is applied") {
   CommandInbox inbox(100);
   auto token = std::make_shared<int>(1);
