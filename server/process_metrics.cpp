@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <prometheus/metric_family.h>
@@ -92,11 +93,52 @@ std::optional<ProcessSample> readProcessSample() {
   return s;
 }
 
+std::vector<ThreadCpu> readThreadCpu() {
+  std::vector<ThreadCpu> threads;
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return threads;
+  const auto ticks_per_s = static_cast<double>(sysconf(_SC_CLK_TCK));
+  while (const dirent* entry = readdir(dir)) {
+    if (entry->d_name[0] == '.') continue;
+    const std::string task = std::string("/proc/self/task/") + entry->d_name;
+    // A thread's stat line has the process's layout; memory and start time are not used.
+    const auto s = parseProcStat(readFile((task + "/stat").c_str()), ticks_per_s, 0.0, 0.0);
+    if (!s) continue;  // it ended meanwhile
+    ThreadCpu t;
+    std::getline(std::ifstream(task + "/comm"), t.name);
+    t.cpu_seconds = s->cpu_seconds;
+    threads.push_back(std::move(t));
+  }
+  closedir(dir);
+  return threads;
+}
+
+std::string threadCpuLabel(const std::string& name) {
+  if (name.rfind("npcd-pool", 0) == 0) return "npcd-pool";
+  if (name.rfind("npcd-", 0) == 0) return name;
+  return "other";
+}
+
 std::vector<prometheus::MetricFamily> ProcessMetrics::Collect() const {
   const auto s = readProcessSample();
   if (!s) return {};
   using prometheus::MetricType;
+  // A thread that ended took its CPU time with it: "other" (gRPC's threads come and go)
+  // can then fall, which Prometheus' rate() reads as a counter reset.
+  std::map<std::string, double> by_thread;
+  for (const ThreadCpu& t : readThreadCpu()) by_thread[threadCpuLabel(t.name)] += t.cpu_seconds;
+  prometheus::MetricFamily threads;
+  threads.name = "npcd_thread_cpu_seconds_total";
+  threads.help = "CPU time (user and system) of the daemon's threads, by thread";
+  threads.type = MetricType::Counter;
+  for (const auto& [label, seconds] : by_thread) {
+    prometheus::ClientMetric m;
+    m.label.push_back({"thread", label});
+    m.counter.value = seconds;
+    threads.metric.push_back(m);
+  }
   return {
+      threads,
       family("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.",
              MetricType::Counter, s->cpu_seconds),
       family("process_resident_memory_bytes", "Resident memory size in bytes.",

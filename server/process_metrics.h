@@ -2,7 +2,10 @@
 // /proc when /metrics is scraped (not on the tick): process_cpu_seconds_total,
 // process_resident_memory_bytes, process_virtual_memory_bytes, process_open_fds,
 // process_max_fds and process_start_time_seconds, named as every Prometheus client library
-// names them so stock dashboards and alerts work unchanged.
+// names them so stock dashboards and alerts work unchanged; and npcd's own
+// npcd_thread_cpu_seconds_total{thread}, the CPU time of each of the daemon's named threads
+// (its pool's together, gRPC's and the rest as "other"), so that a tick thread near one
+// core's worth a second says the tick is the ceiling.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,19 @@ std::optional<ProcessSample> parseProcStat(const std::string& stat, double ticks
 
 // Reads /proc/self: nullopt where /proc is not there (the collector then exposes nothing).
 std::optional<ProcessSample> readProcessSample();
+
+// One live thread of this process: its name (base/thread_name.h) and CPU time so far.
+struct ThreadCpu {
+  std::string name;
+  double cpu_seconds = 0.0;  // user + system
+};
+
+// Every live thread of this process, from /proc/self/task (empty where /proc is not there).
+std::vector<ThreadCpu> readThreadCpu();
+
+// The `thread` label a thread's CPU time is counted under: the daemon's own threads by name
+// ("npcd-tick"), its pool's workers together ("npcd-pool"), everything else "other".
+std::string threadCpuLabel(const std::string& name);
 
 class ProcessMetrics : public prometheus::Collectable {
  public:

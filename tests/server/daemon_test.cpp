@@ -111,6 +111,8 @@ TEST_CASE("The daemon serves Prometheus metrics", "[daemon][metrics]") {
   REQUIRE_THAT(body, Catch::Contains("npcd_navmesh_tile_rebuilds_total"));
   REQUIRE_THAT(body, Catch::Contains("npcd_navmesh_long_searches_waiting 0"));
   REQUIRE_THAT(body, Catch::Contains("npcd_navmesh_long_searches_total"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_thread_cpu_seconds_total{thread=\"npcd-tick\"}"));
+  REQUIRE_THAT(body, Catch::Contains("npcd_thread_cpu_seconds_total{thread=\"other\"}"));
   // prometheus-cpp writes labels in name order.
   REQUIRE_THAT(body, Catch::Contains("npcd_build_info{revision=\"" + std::string(buildRevision()) +
                                      "\",version=\"" NPCD_PROJECT_VERSION "\"} 1"));

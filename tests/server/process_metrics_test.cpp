@@ -1,6 +1,11 @@
-// ProcessMetrics: the /proc/self/stat parser and a live reading of this test process.
+// ProcessMetrics: the /proc/self/stat parser, a live reading of this test process and of its
+// threads.
+#include <atomic>
+#include <thread>
+
 #include <catch2/catch.hpp>
 
+#include "base/thread_name.h"
 #include "process_metrics.h"
 
 using namespace npc;
@@ -35,4 +40,33 @@ TEST_CASE("readProcessSample reads this process", "[process_metrics]") {
   CHECK(s->max_fds >= s->open_fds);
   CHECK(s->start_time_seconds > 1.0e9);
   CHECK(s->cpu_seconds >= 0.0);
+}
+
+TEST_CASE("readThreadCpu lists this process's threads by name", "[process_metrics]") {
+  std::atomic<bool> named{false}, stop{false};
+  std::thread worker([&] {
+    setThreadName("npcd-cpu-test");
+    named = true;
+    while (!stop) std::this_thread::yield();
+  });
+  while (!named) std::this_thread::yield();
+  const std::vector<ThreadCpu> threads = readThreadCpu();
+  stop = true;
+  worker.join();
+  CHECK(threads.size() >= 2);
+  size_t found = 0;
+  for (const ThreadCpu& t : threads) {
+    CHECK(t.cpu_seconds >= 0.0);
+    if (t.name == "npcd-cpu-test") ++found;
+  }
+  CHECK(found == 1);
+}
+
+TEST_CASE("threadCpuLabel keeps the daemon's thread names and folds the rest", "[process_metrics]") {
+  CHECK(threadCpuLabel("npcd-tick") == "npcd-tick");
+  CHECK(threadCpuLabel("npcd-watchdog") == "npcd-watchdog");
+  CHECK(threadCpuLabel("npcd-pool-1") == "npcd-pool");
+  CHECK(threadCpuLabel("npcd-pool-12") == "npcd-pool");
+  CHECK(threadCpuLabel("grpcpp_sync_ser") == "other");
+  CHECK(threadCpuLabel("") == "other");
 }

@@ -12,22 +12,17 @@
 //      actions npcd sent. The same client sends the same frames.
 //
 // Reported: world updates/s in, messages/s and actions/s out, each as a ratio of the echo's;
-// and the CPU time each kind of thread spent per update in the window, read from
-// /proc/self/task (npcd's tick thread and pool, the client's "load-" threads, and gRPC's own
-// threads, which read and parse the updates on the server side).
+// and the CPU time each kind of thread spent per update in the window (readThreadCpu):
+// npcd's tick thread and pool, the client's "load-" threads, and gRPC's own threads, which
+// read and parse the updates on the server side.
 // --check turns the run into a smoke test: exit 1 unless every echo update was answered,
 // every stream ended OK, npcd welcomed every stream and sent actions. Error events (late
 // results refused) are counted in the report, not failed on.
-#include <dirent.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,6 +33,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "echo_service.h"
+#include "process_metrics.h"
 #include "stream_load.h"
 
 using namespace npc;
@@ -67,28 +63,7 @@ std::string threadGroup(const std::string& name) {
 using CpuByGroup = std::map<std::string, double>;
 CpuByGroup threadCpu() {
   CpuByGroup cpu;
-  const double tick_s = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
-  DIR* tasks = opendir("/proc/self/task");
-  if (tasks == nullptr) return cpu;
-  while (const dirent* entry = readdir(tasks)) {
-    if (entry->d_name[0] == '.') continue;
-    const std::string dir = std::string("/proc/self/task/") + entry->d_name;
-    std::string name;
-    std::getline(std::ifstream(dir + "/comm"), name);
-    std::string stat;
-    std::getline(std::ifstream(dir + "/stat"), stat);
-    const size_t close = stat.rfind(')');  // the name in parentheses may hold spaces
-    if (close == std::string::npos) continue;
-    std::istringstream fields(stat.substr(close + 2));
-    std::string field;
-    unsigned long long utime = 0, stime = 0;
-    for (int i = 3; i <= 15 && fields >> field; ++i) {  // stat(5): utime is 14, stime 15
-      if (i == 14) utime = std::stoull(field);
-      if (i == 15) stime = std::stoull(field);
-    }
-    cpu[threadGroup(name)] += static_cast<double>(utime + stime) * tick_s;
-  }
-  closedir(tasks);
+  for (const ThreadCpu& t : readThreadCpu()) cpu[threadGroup(t.name)] += t.cpu_seconds;
   return cpu;
 }
 
