@@ -21,6 +21,9 @@ namespace npc {
 // few enough that the lines are still in L1/L2 when the pass reaches them.
 inline constexpr size_t kPrefetchRows = 8;
 
+// The x86-64 and ARM64 cache line: the unit a prefetch brings in.
+inline constexpr size_t kCacheLineBytes = 64;
+
 inline void prefetchForRead(const void* address) { __builtin_prefetch(address, 0, 3); }
 inline void prefetchForWrite(const void* address) { __builtin_prefetch(address, 1, 3); }
 
@@ -29,6 +32,15 @@ inline void prefetchForWrite(const void* address) { __builtin_prefetch(address, 
 template <class Row, class Field>
 inline void prefetchAhead(std::span<Row> rows, size_t i, Field&& field) {
   if (i + kPrefetchRows < rows.size()) prefetchForRead(field(rows[i + kPrefetchRows]));
+}
+
+// Prefetches, for reading, every line of rows[i + kPrefetchRows] (nothing past the end): for
+// a pass that reads whole rows of a few lines each.
+template <class Row>
+inline void prefetchRowAhead(std::span<Row> rows, size_t i) {
+  if (i + kPrefetchRows >= rows.size()) return;
+  const auto* row = reinterpret_cast<const char*>(&rows[i + kPrefetchRows]);
+  for (size_t line = 0; line < sizeof(Row); line += kCacheLineBytes) prefetchForRead(row + line);
 }
 
 }  // namespace npc

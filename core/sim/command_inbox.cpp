@@ -58,7 +58,9 @@ void CommandInbox::recycle() {
     std::lock_guard lock(mutex_);
     for (Batch& batch : draining_) {
       if (batch.singles) {
-        if (spare_singles_.size() < kMaxSpareSingles) spare_singles_.emplace_back().swap(batch.commands);
+        if (spare_singles_.size() < kMaxSpareSingles) {
+          spare_singles_.emplace_back().swap(batch.commands);
+        }
       } else if (spare_room_ + batch.commands.capacity() <= capacity_) {
         spare_room_ += batch.commands.capacity();
         spare_.emplace_back().swap(batch.commands);

@@ -47,10 +47,7 @@ class CommandInbox {
       // fetch from another cache, so ask for them a few commands ahead (base/prefetch.h).
       const std::span<Command> commands(batch.commands);
       for (size_t i = 0; i < commands.size(); ++i) {
-        if (i + kPrefetchRows < commands.size()) {
-          const auto* ahead = reinterpret_cast<const char*>(&commands[i + kPrefetchRows]);
-          for (size_t line = 0; line < sizeof(Command); line += 64) prefetchForRead(ahead + line);
-        }
+        prefetchRowAhead(commands, i);
         apply(commands[i]);
       }
       applied += batch.commands.size();
