@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "base/prefetch.h"
 #include "intent/intent_types.h"
 #include "perception/sounds.h"
 #include "world/limits.h"
@@ -148,23 +149,50 @@ class FirstIndex {
   size_t mask_ = 0;
 };
 
-// A new command of body T, built in place in `commands`; `item`: the index within its
-// list, so the tick thread's errors can name it too.
-template <class T>
-T& appendNew(std::vector<Command>& commands, int item = 0) {
-  Command& command = commands.emplace_back();
-  command.item = static_cast<uint32_t>(item);
-  // A new command's body is already a default first alternative (UpsertEntity, the
-  // commonest): keep it rather than destroy and build it again.
-  if (T* fresh = std::get_if<T>(&command.body)) return *fresh;
-  return command.body.emplace<T>();
-}
+// Writes an update's commands into a batch, reusing the commands a batch applied earlier
+// still holds (CommandInbox::push hands such a batch back): an upsert, the commonest, is
+// overwritten field by field where one was, so its buffers are neither destroyed nor built
+// again. finish() drops what is left of the earlier batch.
+class CommandWriter {
+ public:
+  explicit CommandWriter(std::vector<Command>& commands) : commands_(commands) {}
 
-// A body built beforehand, moved into a new command.
-template <class T>
-void append(std::vector<Command>& commands, T body, int item = 0) {
-  appendNew<T>(commands, item) = std::move(body);
-}
+  // A new command of body T, default-built; `item`: the index within its list, so the tick
+  // thread's errors can name it too.
+  template <class T>
+  T& add(int item = 0) {
+    CommandBody& body = next(item).body;
+    return body.emplace<T>();
+  }
+  // A body built beforehand.
+  template <class T>
+  void add(T body, int item = 0) {
+    add<T>(item) = std::move(body);
+  }
+  // An upsert's state as an earlier command left it: the caller sets every field.
+  EntityState& addUpsert(int item) {
+    CommandBody& body = next(item).body;
+    if (auto* upsert = std::get_if<UpsertEntity>(&body)) return upsert->state;
+    return body.emplace<UpsertEntity>().state;
+  }
+
+  void finish() { commands_.resize(used_); }
+
+ private:
+  Command& next(int item) {
+    // The earlier batch was last read by the tick thread, on another core: ask for the
+    // lines of the commands about to be overwritten a few commands ahead (base/prefetch.h).
+    prefetchRowAhead<PrefetchFor::kWrite>(std::span<Command>(commands_), used_);
+    if (used_ == commands_.size()) commands_.emplace_back();
+    Command& command = commands_[used_++];
+    command.item = static_cast<uint32_t>(item);
+    command.replayed = false;
+    return command;
+  }
+
+  std::vector<Command>& commands_;
+  size_t used_ = 0;
+};
 
 Vec3 toVec3(const v1::Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
@@ -187,7 +215,7 @@ size_t itemCount(const v1::WorldUpdate& u) {
 }
 
 void convertObstacles(const v1::WorldUpdate& u, const WorldBounds& bounds, ConvertedUpdate& out,
-                      std::vector<Command>& commands) {
+                      CommandWriter& commands) {
   for (int i = 0; i < u.obstacles_size(); ++i) {
     const v1::Obstacle& o = u.obstacles(i);
     ItemErrors err("obstacles", i, "id", o.id(), out.errors);
@@ -211,19 +239,19 @@ void convertObstacles(const v1::WorldUpdate& u, const WorldBounds& bounds, Conve
     obstacle.id = static_cast<ObstacleId>(o.id());
     obstacle.box = {toVec3(o.min()), toVec3(o.max())};
     obstacle.cover = o.cover() == v1::COVER_SOFT ? Cover::kSoft : Cover::kHard;
-    append(commands, UpsertObstacle{obstacle});
+    commands.add(UpsertObstacle{obstacle});
   }
   for (int i = 0; i < u.obstacle_removals_size(); ++i) {
     if (u.obstacle_removals(i) == 0) {
       ItemErrors(indexed("obstacle_removals", i), out.errors).add("", "id must not be 0");
       continue;
     }
-    append(commands, RemoveObstacle{static_cast<ObstacleId>(u.obstacle_removals(i))});
+    commands.add(RemoveObstacle{static_cast<ObstacleId>(u.obstacle_removals(i))});
   }
 }
 
 void convertStimuli(const v1::WorldUpdate& u, const WorldBounds& bounds, ConvertedUpdate& out,
-                    std::vector<Command>& commands) {
+                    CommandWriter& commands) {
   for (int i = 0; i < u.sounds_size(); ++i) {
     const v1::Sound& s = u.sounds(i);
     ItemErrors err("sounds", i, "", 0, out.errors);
@@ -248,18 +276,18 @@ void convertStimuli(const v1::WorldUpdate& u, const WorldBounds& bounds, Convert
     sound.radius_m = s.radius();
     sound.kind = s.kind();
     if (s.has_threat()) sound.threat = s.threat();
-    append(commands, std::move(sound));
+    commands.add(std::move(sound));
   }
   for (int i = 0; i < u.signals_size(); ++i) {
     SignalEvent signal;
     if (toSignalEvent(u.signals(i), indexed("signals", i), signal, out.errors, bounds)) {
-      append(commands, std::move(signal));
+      commands.add(std::move(signal));
     }
   }
 }
 
 void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
-                    std::vector<Command>& commands) {
+                    CommandWriter& commands) {
   for (int i = 0; i < u.results_size(); ++i) {
     const v1::ActionResult& r = u.results(i);
     ItemErrors err("results", i, "agent", r.agent(), out.errors);
@@ -282,7 +310,7 @@ void convertResults(const v1::WorldUpdate& u, ConvertedUpdate& out,
     }
     result.progress = r.progress();
     result.reason = r.reason();
-    append(commands, std::move(result), i);
+    commands.add(std::move(result), i);
   }
 }
 
@@ -333,7 +361,7 @@ void convertParams(const google::protobuf::RepeatedPtrField<v1::Param>& params,
 }
 
 void convertIntentionItems(const v1::WorldUpdate& u, const WorldBounds& bounds,
-                           ConvertedUpdate& out, std::vector<Command>& commands) {
+                           ConvertedUpdate& out, CommandWriter& commands) {
   for (int i = 0; i < u.external_actions_size(); ++i) {
     const v1::ExternalAction& x = u.external_actions(i);
     ItemErrors err("external_actions", i, "agent", x.agent(), out.errors);
@@ -346,7 +374,7 @@ void convertIntentionItems(const v1::WorldUpdate& u, const WorldBounds& bounds,
     action.from = static_cast<EntityId>(x.from());
     action.action = x.action();
     action.coercive = x.coercive();
-    append(commands, std::move(action));
+    commands.add(std::move(action));
   }
   for (int i = 0; i < u.game_actions_size(); ++i) {
     const v1::GameAction& g = u.game_actions(i);
@@ -364,7 +392,7 @@ void convertIntentionItems(const v1::WorldUpdate& u, const WorldBounds& bounds,
     action.action = g.action();
     action.delay_s = g.delay_s();
     action.coercive = g.coercive();
-    append(commands, std::move(action), i);
+    commands.add(std::move(action), i);
   }
 }
 
@@ -712,20 +740,31 @@ bool checkEntity(const v1::Entity& e, bool kind_required, ItemErrors& err,
   return err.count() == before;
 }
 
+template <class T, class V>
+void setIf(bool present, std::optional<T>& field, const V& value) {
+  if (present) {
+    field = value;
+  } else {
+    field.reset();
+  }
+}
+
+// Sets every field of `s`, which may hold an earlier upsert's state (CommandWriter).
 void fillEntityState(const v1::Entity& e, EntityKind unspecified_kind, EntityState& s) {
   s.id = static_cast<EntityId>(e.id());
   s.kind = fromProto(e.kind()).value_or(unspecified_kind);
-  s.species = e.species();
-  if (e.has_position()) s.position = toVec3(e.position());
-  if (e.has_forward()) s.forward = toVec3(e.forward());
-  if (e.has_velocity()) s.velocity = toVec3(e.velocity());
-  if (e.has_eye_height()) s.eye_height_m = e.eye_height();
-  if (e.has_active()) s.active = e.active();
-  if (e.has_takeable()) s.takeable = e.takeable();
-  if (e.has_lifetime()) s.lifetime_s = e.lifetime();
-  s.place = e.place();
-  s.archetype = e.archetype();
-  s.group = e.group();
+  s.species.assign(e.species());
+  setIf(e.has_position(), s.position, toVec3(e.position()));
+  setIf(e.has_forward(), s.forward, toVec3(e.forward()));
+  setIf(e.has_velocity(), s.velocity, toVec3(e.velocity()));
+  setIf(e.has_eye_height(), s.eye_height_m, e.eye_height());
+  setIf(e.has_active(), s.active, e.active());
+  setIf(e.has_takeable(), s.takeable, e.takeable());
+  setIf(e.has_lifetime(), s.lifetime_s, e.lifetime());
+  s.place.assign(e.place());
+  s.archetype.assign(e.archetype());
+  s.group.assign(e.group());
+  s.relayed = false;
 }
 
 }  // namespace
@@ -760,18 +799,20 @@ bool toSpawnState(const v1::Entity& agent, EntityState& out, std::vector<std::st
 
 void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
                    const WorldBounds& bounds, ConvertedUpdate& out) {
-  out.commands.clear();
   out.errors.clear();
   out.subscription.reset();
   out.refused = false;
   if (const size_t n = itemCount(u); n > max_items) {
+    out.commands.clear();
     out.refused = true;
     out.errors.push_back("update: " + std::to_string(n) + " items exceed the limit of " +
                          std::to_string(max_items) + " per update; nothing was applied");
     return;
   }
-  std::vector<Command>& commands = out.commands;
-  commands.reserve(itemCount(u));
+  // The batch CommandInbox::push handed back last time still holds its commands: they are
+  // overwritten, not destroyed and built again.
+  CommandWriter commands(out.commands);
+  out.commands.reserve(itemCount(u));
 
   // An id twice in one list is ambiguous (which state wins?): the later item is refused.
   FirstIndex first_upsert(static_cast<size_t>(u.upserts_size()));
@@ -780,7 +821,7 @@ void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
     ItemErrors err("upserts", i, "id", e.id(), out.errors);
     if (!checkEntity(e, true, err, bounds)) continue;
     if (!first_upsert.isFirst(e.id(), i, "upserts", err)) continue;
-    fillEntityState(e, EntityKind::kObject, appendNew<UpsertEntity>(commands, i).state);
+    fillEntityState(e, EntityKind::kObject, commands.addUpsert(i));
   }
   FirstIndex first_removal(static_cast<size_t>(u.removals_size()));
   for (int i = 0; i < u.removals_size(); ++i) {
@@ -790,15 +831,16 @@ void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
     }
     ItemErrors err("removals", i, "id", u.removals(i), out.errors);
     if (!first_removal.isFirst(u.removals(i), i, "removals", err)) continue;
-    appendNew<RemoveEntity>(commands, i).id = static_cast<EntityId>(u.removals(i));
+    commands.add<RemoveEntity>(i).id = static_cast<EntityId>(u.removals(i));
   }
   convertObstacles(u, bounds, out, commands);
   convertStimuli(u, bounds, out, commands);
   convertResults(u, out, commands);
   convertIntentionItems(u, bounds, out, commands);
   if (u.has_subscribe()) convertSubscription(u.subscribe(), out);
+  commands.finish();
 
-  for (Command& c : commands) {
+  for (Command& c : out.commands) {
     c.origin = origin;
     c.seq = u.seq();
   }

@@ -68,7 +68,8 @@ struct ConvertedUpdate {
 ConvertedUpdate convertUpdate(const v1::WorldUpdate& update, ClientId origin, size_t max_items,
                               const WorldBounds& bounds = {});
 // The same into `out`, replacing what it held but keeping its buffers: a stream converts
-// every update into one ConvertedUpdate.
+// every update into one ConvertedUpdate. Commands already in out.commands (an applied
+// batch handed back by Simulation::submitExchanging) are overwritten, not rebuilt.
 void convertUpdate(const v1::WorldUpdate& update, ClientId origin, size_t max_items,
                    const WorldBounds& bounds, ConvertedUpdate& out);
 

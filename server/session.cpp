@@ -57,7 +57,7 @@ Session::SubmitResult Session::submit(Simulation& sim, std::vector<Command>& com
   // queueing (ClientHub submits ClientGone only after finish() returned).
   std::lock_guard lock(mutex_);
   if (finished_) return SubmitResult::kClosed;
-  return sim.submit(commands) ? SubmitResult::kSubmitted : SubmitResult::kQueueFull;
+  return sim.submitExchanging(commands) ? SubmitResult::kSubmitted : SubmitResult::kQueueFull;
 }
 
 bool Session::finish(const grpc::Status& status) {

@@ -77,6 +77,8 @@ class Session {
 
   // Any thread. Submits a client's commands unless the stream is finishing: a command that
   // arrives after the stream was dropped must not reach the simulation after ClientGone.
+  // Once submitted, `commands` holds an earlier, applied batch, its commands left for the
+  // stream's next convertUpdate() to overwrite (Simulation::submitExchanging).
   SubmitResult submit(Simulation& sim, std::vector<Command>& commands);
 
   // Any thread. Ends the stream with `status` (queued messages not yet in flight are

@@ -34,13 +34,21 @@ inline void prefetchAhead(std::span<Row> rows, size_t i, Field&& field) {
   if (i + kPrefetchRows < rows.size()) prefetchForRead(field(rows[i + kPrefetchRows]));
 }
 
-// Prefetches, for reading, every line of rows[i + kPrefetchRows] (nothing past the end): for
-// a pass that reads whole rows of a few lines each.
-template <class Row>
+enum class PrefetchFor : bool { kRead, kWrite };
+
+// Prefetches every line of rows[i + kPrefetchRows] (nothing past the end): for a pass that
+// reads, or overwrites, whole rows of a few lines each.
+template <PrefetchFor kFor = PrefetchFor::kRead, class Row>
 inline void prefetchRowAhead(std::span<Row> rows, size_t i) {
   if (i + kPrefetchRows >= rows.size()) return;
   const auto* row = reinterpret_cast<const char*>(&rows[i + kPrefetchRows]);
-  for (size_t line = 0; line < sizeof(Row); line += kCacheLineBytes) prefetchForRead(row + line);
+  for (size_t line = 0; line < sizeof(Row); line += kCacheLineBytes) {
+    if constexpr (kFor == PrefetchFor::kWrite) {
+      prefetchForWrite(row + line);
+    } else {
+      prefetchForRead(row + line);
+    }
+  }
 }
 
 }  // namespace npc

@@ -21,21 +21,24 @@ bool CommandInbox::push(Command command) {
 }
 
 bool CommandInbox::push(std::vector<Command>& batch) {
-  {
-    std::lock_guard lock(mutex_);
-    if (count_ + batch.size() > capacity_) return false;
-    if (batch.empty()) return true;
-    count_ += batch.size();
-    batches_.emplace_back().commands.swap(batch);
-    if (!spare_.empty()) {
-      batch.swap(spare_.back());
-      spare_.pop_back();
-      spare_room_ -= batch.capacity();
-    }
-  }
+  if (!pushExchanging(batch)) return false;
   // The applied batch's commands are destroyed here, on the submitter's thread: destroying
   // hundreds of thousands of commands a tick would otherwise be the tick thread's work.
   batch.clear();
+  return true;
+}
+
+bool CommandInbox::pushExchanging(std::vector<Command>& batch) {
+  std::lock_guard lock(mutex_);
+  if (count_ + batch.size() > capacity_) return false;
+  if (batch.empty()) return true;
+  count_ += batch.size();
+  batches_.emplace_back().commands.swap(batch);
+  if (!spare_.empty()) {
+    batch.swap(spare_.back());
+    spare_.pop_back();
+    spare_room_ -= batch.capacity();
+  }
   return true;
 }
 

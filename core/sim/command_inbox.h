@@ -6,7 +6,9 @@
 // one by one into one long queue, and hands the submitter back a batch applied earlier, so
 // that at a steady load no command is moved twice, no batch buffer is allocated (a
 // 500-entity update is 140 KiB of commands) and the tick thread does not destroy what it
-// applied: the submitter clears the batch it gets back.
+// applied: the submitter clears the batch it gets back, or, with pushExchanging(),
+// overwrites its commands with the next update's (server/proto_convert.cpp CommandWriter),
+// so that they are neither destroyed nor built again.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +30,10 @@ class CommandInbox {
   // All or nothing. On success `batch` is queued and left empty, holding the buffer of a
   // batch applied earlier when there is one; on failure it is left as it was.
   bool push(std::vector<Command>& batch);
+  // push() without the clearing: on success `batch` becomes a batch applied earlier with
+  // its commands still in it, stale, for the caller to overwrite or clear (or an empty
+  // vector when there is none).
+  bool pushExchanging(std::vector<Command>& batch);
 
   size_t size() const;
   void clear();

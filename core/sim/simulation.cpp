@@ -190,6 +190,10 @@ bool Simulation::submit(Command command) { return inbox_.push(std::move(command)
 
 bool Simulation::submit(std::vector<Command>& commands) { return inbox_.push(commands); }
 
+bool Simulation::submitExchanging(std::vector<Command>& commands) {
+  return inbox_.pushExchanging(commands);
+}
+
 size_t Simulation::queuedCommands() const { return inbox_.size(); }
 
 void Simulation::tick() {

@@ -995,3 +995,72 @@ TEST_CASE("convertUpdate into a reused ConvertedUpdate keeps nothing of the last
   REQUIRE(out.commands.size() == 1);
   CHECK(bodyAs<UpsertEntity>(out.commands[0]).state.id == EntityId{10});
 }
+
+TEST_CASE("convertUpdate overwrites the commands of an applied batch and keeps none of their "
+          "fields", "[proto_convert]") {
+  // A stream's batch comes back from the tick with its commands still in it
+  // (Simulation::submitExchanging); the next update is written over them.
+  ConvertedUpdate out;
+  v1::WorldUpdate full;
+  full.set_seq(1);
+  for (uint64_t id = 1; id <= 3; ++id) {
+    v1::Entity* e = addNpc(full, id, "an archetype name past the short-string size");
+    e->set_species("a species name past the short-string size");
+    e->set_place("square");
+    e->set_group("watch");
+    setVec(e->mutable_forward(), 0.f, 1.f, 0.f);
+    setVec(e->mutable_velocity(), 1.f, 0.f, 0.f);
+    e->set_eye_height(1.8f);
+    e->set_active(false);
+    e->set_takeable(false);
+    e->set_lifetime(5.f);
+  }
+  full.add_removals(40);
+  convertUpdate(full, ClientId{1}, 100, {}, out);
+  REQUIRE(out.commands.size() == 4);
+  out.commands[1].replayed = true;
+  std::swap(out.commands[0], out.commands[3]);  // a removal where an upsert will go
+
+  v1::WorldUpdate sparse;
+  sparse.set_seq(2);
+  v1::Entity* player = sparse.add_upserts();
+  player->set_id(20);
+  player->set_kind(v1::ENTITY_KIND_PLAYER);
+  setVec(player->mutable_position(), 4.f, 5.f, 0.f);
+  v1::Entity* object = sparse.add_upserts();
+  object->set_id(21);
+  object->set_kind(v1::ENTITY_KIND_OBJECT);
+  sparse.add_removals(50);
+  convertUpdate(sparse, ClientId{2}, 100, {}, out);
+  REQUIRE(out.errors.empty());
+  const ConvertedUpdate fresh = convertUpdate(sparse, ClientId{2}, 100);
+  REQUIRE(out.commands.size() == 3);
+  REQUIRE(fresh.commands.size() == 3);
+  for (size_t i = 0; i < 2; ++i) {
+    INFO("command " << i);
+    const Command& c = out.commands[i];
+    CHECK(c.origin == ClientId{2});
+    CHECK(c.seq == 2);
+    CHECK(c.item == i);
+    CHECK_FALSE(c.replayed);
+    const EntityState& s = bodyAs<UpsertEntity>(c).state;
+    const EntityState& f = bodyAs<UpsertEntity>(fresh.commands[i]).state;
+    CHECK(s.id == f.id);
+    CHECK(s.kind == f.kind);
+    CHECK(s.position == f.position);
+    CHECK_FALSE(s.forward);
+    CHECK_FALSE(s.velocity);
+    CHECK_FALSE(s.eye_height_m);
+    CHECK_FALSE(s.active);
+    CHECK_FALSE(s.takeable);
+    CHECK_FALSE(s.lifetime_s);
+    CHECK(s.species.empty());
+    CHECK(s.place.empty());
+    CHECK(s.archetype.empty());
+    CHECK(s.group.empty());
+    CHECK_FALSE(s.relayed);
+  }
+  CHECK(bodyAs<UpsertEntity>(out.commands[0]).state.position == Vec3{4.f, 5.f, 0.f});
+  CHECK(bodyAs<RemoveEntity>(out.commands[2]).id == EntityId{50});
+  CHECK(out.commands[2].item == 0);
+}

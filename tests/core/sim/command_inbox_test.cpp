@@ -92,6 +92,29 @@ TEST_CASE("CommandInbox hands an applied batch's buffer back, emptied") {
   CHECK(drainIds(inbox) == std::vector<uint64_t>{7});
 }
 
+TEST_CASE("CommandInbox::pushExchanging hands an applied batch back with its commands") {
+  // A stream overwrites the commands it gets back with its next update's rather than
+  // destroying them and building new ones (server/proto_convert.cpp CommandWriter).
+  CommandInbox inbox(10000);
+  std::vector<Command> batch;
+  for (uint64_t i = 1; i <= 500; ++i) batch.push_back(removal(i, 1));
+  REQUIRE(inbox.pushExchanging(batch));
+  CHECK(batch.empty());  // nothing applied yet: nothing to hand back
+  CHECK(drainIds(inbox).size() == 500);
+
+  std::vector<Command> next = batchOf({7, 8}, 2);
+  REQUIRE(inbox.pushExchanging(next));
+  REQUIRE(next.size() == 500);  // the first batch, as the tick left it
+  CHECK(raw(std::get<RemoveEntity>(next.front().body).id) == 1);
+  CHECK(raw(std::get<RemoveEntity>(next.back().body).id) == 500);
+  CHECK(drainIds(inbox) == std::vector<uint64_t>{7, 8});
+
+  auto too_many = batchOf({1, 2}, 3);
+  CommandInbox small(1);
+  CHECK_FALSE(small.pushExchanging(too_many));
+  CHECK(too_many.size() == 2);  // refused: left as it was
+}
+
 TEST_CASE("CommandInbox hands back every batch of a flood while their room fits its capacity") {
   // A slow tick drains hundreds of updates at once: each goes back to a submitter, none
   // is destroyed on the tick thread, as long as their buffers add up to no more than the
