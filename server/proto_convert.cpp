@@ -124,30 +124,46 @@ std::string indexedWithId(std::string_view list, int index, std::string_view id_
 
 // Where each id of one list was first seen, to refuse repeats within one update. Open
 // addressing over one array sized for the list: ids are never 0 here (refused before).
+// Each stream thread keeps one (firstIndex()) and starts each list with start(): a slot
+// counts only when its stamp is the list's, so starting costs no clearing.
 class FirstIndex {
  public:
-  explicit FirstIndex(size_t items) {
+  void start(size_t items) {
     size_t slots = 16;
     while (slots < 2 * items) slots *= 2;
-    slots_.assign(slots, {0, 0});
+    if (slots > slots_.size() || ++stamp_ == 0) {
+      slots_.assign(std::max(slots, slots_.size()), Slot{});
+      stamp_ = 1;
+    }
     mask_ = slots - 1;
   }
 
   bool isFirst(uint64_t id, int index, std::string_view list, ItemErrors& err) {
     size_t at = static_cast<size_t>((id * 0x9E3779B97F4A7C15ull) >> 32) & mask_;
-    while (slots_[at].first != 0 && slots_[at].first != id) at = (at + 1) & mask_;
-    if (slots_[at].first == 0) {
-      slots_[at] = {id, index};
+    while (slots_[at].stamp == stamp_ && slots_[at].id != id) at = (at + 1) & mask_;
+    if (slots_[at].stamp != stamp_) {
+      slots_[at] = {id, index, stamp_};
       return true;
     }
-    err.add("", "id repeated in this update (first at " + indexed(list, slots_[at].second) + ")");
+    err.add("", "id repeated in this update (first at " + indexed(list, slots_[at].index) + ")");
     return false;
   }
 
  private:
-  std::vector<std::pair<uint64_t, int>> slots_;
+  struct Slot {
+    uint64_t id = 0;
+    int32_t index = 0;
+    uint32_t stamp = 0;
+  };
+  std::vector<Slot> slots_;
   size_t mask_ = 0;
+  uint32_t stamp_ = 0;
 };
+
+FirstIndex& firstIndex() {
+  thread_local FirstIndex index;
+  return index;
+}
 
 // Writes an update's commands into a batch, reusing the commands a batch applied earlier
 // still holds (CommandInbox::push hands such a batch back): an upsert, the commonest, is
@@ -740,6 +756,15 @@ bool checkEntity(const v1::Entity& e, bool kind_required, ItemErrors& err,
   return err.count() == before;
 }
 
+// Most upserts leave most names empty: clearing is inline, assigning is a call.
+void assignName(const std::string& from, std::string& to) {
+  if (from.empty()) {
+    to.clear();
+  } else {
+    to.assign(from);
+  }
+}
+
 template <class T, class V>
 void setIf(bool present, std::optional<T>& field, const V& value) {
   if (present) {
@@ -753,7 +778,7 @@ void setIf(bool present, std::optional<T>& field, const V& value) {
 void fillEntityState(const v1::Entity& e, EntityKind unspecified_kind, EntityState& s) {
   s.id = static_cast<EntityId>(e.id());
   s.kind = fromProto(e.kind()).value_or(unspecified_kind);
-  s.species.assign(e.species());
+  assignName(e.species(), s.species);
   setIf(e.has_position(), s.position, toVec3(e.position()));
   setIf(e.has_forward(), s.forward, toVec3(e.forward()));
   setIf(e.has_velocity(), s.velocity, toVec3(e.velocity()));
@@ -761,9 +786,9 @@ void fillEntityState(const v1::Entity& e, EntityKind unspecified_kind, EntitySta
   setIf(e.has_active(), s.active, e.active());
   setIf(e.has_takeable(), s.takeable, e.takeable());
   setIf(e.has_lifetime(), s.lifetime_s, e.lifetime());
-  s.place.assign(e.place());
-  s.archetype.assign(e.archetype());
-  s.group.assign(e.group());
+  assignName(e.place(), s.place);
+  assignName(e.archetype(), s.archetype);
+  assignName(e.group(), s.group);
   s.relayed = false;
 }
 
@@ -815,7 +840,8 @@ void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
   out.commands.reserve(itemCount(u));
 
   // An id twice in one list is ambiguous (which state wins?): the later item is refused.
-  FirstIndex first_upsert(static_cast<size_t>(u.upserts_size()));
+  FirstIndex& first_upsert = firstIndex();
+  first_upsert.start(static_cast<size_t>(u.upserts_size()));
   for (int i = 0; i < u.upserts_size(); ++i) {
     const v1::Entity& e = u.upserts(i);
     ItemErrors err("upserts", i, "id", e.id(), out.errors);
@@ -823,7 +849,8 @@ void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
     if (!first_upsert.isFirst(e.id(), i, "upserts", err)) continue;
     fillEntityState(e, EntityKind::kObject, commands.addUpsert(i));
   }
-  FirstIndex first_removal(static_cast<size_t>(u.removals_size()));
+  FirstIndex& first_removal = firstIndex();  // the upserts' is done with
+  first_removal.start(static_cast<size_t>(u.removals_size()));
   for (int i = 0; i < u.removals_size(); ++i) {
     if (u.removals(i) == 0) {
       ItemErrors(indexed("removals", i), out.errors).add("", "id must not be 0");

@@ -1064,3 +1064,27 @@ TEST_CASE("convertUpdate overwrites the commands of an applied batch and keeps n
   CHECK(bodyAs<RemoveEntity>(out.commands[2]).id == EntityId{50});
   CHECK(out.commands[2].item == 0);
 }
+
+TEST_CASE("convertUpdate looks for repeated ids within one update only", "[proto_convert]") {
+  // The ids each list has seen are kept per thread between updates; none may count in the
+  // next update, whatever its lists' sizes.
+  v1::WorldUpdate big;
+  for (uint64_t id = 1; id <= 600; ++id) addNpc(big, id);
+  for (uint64_t id = 1; id <= 3; ++id) big.add_removals(1000 + id);
+  ConvertedUpdate out;
+  convertUpdate(big, ClientId{1}, 10000, {}, out);
+  REQUIRE(out.errors.empty());
+  REQUIRE(out.commands.size() == 603);
+  for (int round = 0; round < 3; ++round) {
+    v1::WorldUpdate small;
+    for (uint64_t id : {5, 600, 7}) addNpc(small, id);
+    small.add_removals(1001);
+    small.add_removals(1001);
+    convertUpdate(small, ClientId{1}, 10000, {}, out);
+    INFO("round " << round);
+    CHECK(out.commands.size() == 4);
+    CHECK(out.errors ==
+          std::vector<std::string>{
+              "removals[1] (id 1001): id repeated in this update (first at removals[0])"});
+  }
+}
