@@ -166,9 +166,9 @@ FirstIndex& firstIndex() {
 }
 
 // Writes an update's commands into a batch, reusing the commands a batch applied earlier
-// still holds (CommandInbox::push hands such a batch back): an upsert, the commonest, is
-// overwritten field by field where one was, so its buffers are neither destroyed nor built
-// again. finish() drops what is left of the earlier batch.
+// still holds (Simulation::submitExchanging hands such a batch back): an upsert, the
+// commonest, is overwritten field by field where one was, so its buffers are neither
+// destroyed nor built again. finish() drops what is left of the earlier batch.
 class CommandWriter {
  public:
   explicit CommandWriter(std::vector<Command>& commands) : commands_(commands) {}
@@ -775,6 +775,8 @@ void setIf(bool present, std::optional<T>& field, const V& value) {
 }
 
 // Sets every field of `s`, which may hold an earlier upsert's state (CommandWriter).
+// A field added to EntityState must be set here too, or a stream would send a stale one.
+static_assert(sizeof(EntityState) == 224, "a new EntityState field: set it in fillEntityState");
 void fillEntityState(const v1::Entity& e, EntityKind unspecified_kind, EntityState& s) {
   s.id = static_cast<EntityId>(e.id());
   s.kind = fromProto(e.kind()).value_or(unspecified_kind);
