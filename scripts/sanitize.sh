@@ -4,6 +4,8 @@
 #         (scripts/sanitize-build.sh; the fuzz targets share that build)
 #   tsan  TSan over the threads npcd runs itself, in build-tsan/: the worker pool and
 #         perception on it (core_tests [worker_pool], perception_tests [threads];
+#         behavior trees on it, Lua scripts and group scopes among them, core_tests
+#         [behavior_phase];
 #         the command inbox streams fill while the tick drains it, core_tests [command_inbox];
 #         npcd_tick_hash on the demo
 #         and a scale world with 4 threads), the tick driver, the watchdog's thread, the
@@ -54,7 +56,7 @@ tsan() {
 -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread
 -DNPCD_BUILD_BENCH=OFF" "$root/scripts/build.sh" server_tests core_tests perception_tests \
     npcd_tick_hash
-  "$build/tests/core_tests" "[worker_pool],[command_inbox]"
+  "$build/tests/core_tests" "[worker_pool],[command_inbox],[behavior_phase]"
   "$(find "$build/tests" -name perception_tests -type f | head -n 1)" "[threads]"
   for world in demo scale:2000; do
     echo "npcd_tick_hash $world, 4 threads"

@@ -34,6 +34,7 @@ void encodeIntent(const AgentCopy& agent, NameList actions, pb::IntentState& out
   for (const Agent::Outcome& o : agent.recent_outcomes) {
     pb::IntentionOutcome& e = *run.add_recent_outcomes();
     e.set_intention(raw(o.intention));
+    if (o.handle != o.intention) e.set_handle(raw(o.handle));
     e.set_succeeded(o.succeeded);
   }
   run.set_next_outcome(agent.next_outcome);
@@ -59,7 +60,8 @@ bool decodeIntentRun(const pb::IntentState& in, AgentRecord::Exact& out) {
   out.access_refused = run.access_refused();
   for (size_t i = 0; i < out.recent_outcomes.size(); ++i) {
     const pb::IntentionOutcome& e = run.recent_outcomes(static_cast<int>(i));
-    out.recent_outcomes[i] = {IntentionId{e.intention()}, e.succeeded()};
+    const IntentionId id{e.intention()};
+    out.recent_outcomes[i] = {id, e.handle() != 0 ? IntentionId{e.handle()} : id, e.succeeded()};
   }
   out.next_outcome = static_cast<uint8_t>(run.next_outcome() % out.recent_outcomes.size());
   for (size_t i = 0; i < out.sent_actions.size(); ++i) {

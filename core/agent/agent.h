@@ -39,6 +39,7 @@ struct Agent {
   // How its recent intentions ended, for behavior trees polling their actions.
   struct Outcome {
     IntentionId intention = IntentionId::kNone;
+    IntentionId handle = IntentionId::kNone;  // what its tree calls it (Intention::handle)
     bool succeeded = false;
   };
   std::array<Outcome, 8> recent_outcomes{};

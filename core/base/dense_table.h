@@ -44,6 +44,9 @@ class DenseTable {
   std::span<Row> rows() { return rows_; }
   std::span<const Row> rows() const { return rows_; }
   size_t size() const { return rows_.size(); }
+  // Changes whenever a row is added or removed (rows may then have moved): a caller that
+  // keeps lists of rows rebuilds them when it differs from the one they were built at.
+  uint64_t layoutVersion() const { return layout_version_; }
   void reserve(size_t n) {
     rows_.reserve(n);
     row_slot_.reserve(n);
@@ -60,6 +63,7 @@ class DenseTable {
   std::vector<Slot> slots_;
   std::vector<uint32_t> free_slots_;  // LIFO reuse keeps slot choice deterministic
   std::unordered_map<uint64_t, Handle<Row>> by_id_;  // lookups only, never iterated
+  uint64_t layout_version_ = 0;
 };
 
 template <class Row, class Id>
@@ -80,6 +84,7 @@ Handle<Row> DenseTable<Row, Id>::insert(Id id) {
   row_slot_.push_back(slot);
   Handle<Row> handle{slot, slots_[slot].generation};
   by_id_.emplace(key, handle);
+  ++layout_version_;
   return handle;
 }
 
@@ -100,6 +105,7 @@ bool DenseTable<Row, Id>::remove(Id id) {
   ++slots_[slot].generation;  // every outstanding handle to this row is now stale
   free_slots_.push_back(slot);
   by_id_.erase(it);
+  ++layout_version_;
   return true;
 }
 

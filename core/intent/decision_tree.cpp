@@ -12,6 +12,7 @@ IntentionEvent makeEvent(EntityId agent, const Intention& in, IntentionEventKind
   IntentionEvent e;
   e.agent = agent;
   e.intention = in.id;
+  e.handle = in.handle;
   e.action = in.action;
   e.kind = kind;
   e.reason = reason;
@@ -37,7 +38,9 @@ Programmed DecisionTree::add(double date_s, ActionNameId action, std::span<const
     return {IntentStatus::kQueueFull, IntentionId::kNone};
   }
   const IntentionId id = ctx_.ids->next();
-  queue_.insert(id, date_s, action, args, flags)->depends_on_slot = prerequisite;
+  Intention* in = queue_.insert(id, date_s, action, args, flags);
+  in->depends_on_slot = prerequisite;
+  in->handle = id;
   return {IntentStatus::kOk, id};
 }
 

@@ -41,6 +41,12 @@ class IntentionIdSource {
  public:
   explicit IntentionIdSource(uint64_t first = 1) : next_(first == 0 ? 1 : first) {}
   IntentionId next() { return static_cast<IntentionId>(next_++); }
+  // The first of `count` consecutive ids, all taken.
+  IntentionId reserve(uint64_t count) {
+    const uint64_t first = next_;
+    next_ += count;
+    return static_cast<IntentionId>(first);
+  }
   uint64_t peek() const { return next_; }
 
  private:

@@ -63,6 +63,10 @@ inline constexpr uint8_t kNoIntentionSlot = 0xff;
 
 struct Intention {
   IntentionId id = IntentionId::kNone;
+  // What the controller that programmed it refers to it by: its id, or the provisional id a
+  // behavior tree ticking on the pool was given before the tick numbered the intention
+  // (IntentionQueue::renumber). Only that controller uses it; clients see `id`.
+  IntentionId handle = IntentionId::kNone;
   double date_s = 0.0;           // earliest start, simulated seconds
   double started_s = -1.0;       // when it became current (agent clock); < 0 while pending
   double deadline_s = kNoDeadline;  // client-side: fails with kTimeout at this tick time

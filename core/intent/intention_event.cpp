@@ -5,7 +5,7 @@
 
 namespace npc {
 
-static_assert(sizeof(IntentionEvent) == 48, "intention events stay at 48 bytes");
+static_assert(sizeof(IntentionEvent) == 56, "intention events stay at 56 bytes");
 
 std::string_view toString(IntentionEventKind kind) {
   switch (kind) {

@@ -1,6 +1,6 @@
 // Intention events (seed 004, "Event message"): what the controller learns about its
 // decision tree — Intention_Started / _Completed / _Failed / _Interrupted — and why.
-// Records are 48 bytes, carry no strings, and are written into a caller-provided
+// Records are 56 bytes, carry no strings, and are written into a caller-provided
 // BoundedBuffer; describeEvent() makes the text for logs and clients, off the hot path.
 #pragma once
 
@@ -45,6 +45,7 @@ std::string_view toString(IntentionReason reason);
 struct IntentionEvent {
   EntityId agent = EntityId::kNone;
   IntentionId intention = IntentionId::kNone;
+  IntentionId handle = IntentionId::kNone;  // Intention::handle: what its controller calls it
   EntityId subject = EntityId::kNone;     // kCoerced: who performed the external action;
                                           // a daemon-side action's outcome: what it
                                           // concerns (PerformResult::subject)

@@ -7,11 +7,27 @@ namespace npc {
 
 static_assert(std::is_trivially_copyable_v<Intention>, "intentions are snapshotted as bytes");
 static_assert(std::is_trivially_copyable_v<IntentionQueue>, "queues are snapshotted as bytes");
-static_assert(sizeof(Intention) == 224, "README: memory per agent");
+static_assert(sizeof(Intention) == 232, "README: memory per agent");
 
 const Intention* IntentionQueue::find(IntentionId id) const {
   const uint8_t slot = slotOf(id);
   return slot == kNoSlot ? nullptr : &slots_[slot];
+}
+
+const Intention* IntentionQueue::findHandle(IntentionId handle) const {
+  if (handle == IntentionId::kNone) return nullptr;
+  for (uint8_t i = 0; i < count_; ++i) {
+    if (slots_[order_[i]].handle == handle) return &slots_[order_[i]];
+  }
+  return nullptr;
+}
+
+void IntentionQueue::renumber(IntentionId first, uint32_t count, uint64_t base) {
+  for (uint8_t i = 0; i < count_; ++i) {
+    Intention& in = slots_[order_[i]];
+    const uint64_t offset = raw(in.id) - raw(first);
+    if (offset < count) in.id = static_cast<IntentionId>(base + offset);
+  }
 }
 
 uint8_t IntentionQueue::slotOf(IntentionId id) const {

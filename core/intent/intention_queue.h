@@ -43,6 +43,13 @@ class IntentionQueue {
   const Intention& at(uint8_t i) const { return slots_[order_[i]]; }
   // The intention `id`, or nullptr.
   const Intention* find(IntentionId id) const;
+  // The intention its controller calls `handle` (Intention::handle), or nullptr.
+  const Intention* findHandle(IntentionId handle) const;
+  // Intentions programmed under provisional ids first .. first + count - 1 get their final
+  // ids base + (id - first); their handles stay. A behavior tree on the pool programs
+  // under provisional ids and the tick numbers them afterwards, in agent order, as a
+  // serial tick would have (core/sim/behavior_phase.h).
+  void renumber(IntentionId first, uint32_t count, uint64_t base);
   // The intention `in` runs after (only if it completes), or nullptr.
   const Intention* prerequisiteOf(const Intention& in) const {
     return in.waitsOnPrerequisite() ? &slots_[in.depends_on_slot] : nullptr;

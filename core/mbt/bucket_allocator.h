@@ -8,7 +8,9 @@
 // few instructions and never call operator new. Requests above 1024 bytes go to operator
 // new (counted in largeBytes()).
 //
-// Not synchronised: owned by the library, used on the tick thread.
+// Not synchronised: one per thread that ticks trees (MbtWorkspace, mbt/workspace.h). A
+// block may be freed into another allocator than the one it came from; that one's free
+// list keeps it, and the counters below are then exact only summed over the allocators.
 #pragma once
 
 #include <array>

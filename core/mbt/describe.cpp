@@ -54,7 +54,7 @@ nlohmann::json MbtLibrary::describe(const MbtInstance& instance, double now_s) c
   auto& self = const_cast<MbtLibrary&>(*this);
   auto& agent = const_cast<MbtInstance&>(instance);
   MbtNullHost host(instance.agent());
-  MbtContext ctx{agent, host, *tree, self, now_s, nullptr};
+  MbtContext ctx{agent, host, *tree, self, self.workspace(0), now_s, nullptr};
   nlohmann::json running = nlohmann::json::array();
   runningPath(tree->root(), ctx, 0, running);
   j["running"] = std::move(running);

@@ -5,9 +5,12 @@
 // species...). Counts survive reloads: a node releases exactly what it took.
 //
 // Entries are never erased, so after the first use of a (scope, group) pair entering and
-// leaving allocate nothing. Tick thread only.
+// leaving allocate nothing. The counts are kept per lane (mbtLaneOf of the group): calls
+// for groups of different lanes may run on different threads at once; calls within one
+// lane never may (the tick's pool gives a lane to one worker at a time).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
@@ -28,7 +31,7 @@ class MbtGroupScopes {
   void leave(GroupScopeId scope, uint64_t group);
   // A snapshot restored an agent inside the scope: counted again whatever the limit (it
   // was counted when it entered).
-  void reenter(GroupScopeId scope, uint64_t group) { ++users_[Key{group, scope}]; }
+  void reenter(GroupScopeId scope, uint64_t group) { ++lane(group)[Key{group, scope}]; }
   uint32_t users(GroupScopeId scope, uint64_t group) const;
   // Sum over every scope and group (leak checks in tests).
   uint64_t totalUsers() const;
@@ -44,8 +47,12 @@ class MbtGroupScopes {
       return static_cast<size_t>(k.group * 0x9E3779B97F4A7C15ull) ^ raw(k.scope);
     }
   };
+  using Users = std::unordered_map<Key, uint32_t, KeyHash>;  // never iterated for output
+  Users& lane(uint64_t group) { return users_[mbtLaneOf(group)]; }
+  const Users& lane(uint64_t group) const { return users_[mbtLaneOf(group)]; }
+
   NameTable<GroupScopeId> names_;
-  std::unordered_map<Key, uint32_t, KeyHash> users_;  // lookups only, never iterated for output
+  std::array<Users, kMbtLanes> users_;
 };
 
 }  // namespace npc

@@ -150,7 +150,7 @@ bool MbtInstance::restoreRun(const RunImage& image) {
     if (node.slot() != r.slot || node.runtimeBytes() != r.data.size()) return false;
   }
   MbtNullHost host(agent_);
-  MbtContext ctx{*this, host, *tree_, *library_, 0.0, nullptr};
+  MbtContext ctx{*this, host, *tree_, *library_, library_->workspace(0), 0.0, nullptr};
   for (const RunImage::Running& r : image.running) {
     const MbtNode& node = tree_->node(r.node);
     enterSlot(node, ctx);
@@ -205,7 +205,7 @@ const LuaEnvImage* MbtInstance::restoredLua() const {
 void MbtInstance::unbind(MbtHost* host) {
   MbtNullHost null_host(agent_);
   MbtHost& h = host ? *host : null_host;
-  MbtContext ctx{*this, h, *tree_, *library_, host ? h.nowS() : 0.0, nullptr};
+  MbtContext ctx{*this, h, *tree_, *library_, library_->workspace(0), host ? h.nowS() : 0.0, nullptr};
   tree_->root().terminate(ctx);
   freeBlocks();
   if (lua_env_ != -2) library_->lua().releaseEnv(lua_env_);
@@ -217,7 +217,7 @@ void MbtInstance::unbind(MbtHost* host) {
 
 void MbtInstance::terminate(MbtHost& host) {
   if (!tree_) return;
-  MbtContext ctx{*this, host, *tree_, *library_, host.nowS(), nullptr};
+  MbtContext ctx{*this, host, *tree_, *library_, library_->workspace(0), host.nowS(), nullptr};
   tree_->root().terminate(ctx);
 }
 
@@ -228,7 +228,7 @@ void MbtInstance::migrateIfReloaded(MbtHost& host) {
   if (next == tree_) return;
   const MbtTree& old = *tree_;
   {
-    MbtContext ctx{*this, host, old, *library_, host.nowS(), nullptr};
+    MbtContext ctx{*this, host, old, *library_, library_->workspace(0), host.nowS(), nullptr};
     old.root().terminate(ctx);
   }
   if (!next) {
@@ -260,7 +260,7 @@ void MbtInstance::migrateIfReloaded(MbtHost& host) {
   changed_ = variables_ != values;
   variables_ = values;
   for (const auto& [index, stamp] : stamps) timestamps_[index] = stamp;
-  MbtContext ctx{*this, host, *tree_, *library_, host.nowS(), nullptr};
+  MbtContext ctx{*this, host, *tree_, *library_, library_->workspace(0), host.nowS(), nullptr};
   MbtLogRouter::message(ctx, nullptr, MbtLogKind::kReloaded, "tree reloaded");
 }
 
@@ -274,7 +274,7 @@ void MbtInstance::handleEvent(const MbtEvent& event, MbtHost& host) {
   if (!tree_) return;
   migrateIfReloaded(host);
   if (!tree_) return;
-  MbtContext ctx{*this, host, *tree_, *library_, host.nowS(), nullptr, &event};
+  MbtContext ctx{*this, host, *tree_, *library_, library_->workspace(0), host.nowS(), nullptr, &event};
   applyEvent(event.id, ctx);
 }
 
@@ -292,14 +292,20 @@ void MbtInstance::applyEvent(SignalId event, MbtContext& ctx) {
   if (!stopped_) tree_->root().sendEvent(ctx, event);
 }
 
-MbtStatus MbtInstance::tick(MbtHost& host) {
+MbtStatus MbtInstance::tick(MbtHost& host) { return tick(host, 0); }
+
+bool MbtInstance::needsTickThread() const {
+  return tree_ && (tree_->needsTickThread() || generation_ != library_->generation());
+}
+
+MbtStatus MbtInstance::tick(MbtHost& host, unsigned worker) {
   if (!tree_) return MbtStatus::kFailure;
   migrateIfReloaded(host);
   if (!tree_ || stopped_) return MbtStatus::kFailure;
   changed_before_tick_ = changed_;
   changed_ = false;
   MbtTickTrace trace;
-  MbtContext ctx{*this, host, *tree_, *library_, host.nowS(), &trace};
+  MbtContext ctx{*this, host, *tree_, *library_, library_->workspace(worker), host.nowS(), &trace};
   const MbtStatus status = tree_->root().tick(ctx);
   if (status != MbtStatus::kRunning) rootFinished(status, ctx, trace);
   return status;
@@ -392,7 +398,7 @@ void MbtInstance::enterSlot(const MbtNode& node, MbtContext& ctx) {
   }
   void* block = nullptr;
   if (const size_t bytes = node.runtimeBytes(); bytes != 0) {
-    block = library_->allocator().allocate(bytes);
+    block = ctx.workspace.allocator.allocate(bytes);
     node.constructRuntime(block);
     runtime_bytes_ += static_cast<uint32_t>(BucketAllocator::blockBytes(bytes));
   }
@@ -401,12 +407,12 @@ void MbtInstance::enterSlot(const MbtNode& node, MbtContext& ctx) {
   ++active_nodes_;
 }
 
-void MbtInstance::leaveSlot(const MbtNode& node) {
+void MbtInstance::leaveSlot(const MbtNode& node, MbtContext& ctx) {
   const uint16_t slot = node.slot();
   if (void* block = data_[slot]) {
     const size_t bytes = node.runtimeBytes();
     node.destroyRuntime(block);
-    library_->allocator().deallocate(block, bytes);
+    ctx.workspace.allocator.deallocate(block, bytes);
     runtime_bytes_ -= static_cast<uint32_t>(BucketAllocator::blockBytes(bytes));
   }
   data_[slot] = nullptr;
@@ -425,9 +431,10 @@ const MbtLogEntry& MbtInstance::logEntry(size_t i) const {
   return history_[(start + i) % kMbtLogHistory];
 }
 
-void MbtInstance::appendLog(const MbtLogEntry& entry, std::string_view text) {
+void MbtInstance::appendLog(const MbtLogEntry& entry, std::string_view text,
+                            BucketAllocator& allocator) {
   if (!history_) {
-    history_ = static_cast<MbtLogEntry*>(library_->allocator().allocate(kHistoryBytes));
+    history_ = static_cast<MbtLogEntry*>(allocator.allocate(kHistoryBytes));
     for (size_t i = 0; i < kMbtLogHistory; ++i) new (&history_[i]) MbtLogEntry();
   }
   MbtLogEntry& slot = history_[log_count_ % kMbtLogHistory];

@@ -45,6 +45,7 @@
 
 namespace npc {
 
+class BucketAllocator;
 class MbtLibrary;
 class MbtNode;
 class MbtTree;
@@ -129,6 +130,15 @@ class MbtInstance {
   // Root status: kRunning normally; kSuccess/kFailure on the tick the root finished (or
   // kFailure when unbound / stopped).
   MbtStatus tick(MbtHost& host);
+  // The same on worker `worker` of the tick's pool (MbtLibrary::workspace): node data comes
+  // from that worker's allocator. Only for an instance that !needsTickThread(), with a host
+  // whose calls are safe on that worker; agents of one group (MbtAgentView::group) must
+  // tick on one worker at a time, in a fixed order (their group scopes are shared).
+  MbtStatus tick(MbtHost& host, unsigned worker);
+  // Its next tick must run on the tick thread: its tree has nodes that need it
+  // (MbtNode::needsTickThread: planning), or a reload replaced its tree (moving to the new
+  // one releases the old one in the library).
+  bool needsTickThread() const;
   // Leaves every running node (deepest first): actions cancelled, scopes released.
   void terminate(MbtHost& host);
 
@@ -167,7 +177,7 @@ class MbtInstance {
   uint16_t slotOwner(uint16_t slot) const { return owners_[slot]; }
   void* slotData(uint16_t slot) const { return data_[slot]; }
   void enterSlot(const MbtNode& node, MbtContext& ctx);
-  void leaveSlot(const MbtNode& node);
+  void leaveSlot(const MbtNode& node, MbtContext& ctx);
   // Dispatches an event synchronously (SendEvent / SendTransitionEvent).
   void dispatchEvent(SignalId event, MbtContext& ctx);
   void setLuaEnv(int env) { lua_env_ = env; }
@@ -177,8 +187,9 @@ class MbtInstance {
   const MbtLogEntry& logEntry(size_t i) const;
   // Text of a dynamic log entry ("" when the ring has moved on, or for node texts).
   std::string_view dynamicText(const MbtLogEntry& entry) const;
-  // Appends to the history; `text` (optional) is copied to the dynamic ring.
-  void appendLog(const MbtLogEntry& entry, std::string_view text);
+  // Appends to the history; `text` (optional) is copied to the dynamic ring. The history's
+  // block comes from `allocator` (the ticking thread's) the first time.
+  void appendLog(const MbtLogEntry& entry, std::string_view text, BucketAllocator& allocator);
   // The last root-finished message ("" if none).
   std::string_view lastRootFinish() const;
   uint32_t rootFinishes() const { return root_finishes_; }

@@ -38,7 +38,8 @@ MbtLibrary::MbtLibrary(MbtLibraryConfig config)
       own_names_(std::make_unique<NameTable<ActionNameId>>()),
       signals_(own_signals_.get()),
       names_(own_names_.get()) {
-  lua_ = std::make_unique<MbtLuaRuntime>(allocator_, scopes_, *signals_,
+  workspaces_.push_back(std::make_unique<MbtWorkspace>());
+  lua_ = std::make_unique<MbtLuaRuntime>(lua_heap_, scopes_, *signals_,
                                          config_.lua_memory_limit_bytes,
                                          config_.lua_instruction_limit);
   registerStandardNodes();
@@ -47,13 +48,18 @@ MbtLibrary::MbtLibrary(MbtLibraryConfig config)
 MbtLibrary::MbtLibrary(SignalNames& signals, NameTable<ActionNameId>& names,
                        MbtLibraryConfig config)
     : config_(config), signals_(&signals), names_(&names) {
-  lua_ = std::make_unique<MbtLuaRuntime>(allocator_, scopes_, *signals_,
+  workspaces_.push_back(std::make_unique<MbtWorkspace>());
+  lua_ = std::make_unique<MbtLuaRuntime>(lua_heap_, scopes_, *signals_,
                                          config_.lua_memory_limit_bytes,
                                          config_.lua_instruction_limit);
   registerStandardNodes();
 }
 
 MbtLibrary::~MbtLibrary() = default;
+
+void MbtLibrary::reserveWorkspaces(unsigned workers) {
+  while (workspaces_.size() < workers) workspaces_.push_back(std::make_unique<MbtWorkspace>());
+}
 
 void MbtLibrary::registerStandardNodes() { registerMbtStandardNodes(factory_); }
 
@@ -213,8 +219,13 @@ MbtLibraryStats MbtLibrary::stats() const {
   s.trees = trees_.size();
   s.retired_trees = retired_.size();
   s.instances = instances_;
-  s.runtime_bytes = allocator_.bytesInUse() + allocator_.largeBytes();
-  s.reserved_bytes = allocator_.pageBytes() + allocator_.largeBytes();
+  // Sums over the workspaces: only the sum is exact (mbt/workspace.h).
+  for (const auto& w : workspaces_) {
+    s.runtime_bytes += w->allocator.bytesInUse() + w->allocator.largeBytes();
+    s.reserved_bytes += w->allocator.pageBytes() + w->allocator.largeBytes();
+  }
+  s.runtime_bytes += lua_heap_.bytesInUse() + lua_heap_.largeBytes();
+  s.reserved_bytes += lua_heap_.pageBytes() + lua_heap_.largeBytes();
   s.lua_bytes = lua_->bytesInUse();
   s.group_scope_users = scopes_.totalUsers();
   return s;

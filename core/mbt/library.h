@@ -38,6 +38,7 @@
 
 #include "base/status.h"
 #include "mbt/bucket_allocator.h"
+#include "mbt/workspace.h"
 #include "mbt/group_scopes.h"
 #include "mbt/instance.h"
 #include "mbt/lua_runtime.h"
@@ -124,12 +125,16 @@ class MbtLibrary {
   NameTable<ActionNameId>& names() { return *names_; }
   MbtGroupScopes& groupScopes() { return scopes_; }
   const MbtGroupScopes& groupScopes() const { return scopes_; }
-  BucketAllocator& allocator() { return allocator_; }
+  // The tick thread's allocator (workspace 0's).
+  BucketAllocator& allocator() { return workspaces_[0]->allocator; }
+  // What worker `worker` of the tick's pool ticks trees with (0: the tick thread). Call
+  // reserveWorkspaces(n) with the pool's size before the workers tick.
+  MbtWorkspace& workspace(unsigned worker) { return *workspaces_[worker]; }
+  void reserveWorkspaces(unsigned workers);
+  unsigned workspaceCount() const { return static_cast<unsigned>(workspaces_.size()); }
   MbtLuaRuntime& lua() { return *lua_; }
   const MbtLibraryConfig& config() const { return config_; }
   MbtLibraryStats stats() const;
-  // Run-time scratch for formatting messages (keeps its capacity).
-  std::string& scratch() { return scratch_; }
 
  private:
   friend class MbtInstance;
@@ -146,7 +151,8 @@ class MbtLibrary {
   std::unique_ptr<NameTable<ActionNameId>> own_names_;
   SignalNames* signals_ = nullptr;
   NameTable<ActionNameId>* names_ = nullptr;
-  BucketAllocator allocator_;
+  std::vector<std::unique_ptr<MbtWorkspace>> workspaces_;  // [0]: the tick thread's
+  BucketAllocator lua_heap_;  // the Lua state's own: any worker may run a script
   MbtGroupScopes scopes_;
   std::unique_ptr<MbtLuaRuntime> lua_;  // before trees_: Lua nodes release chunks into it
   MbtNodeFactory factory_;
@@ -158,7 +164,6 @@ class MbtLibrary {
   size_t instances_ = 0;
   std::string dir_;
   std::string fingerprint_;
-  std::string scratch_;
 };
 
 }  // namespace npc

@@ -6,6 +6,7 @@
 #include "mbt/instance.h"
 #include "mbt/library.h"
 #include "mbt/node.h"
+#include "mbt/workspace.h"
 #include "mbt/tree.h"
 
 namespace npc {
@@ -40,7 +41,7 @@ void MbtLogRouter::nodeText(MbtContext& ctx, const MbtNode& node, MbtLogKind kin
   entry.time_s = ctx.now_s;
   entry.node = raw(node.index());
   entry.kind = kind;
-  ctx.instance.appendLog(entry, {});
+  ctx.instance.appendLog(entry, {}, ctx.workspace.allocator);
   forward(ctx, &node, kind, text);
 }
 
@@ -50,12 +51,12 @@ void MbtLogRouter::message(MbtContext& ctx, const MbtNode* node, MbtLogKind kind
   entry.time_s = ctx.now_s;
   entry.node = node ? raw(node->index()) : uint16_t{0xffff};
   entry.kind = kind;
-  ctx.instance.appendLog(entry, text);
+  ctx.instance.appendLog(entry, text, ctx.workspace.allocator);
   forward(ctx, node, kind, text);
 }
 
 void MbtErrorReporter::logError(std::string_view message, std::string_view more) {
-  std::string& text = ctx_.library.scratch();
+  std::string& text = ctx_.workspace.scratch;
   text.clear();
   text += ctx_.tree.file();
   text += ':';

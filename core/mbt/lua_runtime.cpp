@@ -13,6 +13,7 @@
 #include "mbt/host.h"
 #include "mbt/instance.h"
 #include "mbt/node.h"
+#include "mbt/workspace.h"
 
 namespace npc {
 
@@ -59,6 +60,15 @@ for _, k in ipairs({ "assert", "error", "ipairs", "next", "pairs", "pcall", "sel
                      "tonumber", "tostring", "type", "xpcall", "rawequal", "rawget", "rawlen",
                      "setmetatable", "getmetatable", "_VERSION" }) do
   globals[k] = G[k]
+end
+-- No finalizers and no weak tables: when they act follows the collector, and so the
+-- allocations of every agent whose scripts ran before, in whatever order threads ran them.
+local raw_setmetatable = G.setmetatable
+globals.setmetatable = function(t, mt)
+  if type(mt) == "table" and (rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil) then
+    error("setmetatable: __gc and __mode are not available to scripts", 2)
+  end
+  return raw_setmetatable(t, mt)
 end
 -- pairs() and next() in key order. Lua's own order follows a string hash seeded anew in
 -- every process, so a script looping over a table would decide otherwise in a restored or
@@ -403,6 +413,7 @@ void MbtLuaRuntime::pushSignal(const MbtEvent& event) {
 }
 
 MbtLuaRuntime::Outcome MbtLuaRuntime::run(int chunk, MbtContext& ctx, const MbtNode& node) {
+  const std::lock_guard<std::recursive_mutex> lock(mutex_);
   MbtContext* const outer_ctx = ctx_;
   const MbtNode* const outer_node = node_;
   ctx_ = &ctx;
@@ -442,7 +453,7 @@ MbtLuaRuntime::Outcome MbtLuaRuntime::run(int chunk, MbtContext& ctx, const MbtN
   Outcome outcome;
   if (status != LUA_OK) {
     const char* message = lua_tostring(L_, -1);
-    error_.assign(message ? message : "error object is not a string");
+    ctx.workspace.lua_error.assign(message ? message : "error object is not a string");
     outcome = Outcome::kError;
   } else {
     outcome = lua_toboolean(L_, -1) ? Outcome::kTrue : Outcome::kFalse;

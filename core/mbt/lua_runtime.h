@@ -14,7 +14,17 @@
 // hash seed): deterministic.
 // A call may execute at most `instruction_limit` VM instructions and the whole state may
 // hold at most `memory_limit_bytes`; beyond either the script fails with an error.
-// Its heap comes from the library's bucket allocator.
+// Its heap comes from a bucket allocator of its own.
+//
+// Threads. Trees tick on the tick's pool (core/sim/behavior_phase.h), so scripts of
+// different agents may be run by different threads; run() takes the state's lock, so one
+// runs at a time, in an order that depends on the threads. Nothing a script can see
+// depends on that order: agents' environments are apart, the shared tables are frozen,
+// and setmetatable refuses __gc and __mode, whose effects would follow the collector's
+// timing (and so every other agent's allocations). What does: the memory limit is the
+// whole state's, so when it is reached, which script fails first depends on the order.
+// Everything else (compile, release, saveEnv, the prelude) runs on the tick thread alone,
+// outside the pool's run.
 //
 // The agent's API (each agent has its own `entity` table; fields scripts set on it stay
 // per agent, and like its own globals they go into snapshots: saveEnv(), lua_saved.h):
@@ -46,6 +56,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -84,9 +95,9 @@ class MbtLuaRuntime {
   void releaseEnv(int env);
 
   // Runs a chunk for ctx's agent (its environment is created on first use); the
-  // truthiness of the first result. kError: lastError() says why (valid until next call).
+  // truthiness of the first result. kError: ctx.workspace.lua_error says why. Callable from
+  // any worker of the tick's pool: one call runs at a time (the state is locked for it).
   Outcome run(int chunk, MbtContext& ctx, const MbtNode& node);
-  std::string_view lastError() const { return error_; }
 
   // Snapshots: what the agent environment `env` holds of its scripts' own (the globals they
   // set, the fields they set on `entity`) as plain values (lua_saved.h). Runs no script
@@ -108,6 +119,7 @@ class MbtLuaRuntime {
   friend struct MbtLuaApi;
 
   BucketAllocator& allocator_;
+  std::recursive_mutex mutex_;  // run(); recursive: a script's host call may run another
   MbtGroupScopes& scopes_;
   SignalNames& signals_;
   lua_State* L_ = nullptr;
@@ -122,7 +134,6 @@ class MbtLuaRuntime {
   int freeze_ = -2;             // the freezing function (trusted Lua)
   MbtContext* ctx_ = nullptr;   // the call in progress
   const MbtNode* node_ = nullptr;
-  std::string error_;
 };
 
 }  // namespace npc

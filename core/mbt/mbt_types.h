@@ -29,6 +29,16 @@ inline constexpr uint16_t raw(MbtNodeIndex index) { return static_cast<uint16_t>
 // A scope of <GroupScope> and <LimitConcurrentUsers>, interned in MbtGroupScopes.
 using GroupScopeId = NameId<struct GroupScopeTag>;
 
+// Lanes: agents' trees tick on the tick's pool one lane at a time, each lane's agents in
+// row order, and an agent's lane is a function of its group key (MbtAgentView::group)
+// alone. Group scopes are counted per lane (MbtGroupScopes), so agents that share a scope
+// always meet it in the same order, whatever the number of threads.
+inline constexpr uint32_t kMbtLanes = 64;
+inline constexpr uint32_t mbtLaneOf(uint64_t group) {
+  return static_cast<uint32_t>((group * 0x9E3779B97F4A7C15ull) >> 58);  // top 6 bits
+}
+static_assert(kMbtLanes == 64, "mbtLaneOf keeps 6 bits");
+
 // Limits. Reported as located load errors when a file exceeds them.
 inline constexpr size_t kMaxMbtNodes = 0xfffe;          // per tree
 inline constexpr size_t kMaxMbtVariables = 128;         // per tree (one 128-bit set per agent)

@@ -59,7 +59,7 @@ void MbtNode::leave(MbtContext& ctx) const {
   // Children first: the innermost running node lets go of its resources first.
   for (uint16_t i = 0; i < child_count_; ++i) children_[i]->terminate(ctx);
   onTerminate(ctx);
-  ctx.instance.leaveSlot(*this);
+  ctx.instance.leaveSlot(*this, ctx);
 }
 
 void MbtNode::sendEvent(MbtContext& ctx, SignalId event) const {

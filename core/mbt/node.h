@@ -58,11 +58,14 @@ struct MbtTickTrace {
 };
 
 // What a node sees while it runs for one agent (CryEngine's UpdateContext / EventContext).
+struct MbtWorkspace;
+
 struct MbtContext {
   MbtInstance& instance;
   MbtHost& host;
   const MbtTree& tree;
   MbtLibrary& library;
+  MbtWorkspace& workspace;         // the ticking thread's allocator and scratch
   double now_s = 0.0;              // host time, read once per tick / event
   MbtTickTrace* trace = nullptr;   // nullptr outside tick()
   const struct MbtEvent* event = nullptr;  // the signal being handled (handleEvent only)
@@ -83,6 +86,12 @@ class MbtNode {
   virtual bool load(MbtXmlElement& xml, MbtLoadContext& ctx) { return true; }
   // True when several children may be running at once (Parallel): they get separate slots.
   virtual bool childrenRunConcurrently() const { return false; }
+  // True when ticking it reaches what only the tick thread may touch (the agent's planners:
+  // <Plan>, <ExecutePlan>). Trees holding such a node tick on the tick thread
+  // (MbtInstance::needsTickThread); the rest may tick on the pool's workers. A node type
+  // that reaches beyond its MbtHost's calls, the group scopes of its own agent's group and
+  // the library's Lua state (MbtLuaRuntime::run locks it) must say true.
+  virtual bool needsTickThread() const { return false; }
 
   // --- drivers (what parents and the instance call) -------------------------------------
   MbtStatus tick(MbtContext& ctx) const;

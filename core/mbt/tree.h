@@ -57,6 +57,8 @@ class MbtTree {
   // Slots in each instance's slot table (the most nodes that can run at once).
   uint16_t slotCount() const { return slot_count_; }
   MbtRootFinish rootFinish() const { return root_finish_; }
+  // Some node needs the tick thread (MbtNode::needsTickThread).
+  bool needsTickThread() const { return needs_tick_thread_; }
 
   // Variables, by index [Limit: < kMaxMbtVariables].
   size_t variableCount() const { return variable_names_.size(); }
@@ -89,6 +91,7 @@ class MbtTree {
   std::vector<const MbtNode*> children_;  // each node's children are one contiguous run
   uint16_t slot_count_ = 0;
   MbtRootFinish root_finish_ = MbtRootFinish::kReboot;
+  bool needs_tick_thread_ = false;
   std::vector<std::string> variable_names_;
   VariableSet defaults_;
   std::vector<ConditionInstr> code_;

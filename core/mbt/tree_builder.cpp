@@ -206,7 +206,10 @@ void MbtTreeBuilder::finish() {
                        tree.code_.size() * sizeof(ConditionInstr) +
                        tree.assignments_.size() * sizeof(MbtSignalAssignment) +
                        tree.timestamps_.size() * sizeof(MbtTimestampDef);
-  for (const auto& node : tree.nodes_) tree.shared_bytes_ += sizeof(*node) + 64;
+  for (const auto& node : tree.nodes_) {
+    tree.shared_bytes_ += sizeof(*node) + 64;
+    tree.needs_tick_thread_ = tree.needs_tick_thread_ || node->needsTickThread();
+  }
 }
 
 // Nodes that may run at the same time get distinct slots; exclusive siblings share theirs.

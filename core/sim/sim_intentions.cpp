@@ -269,15 +269,6 @@ Status Simulation::applyActionResult(const ActionResult& r, ClientId origin, uin
   return {};
 }
 
-void Simulation::decide() {
-  const TreeContext intentions = treeContext();
-  behavior_phase_.run({agents_.rows(), detail_.runsByRow(), world_, places_, archetypes_, behaviors_,
-                       *mbt_host_, intentions, profile_, timeS(),
-                       [this](ClientId owner, EntityId agent, std::string text) {
-                         emitError(owner, 0, agent, std::move(text));
-                       }});
-}
-
 void Simulation::schedule() {
   scheduling_phase_.run({agents_.rows(), world_, archetypes_, scheduler_, starts_, intention_events_,
                          profile_, timeS(), static_cast<float>(config_.tick_dt_s),
@@ -286,11 +277,13 @@ void Simulation::schedule() {
 }
 
 void Simulation::queueRestoredInterruption(EntityId agent, IntentionId intention,
-                                           ActionNameId action, float progress) {
+                                           ActionNameId action, float progress,
+                                           IntentionId handle) {
   if (intention_events_.room() == 0) flushIntentions();
   IntentionEvent event;
   event.agent = agent;
   event.intention = intention;
+  event.handle = handle == IntentionId::kNone ? intention : handle;
   event.time_s = timeS();
   event.progress = progress;
   event.action = action;
@@ -315,7 +308,8 @@ void Simulation::interruptInFlight() {
   for (Agent& agent : agents_.rows()) {
     if (agent.intent.queue.empty()) continue;
     if (const Intention* running = agent.intent.queue.current()) {
-      queueRestoredInterruption(agent.id, running->id, running->action, running->progress);
+      queueRestoredInterruption(agent.id, running->id, running->action, running->progress,
+                                running->handle);
     }
     agent.intent.queue = IntentionQueue{};
   }
@@ -359,7 +353,8 @@ void Simulation::onIntentionEvent(const IntentionEvent& e, const std::string* cl
   if (!agent || e.kind == IntentionEventKind::kStarted) return;
   const bool completed = e.kind == IntentionEventKind::kCompleted;
   if (completed) emitActionStimuli(*agent, e);
-  agent->recent_outcomes[agent->next_outcome] = {e.intention, completed};
+  agent->recent_outcomes[agent->next_outcome] = {
+      e.intention, e.handle == IntentionId::kNone ? e.intention : e.handle, completed};
   agent->next_outcome = static_cast<uint8_t>((agent->next_outcome + 1) % agent->recent_outcomes.size());
   onPlanIntentionEnded(*agent, e.intention, completed);
   if (completed) {

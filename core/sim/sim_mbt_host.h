@@ -3,9 +3,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 
 #include "intent/decision_tree.h"
 #include "mbt/host.h"
+#include "sim/behavior_outbox.h"
 #include "sim/sim_navigation.h"
 #include "sim/simulation.h"
 
@@ -13,9 +15,16 @@ namespace npc {
 
 // The simulation as one agent's behavior tree sees it. Re-targeted with on() before each
 // call into an instance; allocation-free.
+//
+// Without an outbox it acts on the simulation at once (the tick thread's host). With one
+// (a worker's host in the behavior phase), what reaches beyond the agent goes to the
+// outbox: intentions are programmed there under provisional ids, signals and log messages
+// wait there; the phase merges them in agent order. Its navmesh questions go to the
+// worker's own query. Trees that plan never tick on a worker (MbtNode::needsTickThread).
 class SimMbtHost final : public MbtHost {
  public:
-  explicit SimMbtHost(Simulation& sim) : sim_(sim) {}
+  explicit SimMbtHost(Simulation& sim, BehaviorOutbox* outbox = nullptr, unsigned worker = 0)
+      : sim_(sim), outbox_(outbox), worker_(worker) {}
 
   SimMbtHost& on(Agent& agent) {
     agent_ = &agent;
@@ -42,24 +51,28 @@ class SimMbtHost final : public MbtHost {
     ActionArg args[kMaxActionArgs];
     const size_t n = std::min<size_t>(request.param_count, kMaxActionArgs);
     for (size_t i = 0; i < n; ++i) args[i] = toArg(request.params[i]);
-    const TreeContext ctx = sim_.treeContext();
+    const TreeContext ctx = intentions();
     DecisionTree tree(agent_->intent.queue, agent_->id, ctx);
     const Programmed p = tree.program(sim_.timeS(), request.name, {args, n});
+    // The handle is the id it was programmed under (provisional on a worker), which the
+    // intention keeps as Intention::handle when the tick numbers it.
     return p.ok() ? static_cast<MbtActionHandle>(raw(p.id)) : MbtActionHandle::kNone;
   }
 
   MbtActionState pollAction(MbtActionHandle handle) override {
     const auto id = static_cast<IntentionId>(raw(handle));
-    if (agent_->intent.queue.find(id)) return MbtActionState::kRunning;
+    if (agent_->intent.queue.findHandle(id)) return MbtActionState::kRunning;
     for (const Agent::Outcome& o : agent_->recent_outcomes) {
-      if (o.intention == id) return o.succeeded ? MbtActionState::kSucceeded : MbtActionState::kFailed;
+      if (o.handle == id) return o.succeeded ? MbtActionState::kSucceeded : MbtActionState::kFailed;
     }
     return MbtActionState::kFailed;
   }
 
   void cancelAction(MbtActionHandle handle) override {
-    const auto id = static_cast<IntentionId>(raw(handle));
-    const TreeContext ctx = sim_.treeContext();
+    const Intention* in = agent_->intent.queue.findHandle(static_cast<IntentionId>(raw(handle)));
+    if (!in) return;
+    const IntentionId id = in->id;
+    const TreeContext ctx = intentions();
     DecisionTree tree(agent_->intent.queue, agent_->id, ctx);
     if (tree.cancel(id) != IntentStatus::kOk) tree.deprogram(id);
   }
@@ -77,16 +90,25 @@ class SimMbtHost final : public MbtHost {
       request.group = agent_->perception.group;
       request.include_sender = scope == MbtSignalScope::kGroup;
     }
-    sim_.perception_.postSignal(request);
+    if (outbox_) {
+      outbox_->post(request);
+    } else {
+      sim_.perception_.postSignal(request);
+    }
   }
 
   MbtPlanState requestPlan(std::string_view planner, std::string_view goal) override {
+    assert(!outbox_ && "a tree that plans ticks on the tick thread");
     return sim_.treeRequestPlan(*agent_, planner, goal);
   }
   MbtPlanState executePlan(std::string_view planner) override {
+    assert(!outbox_ && "a tree that plans ticks on the tick thread");
     return sim_.treeExecutePlan(*agent_, planner);
   }
-  void stopPlan(std::string_view planner) override { sim_.treeStopPlan(*agent_, planner); }
+  void stopPlan(std::string_view planner) override {
+    assert(!outbox_ && "a tree that plans ticks on the tick thread");
+    sim_.treeStopPlan(*agent_, planner);
+  }
 
   bool setSelectionVariable(std::string_view name, bool value) override {
     const SelectionVariableId variable = sim_.trees_.findVariable(name);
@@ -99,14 +121,20 @@ class SimMbtHost final : public MbtHost {
   // Without a navmesh the ground is open (MbtHost's defaults).
   MbtWalk walkTo(Vec3 to) override {
     if (!sim_.navigation_) return MbtHost::walkTo(to);
-    return sim_.navigation_->trees.walk(view_.position, to);
+    return sim_.navigation_->treesFor(worker_).walk(view_.position, to);
   }
   bool placeOnGround(Vec3& point) override {
-    return !sim_.navigation_ || sim_.navigation_->trees.placeOnGround(view_.position, point);
+    return !sim_.navigation_ ||
+           sim_.navigation_->treesFor(worker_).placeOnGround(view_.position, point);
   }
 
   void log(const MbtLogMessage& message) override {
-    if (sim_.tree_log_) sim_.tree_log_(message);
+    if (!sim_.tree_log_) return;
+    if (outbox_) {
+      outbox_->log(message);
+    } else {
+      sim_.tree_log_(message);
+    }
   }
 
  private:
@@ -121,7 +149,11 @@ class SimMbtHost final : public MbtHost {
     return {};
   }
 
+  TreeContext intentions() const { return outbox_ ? outbox_->intentions() : sim_.treeContext(); }
+
   Simulation& sim_;
+  BehaviorOutbox* outbox_;
+  unsigned worker_;
   Agent* agent_ = nullptr;
   MbtAgentView view_;
 };

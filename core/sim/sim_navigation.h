@@ -4,11 +4,12 @@
 // What uses it: planning (smart-object pruning, travel costs), MoveTo intentions (targets
 // snapped to the mesh, unreachable ones failed, long ones searched on over ticks) and
 // behavior trees (<CanReach>, QueryTPS).
-// Thread: tick thread.
+// Thread: tick thread; trees on the pool's workers use treesFor(worker).
 #pragma once
 
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,26 @@ struct SimNavigation {
   uint64_t long_searches_done = 0;
   uint64_t long_searches_refused = 0;  // the queue was full: the MoveTo went out unchecked
   NavReachability reachability;
-  TreeNavigation trees;  // MbtHost::walkTo / placeOnGround
+  TreeNavigation trees;  // MbtHost::walkTo / placeOnGround, on the tick thread
+  // Trees ticking on the pool's workers 1.. ask their own query and cache (worker 0 is the
+  // tick thread and asks `trees`). A cache hit is what the query would answer, so which
+  // worker asked never changes an answer.
+  struct WorkerTrees {
+    WorkerTrees(const nav::NavMesh& mesh, const nav::NavQueryLimits& limits)
+        : query(mesh, limits), trees(query, cache) {}
+    nav::NavQuery query;
+    nav::PathCostCache cache;
+    TreeNavigation trees;
+  };
+  std::vector<std::unique_ptr<WorkerTrees>> worker_trees;  // [w - 1]: worker w's
+  void reserveWorkers(unsigned workers) {
+    while (worker_trees.size() + 1 < workers) {
+      worker_trees.push_back(std::make_unique<WorkerTrees>(mesh, query.limits()));
+    }
+  }
+  TreeNavigation& treesFor(unsigned worker) {
+    return worker == 0 ? trees : worker_trees[worker - 1]->trees;
+  }
   // Obstacle changes: tile layers rebuilt per tick at most (mesh.updateTiles), and changes a
   // mesh without a tile cache (a file's) could not follow.
   int max_tile_rebuilds_per_tick = 4;

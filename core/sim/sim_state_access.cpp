@@ -14,7 +14,7 @@ namespace npc {
 
 uint64_t SimStateAccess::runtimeLayout() {
   // Bump on a change that keeps these sizes (fields reordered or retyped in place).
-  constexpr uint64_t kLayoutRevision = 1;
+  constexpr uint64_t kLayoutRevision = 2;
   uint64_t h = kLayoutRevision;
   for (uint64_t size : {sizeof(IntentionQueue), sizeof(Intention), sizeof(ActionArg),
                         sizeof(ActionState), sizeof(PlannerRun), sizeof(goap::PlanRunner),
@@ -439,7 +439,8 @@ void SimStateAccess::reportInterrupted(const Agent& agent, const AgentRecord& r)
     return;
   }
   if (const Intention* running = r.exact->queue.current()) {
-    sim_.queueRestoredInterruption(agent.id, running->id, running->action, running->progress);
+    sim_.queueRestoredInterruption(agent.id, running->id, running->action, running->progress,
+                                   running->handle);
   }
 }
 

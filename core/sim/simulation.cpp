@@ -620,6 +620,28 @@ void Simulation::select() {
   }
 }
 
+void Simulation::decide() {
+  const unsigned workers = pool_ ? pool_->size() : 1u;
+  if (worker_trees_.size() < workers) {
+    behavior_phase_.reserveWorkers(workers, registry_, event_storage_.size());
+    mbt_.reserveWorkspaces(workers);
+    while (worker_trees_.size() < workers) {
+      const auto w = static_cast<unsigned>(worker_trees_.size());
+      worker_trees_.push_back(std::make_unique<SimMbtHost>(*this, &behavior_phase_.outbox(w), w));
+    }
+  }
+  if (navigation_) navigation_->reserveWorkers(workers);  // rebuilt with every new mesh
+  const TreeContext intentions = treeContext();
+  behavior_phase_.run({agents_.rows(), detail_.runsByRow(), world_, places_, archetypes_, behaviors_,
+                       *mbt_host_, worker_trees_, intentions, profile_, pool_.get(),
+                       agents_.layoutVersion(), tick_, timeS(),
+                       [this](ClientId owner, EntityId agent, std::string text) {
+                         emitError(owner, 0, agent, std::move(text));
+                       },
+                       [this](const SignalRequest& signal) { perception_.postSignal(signal); },
+                       [this](const MbtLogMessage& message) { tree_log_(message); }});
+}
+
 void Simulation::bindBehavior(Agent& agent) {
   const Archetype& type = archetypes_.at(agent.archetype);
   if (!type.selection_tree.empty()) {

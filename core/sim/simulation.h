@@ -354,8 +354,9 @@ class Simulation {
   void clientBack(ClientId client);
   void interruptInFlight();
   // A restored agent's intention that was running: INTERRUPTED (kRestored) at the next flush.
+  // `handle`: what its tree calls it (Intention::handle); kNone: the same as `intention`.
   void queueRestoredInterruption(EntityId agent, IntentionId intention, ActionNameId action,
-                                 float progress);
+                                 float progress, IntentionId handle = IntentionId::kNone);
   // Hibernation (core/hibernation/README.md).
   Status wakePlaceCommand(const WakePlace& command);
   void sleepPlace(PlaceIndex place);
@@ -484,6 +485,7 @@ class Simulation {
   SelectionTreeLibrary trees_;
   MbtLibrary mbt_;                        // declared before agents_: instances need it alive
   std::unique_ptr<SimMbtHost> mbt_host_;  // the simulation as seen by behavior trees
+  std::vector<std::unique_ptr<SimMbtHost>> worker_trees_;  // the same, per pool worker
   std::function<void(const MbtLogMessage&)> tree_log_;
   DenseTable<Agent, EntityId> agents_;
   std::unique_ptr<SimPlanning> planning_;  // GOAP domains, planner, per-agent plan state

@@ -136,6 +136,7 @@ void encodeIntent(const Agent& agent, const NameTable<ActionNameId>& actions,
   for (const Agent::Outcome& o : agent.recent_outcomes) {
     pb::IntentionOutcome& e = *run.add_recent_outcomes();
     e.set_intention(raw(o.intention));
+    if (o.handle != o.intention) e.set_handle(raw(o.handle));
     e.set_succeeded(o.succeeded);
   }
   run.set_next_outcome(agent.next_outcome);

@@ -12,6 +12,7 @@
 #include "mbt/lua_runtime.h"
 #include "mbt/node.h"
 #include "mbt/node_factory.h"
+#include "mbt/workspace.h"
 #include "mbt/nodes/standard_nodes.h"
 #include "mbt/tree.h"
 
@@ -42,7 +43,7 @@ class LuaChunk {
     const MbtLuaRuntime::Outcome outcome = lua_->run(ref_, ctx, node);
     if (outcome == MbtLuaRuntime::Outcome::kError) {
       MbtErrorReporter(node, ctx).logError("Lua error: ",
-                                           withoutOwnLocation(lua_->lastError(), ctx, node));
+                                           withoutOwnLocation(ctx.workspace.lua_error, ctx, node));
     }
     return outcome;
   }

@@ -34,6 +34,7 @@ MbtStatus toStatus(MbtPlanState state) {
 
 class PlanNode : public MbtNode {
  public:
+  bool needsTickThread() const override { return true; }  // the agent's planners
   bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
     if (auto goal = xml.name("goal", false)) goal_ = *goal;
     if (auto planner = xml.name("planner", false)) planner_ = *planner;
@@ -56,6 +57,7 @@ class PlanNode : public MbtNode {
 
 class ExecutePlanNode : public MbtNode {
  public:
+  bool needsTickThread() const override { return true; }  // the agent's planners
   bool load(MbtXmlElement& xml, MbtLoadContext& ctx) override {
     if (auto planner = xml.name("planner", false)) planner_ = *planner;
     return true;

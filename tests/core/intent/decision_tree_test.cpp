@@ -272,3 +272,36 @@ TEST_CASE("assignUsedSlots copies a queue byte for byte", "[intent][queue]") {
   }
   REQUIRE(f.agent.queue.overflow() > 0);  // the queue was full at times
 }
+
+TEST_CASE("renumber gives provisional ids their final ones; handles stay", "[intent][tree]") {
+  TreeFixture f;
+  // A controller on a worker programs under provisional ids (core/sim/behavior_outbox.h).
+  IntentionIdSource provisional(uint64_t{1} << 63);
+  TreeContext ctx = f.ctx();
+  ctx.ids = &provisional;
+  DecisionTree worker(f.agent.queue, f.agent_id, ctx);
+  const IntentionId p1 = worker.program(3.0, f.a).id;
+  const IntentionId p2 = worker.program(1.0, f.b).id;
+  const IntentionId p3 = worker.program(2.0, f.c).id;
+  REQUIRE(worker.deprogram(p3) == IntentStatus::kOk);  // made and dropped in the same turn
+
+  f.agent.queue.renumber(p1, 3, 500);
+
+  SECTION("Should give each its final id by the order it was made in") {
+    REQUIRE(f.agent.queue.findHandle(p1)->id == IntentionId{500});
+    REQUIRE(f.agent.queue.findHandle(p2)->id == IntentionId{501});
+    REQUIRE(f.agent.queue.find(IntentionId{501})->action == f.b);
+    REQUIRE(f.agent.queue.find(p1) == nullptr);
+  }
+  SECTION("Should keep each handle") {
+    REQUIRE(f.agent.queue.find(IntentionId{500})->handle == p1);
+    REQUIRE(f.agent.queue.findHandle(p3) == nullptr);
+  }
+  SECTION("Should leave intentions outside the range alone") {
+    DecisionTree t = f.tree();
+    const IntentionId real = t.program(0.0, f.a).id;
+    f.agent.queue.renumber(p1, 3, 900);
+    REQUIRE(f.agent.queue.find(real)->handle == real);
+    REQUIRE(f.agent.queue.find(IntentionId{500}) != nullptr);  // already final: not in range
+  }
+}

@@ -1,5 +1,8 @@
 // Lua nodes (ExecuteLua, AssertLua, LuaGate, LuaWrapper), the sandbox, per-agent isolation,
 // the entity API and how Lua errors are reported.
+#include <thread>
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 #include "mbt_test_support.h"
@@ -140,6 +143,41 @@ TEST_CASE("The Lua sandbox keeps scripts away from files, processes and each oth
     REQUIRE(assertLua(f, "return string.dump == nil and math.randomseed == nil") ==
             MbtStatus::kSuccess);
     REQUIRE(assertLua(f, "return getmetatable('') == false") == MbtStatus::kSuccess);
+  }
+  SECTION("Should refuse finalizers and weak tables, whose timing follows the collector") {
+    REQUIRE(assertLua(f, "setmetatable({}, { __gc = function() end })") ==
+            MbtStatus::kFailure);
+    REQUIRE(f.host.logged("__gc and __mode are not available to scripts"));
+    REQUIRE(assertLua(f, "setmetatable({}, { __mode = 'k' })") == MbtStatus::kFailure);
+    REQUIRE(assertLua(f, "local t = setmetatable({}, { __index = { x = 3 } }); return t.x == 3") ==
+            MbtStatus::kSuccess);
+  }
+  SECTION("Should run scripts of agents ticking on different threads one at a time") {
+    MbtLibrary library;
+    REQUIRE(library.loadSources({{"T.xml", tree(R"(<Loop>
+  <Sequence>
+    <ExecuteLua code="local s = 0; for i = 1, 200 do s = s + i end; entity.sum = s; n = (n or 0) + 1"/>
+    <AssertLua code="return entity.sum == 20100"/>
+  </Sequence>
+</Loop>)")}}).ok());
+    library.reserveWorkspaces(4);
+    std::vector<TestHost> hosts;
+    std::vector<MbtInstance> agents(4);
+    for (uint64_t i = 0; i < 4; ++i) {
+      hosts.emplace_back(library.names());
+      hosts.back().view.id = EntityId{i + 1};
+      library.bind(agents[i], "T", hosts.back().view.id, 1);
+    }
+    std::vector<int> failures(4, 0);
+    std::vector<std::thread> threads;
+    for (unsigned w = 0; w < 4; ++w) {
+      threads.emplace_back([&, w] {
+        for (int t = 0; t < 300; ++t) failures[w] += agents[w].tick(hosts[w], w) != MbtStatus::kRunning;
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    REQUIRE(failures == std::vector<int>(4, 0));
+    for (unsigned w = 0; w < 4; ++w) REQUIRE(hosts[w].logs.empty());
   }
   SECTION("Should keep the shared libraries read-only") {
     REQUIRE(assertLua(f, "string.upper = nil") == MbtStatus::kFailure);

@@ -205,6 +205,31 @@ TEST_CASE("Lua nodes allocate only inside Lua's bucket-backed heap", "[mbt][memo
   }
 }
 
+TEST_CASE("A worker's ticks take node data from its own workspace", "[mbt][memory]") {
+  MbtFixture f;
+  REQUIRE(f.load(tree(R"(<Sequence>
+  <Wait duration="1"/>
+  <Animate name="A"/>
+</Sequence>)")) == "");
+  f.library.reserveWorkspaces(2);
+  const size_t idle = f.library.stats().runtime_bytes;
+  BucketAllocator& worker = f.library.workspace(1).allocator;
+  REQUIRE(f.agent.tick(f.host, 1) == MbtStatus::kRunning);  // Sequence + Wait, on worker 1
+
+  SECTION("Should allocate from the worker's allocator, not the tick thread's") {
+    REQUIRE(worker.liveBlocks() == 2);
+    REQUIRE(worker.bytesInUse() == 32);
+    REQUIRE(f.library.stats().runtime_bytes == idle + 32);
+  }
+  SECTION("Should take the blocks back on the tick thread and count them exactly in sum") {
+    f.agent.terminate(f.host);  // workspace 0 frees what workspace 1 gave
+    REQUIRE(f.agent.runtimeBytes() == 0);
+    REQUIRE(f.library.stats().runtime_bytes == idle);
+    f.agent.tick(f.host);  // the tick thread reuses the freed blocks
+    REQUIRE(f.library.stats().runtime_bytes == idle + 32);
+  }
+}
+
 TEST_CASE("The bucket allocator reuses freed blocks by size class", "[mbt][memory]") {
   BucketAllocator buckets;
   SECTION("Should round up to a class and reuse the freed block") {

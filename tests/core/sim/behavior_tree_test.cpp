@@ -11,6 +11,7 @@
 #include "sim_fixture.h"
 
 using namespace npc;
+using namespace npc::test;
 
 namespace {
 
@@ -24,21 +25,6 @@ constexpr const char* kPatrol = R"(<BehaviorTree>
     </Sequence>
   </Root>
 </BehaviorTree>)";
-
-// An archetype with no senses whose one behavior runs `tree` (named like the tree).
-Archetype treeRunner(const std::string& name, const std::string& tree) {
-  Archetype type;
-  type.name = name;
-  type.species = "human";
-  type.sensors.vision = false;
-  type.sensors.hearing = false;
-  BehaviorDef behavior;
-  behavior.name = tree;
-  behavior.tree = tree;
-  type.behaviors.push_back(behavior);
-  type.behavior = tree;
-  return type;
-}
 
 ArchetypeSet archetypes() {
   ArchetypeSet set;

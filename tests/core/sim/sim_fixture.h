@@ -77,4 +77,19 @@ inline std::vector<EventOut> eventsOf(const TickOutput& out, EventKind kind) {
   return got;
 }
 
+// An archetype with no senses whose one behavior runs behavior tree `tree` (named like it).
+inline Archetype treeRunner(const std::string& name, const std::string& tree) {
+  Archetype type;
+  type.name = name;
+  type.species = "human";
+  type.sensors.vision = false;
+  type.sensors.hearing = false;
+  BehaviorDef behavior;
+  behavior.name = tree;
+  behavior.tree = tree;
+  type.behaviors.push_back(behavior);
+  type.behavior = tree;
+  return type;
+}
+
 }  // namespace npc::test
