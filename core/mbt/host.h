@@ -5,7 +5,9 @@
 // Contract for implementers:
 //   - Every call refers to the agent the instance belongs to; the host never needs to be
 //     told which, and the tree never sees another agent's data through it.
-//   - Calls happen on the tick thread, inside handleEvent() / tick() / terminate().
+//   - Calls happen inside handleEvent() / tick() / terminate(), on the thread that made
+//     that call: the tick thread, or a worker of the tick's pool for tick(host, worker)
+//     (one host per worker; the simulation's keeps what reaches other agents per worker).
 //   - The tree never keeps references returned by the host past the call that returned
 //     them (agent() is re-read whenever needed).
 //   - No call should allocate in steady state: requests and parameters are fixed-size,

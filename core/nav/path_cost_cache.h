@@ -8,7 +8,7 @@
 // the whole mesh (its generation) empties the cache on the next lookup.
 // Direct-mapped, kEntries slots (≈ 40 B each), fixed at construction: a lookup allocates
 // nothing; a colliding insert replaces the older entry. Counters say how often it helped.
-// Thread: tick thread.
+// Thread: its owner's (the tick thread's, or one pool worker's, with that worker's query).
 #pragma once
 
 #include <cstdint>

@@ -5,7 +5,8 @@
 // mesh the same way, so a tree and a plan never disagree about a walk: off the mesh or no
 // path is unreachable, a search cut short by its limits is no evidence (reachable, priced
 // by the straight line). Walks go through the shared PathCostCache.
-// Thread: tick thread (the query's node pool is shared).
+// Thread: the one that owns its query and cache (the tick thread, or one worker of the
+// tick's pool: SimNavigation::treesFor).
 #pragma once
 
 #include "mbt/host.h"
