@@ -37,8 +37,7 @@ void BehaviorOutbox::beginAgent() {
   open_.first_id = static_cast<IntentionId>(ids_.peek());
 }
 
-int64_t BehaviorOutbox::endAgent(uint32_t row) {
-  open_.row = row;
+int64_t BehaviorOutbox::endAgent() {
   open_.events_end = static_cast<uint32_t>(events_.size());
   open_.signals_end = static_cast<uint32_t>(signals_.size());
   open_.logs_end = static_cast<uint32_t>(logs_.size());

@@ -24,7 +24,6 @@ namespace npc {
 
 // The slices of one agent's effects in its outbox, and its new intentions.
 struct AgentEffects {
-  uint32_t row = 0;
   uint32_t events_begin = 0, events_end = 0;
   uint32_t signals_begin = 0, signals_end = 0;
   uint32_t logs_begin = 0, logs_end = 0;
@@ -61,7 +60,7 @@ class BehaviorOutbox {
   // Brackets one agent's turn: endAgent() keeps a record when it left anything here.
   void beginAgent();
   // The record's index (for BehaviorPhase's marks), or -1 when the agent left nothing.
-  int64_t endAgent(uint32_t row);
+  int64_t endAgent();
 
   // Where the agent's intentions are programmed (provisional ids, events kept here).
   const TreeContext& intentions() const { return intentions_; }

@@ -42,7 +42,7 @@ void BehaviorPhase::reserveWorkers(unsigned workers, const ActionRegistry& regis
 void BehaviorPhase::run(const BehaviorPhaseContext& ctx) {
   const unsigned workers = ctx.pool ? ctx.pool->size() : 1u;
   assert(outboxes_.size() >= workers && ctx.worker_trees.size() >= workers);
-  if (ctx.rows_version != lanes_version_ || ctx.agents.size() != laned_rows_) assignLanes(ctx);
+  if (ctx.rows_version != lanes_version_) assignLanes(ctx);
   marks_.assign(ctx.agents.size(), 0);
   std::atomic<uint32_t> next_lane{0};
   auto job = [&](unsigned w) {
@@ -71,7 +71,6 @@ void BehaviorPhase::assignLanes(const BehaviorPhaseContext& ctx) {
         static_cast<uint32_t>(row));
   }
   lanes_version_ = ctx.rows_version;
-  laned_rows_ = ctx.agents.size();
 }
 
 void BehaviorPhase::runLane(const BehaviorPhaseContext& ctx, uint32_t lane, unsigned worker) {
@@ -114,7 +113,7 @@ void BehaviorPhase::runLane(const BehaviorPhaseContext& ctx, uint32_t lane, unsi
         out.error(self->owner, agent.id, toStatus(p.status, agent.id, p.id).message());
       }
     }
-    const int64_t record = out.endAgent(row);
+    const int64_t record = out.endAgent();
     if (record >= 0) {
       assert(record + 1 < (int64_t{1} << kRecordBits));
       marks_[row] = worker << kRecordBits | static_cast<uint32_t>(record + 1);

@@ -93,7 +93,6 @@ class BehaviorPhase {
 
   std::array<std::vector<uint32_t>, kMbtLanes> lanes_;  // rows, ascending
   uint64_t lanes_version_ = ~uint64_t{0};
-  size_t laned_rows_ = 0;
   // By row: 0 = nothing to merge; kTickThread; else (worker << 24) | (record + 1).
   std::vector<uint32_t> marks_;
   std::vector<std::unique_ptr<BehaviorOutbox>> outboxes_;

@@ -354,7 +354,7 @@ void Simulation::onIntentionEvent(const IntentionEvent& e, const std::string* cl
   const bool completed = e.kind == IntentionEventKind::kCompleted;
   if (completed) emitActionStimuli(*agent, e);
   agent->recent_outcomes[agent->next_outcome] = {
-      e.intention, e.handle == IntentionId::kNone ? e.intention : e.handle, completed};
+      e.intention, e.handle, completed};
   agent->next_outcome = static_cast<uint8_t>((agent->next_outcome + 1) % agent->recent_outcomes.size());
   onPlanIntentionEnded(*agent, e.intention, completed);
   if (completed) {
