@@ -154,11 +154,14 @@ void ActionScheduler::start(Turn& t, uint8_t slot) {
   perform(t, slot);
 }
 
-bool ActionScheduler::skipsTurn(const IntentAgentState& state, double now_s) {
+bool ActionScheduler::due(const IntentAgentState& state, double now_s) const {
   const IntentionQueue& q = state.queue;
-  if (now_s >= q.wake_s_ || state.access.version() != q.access_version_) return false;
-  ++stats_.turns;
-  ++stats_.skipped;
+  return now_s >= q.wake_s_ || state.access.version() != q.access_version_;
+}
+
+bool ActionScheduler::skipsTurn(const IntentAgentState& state, double now_s) {
+  if (due(state, now_s)) return false;
+  countSkipped(1);
   return true;
 }
 

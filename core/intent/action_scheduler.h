@@ -100,6 +100,14 @@ class ActionScheduler {
   // nothing due before its queue's wake date and its actions unchanged. A caller that
   // checks first need not gather the turn of the many agents that wait.
   bool skipsTurn(const IntentAgentState& state, double now_s);
+  // skipsTurn() without the count: whether update() would run this agent's turn at now_s.
+  // Reads the agent's state alone, so a pass may sort agents out on several threads, then
+  // countSkipped() the turns it left out.
+  bool due(const IntentAgentState& state, double now_s) const;
+  void countSkipped(uint64_t turns) {
+    stats_.turns += turns;
+    stats_.skipped += turns;
+  }
 
   const SchedulerStats& stats() const { return stats_; }
 

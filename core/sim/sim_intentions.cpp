@@ -273,7 +273,7 @@ void Simulation::schedule() {
   scheduling_phase_.run({agents_.rows(), world_, archetypes_, scheduler_, starts_, intention_events_,
                          profile_, timeS(), static_cast<float>(config_.tick_dt_s),
                          [this](ClientId owner) { return addresseeOf(owner); },
-                         [this] { flushIntentions(); }});
+                         [this] { flushIntentions(); }, pool_.get()});
 }
 
 void Simulation::queueRestoredInterruption(EntityId agent, IntentionId intention,

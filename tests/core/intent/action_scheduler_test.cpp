@@ -174,6 +174,23 @@ TEST_CASE("skipsTurn answers as update() would, and counts the same", "[intent][
   REQUIRE(f.tick() == TurnStatus::kRan);
 }
 
+TEST_CASE("due answers as skipsTurn does, and counts nothing", "[intent][scheduler]") {
+  SchedFixture f;
+  REQUIRE(f.scheduler.due(f.agent, f.now));  // a new agent is looked at once
+  REQUIRE(f.tick() == TurnStatus::kRan);
+  const SchedulerStats before = f.scheduler.stats();
+  REQUIRE_FALSE(f.scheduler.due(f.agent, f.now));
+  REQUIRE(f.scheduler.stats().turns == before.turns);
+  REQUIRE(f.scheduler.stats().skipped == before.skipped);
+  f.scheduler.countSkipped(3);  // what a pass that sorted agents out with due() left out
+  REQUIRE(f.scheduler.stats().turns == before.turns + 3);
+  REQUIRE(f.scheduler.stats().skipped == before.skipped + 3);
+  f.tree().program(0, f.step);  // any change wakes it
+  REQUIRE(f.scheduler.due(f.agent, f.now));
+  REQUIRE(f.tick() == TurnStatus::kRan);
+  REQUIRE_FALSE(f.scheduler.due(f.agent, f.now));
+}
+
 TEST_CASE("Lookup failures are Failed events, not crashes", "[intent][scheduler]") {
   SchedFixture f;
   const ActionListId wings = f.registry.createInfluence("spell:wings", 1);
