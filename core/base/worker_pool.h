@@ -13,6 +13,7 @@
 // Thread: run() from one thread at a time (the tick thread); the job must not call run().
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <semaphore>
@@ -55,5 +56,22 @@ class WorkerPool {
   std::counting_semaphore<> done_{0};  // one release per worker per job
   std::vector<std::unique_ptr<Worker>> workers_;  // indices 1..size-1
 };
+
+// The workers a phase has: the pool's threads, or 1 without a pool.
+inline unsigned workerCount(const WorkerPool* pool) { return pool ? pool->size() : 1u; }
+
+// Splits rows [0, n) into workerCount(pool) contiguous slices and calls job(begin, end, w)
+// for the w-th slice on worker w: inline without a pool (or with a pool of one thread), on
+// the pool otherwise. Slice w depends on n and the worker count alone, so a phase that
+// merges its workers' outputs in worker order gets them in row order, whatever the timing.
+template <class Job>
+void forEachSlice(WorkerPool* pool, size_t n, Job&& job) {
+  const unsigned workers = workerCount(pool);
+  if (workers == 1) {
+    job(size_t{0}, n, 0u);
+    return;
+  }
+  pool->run([&](unsigned w) { job(n * w / workers, n * (w + 1) / workers, w); });
+}
 
 }  // namespace npc

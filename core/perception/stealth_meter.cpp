@@ -47,15 +47,14 @@ void StealthMeter::update(const World& world, std::span<const Perceiver> perceiv
                           float report_step, WorkerPool* pool) {
   const EntityTable& entities = world.entities();
   cells_.assign(entities.size(), Cell{});
-  const unsigned workers = pool ? pool->size() : 1u;
+  const unsigned workers = workerCount(pool);
   if (workers == 1) {
     gatherOffers(world, perceivers, [this](const Offer& o) { keep(o); });
   } else {
     if (lanes_.size() < workers) lanes_.resize(workers);
-    const size_t n = perceivers.size();
-    pool->run([&](unsigned w) {
+    forEachSlice(pool, perceivers.size(), [&](size_t begin, size_t end, unsigned w) {
       lanes_[w].clear();
-      gatherOffers(world, perceivers.subspan(n * w / workers, n * (w + 1) / workers - n * w / workers),
+      gatherOffers(world, perceivers.subspan(begin, end - begin),
                    [&](const Offer& o) { lanes_[w].push_back(o); });
     });
     for (unsigned w = 0; w < workers; ++w) {

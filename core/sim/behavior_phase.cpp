@@ -40,7 +40,7 @@ void BehaviorPhase::reserveWorkers(unsigned workers, const ActionRegistry& regis
 }
 
 void BehaviorPhase::run(const BehaviorPhaseContext& ctx) {
-  const unsigned workers = ctx.pool ? ctx.pool->size() : 1u;
+  const unsigned workers = workerCount(ctx.pool);
   assert(outboxes_.size() >= workers && ctx.worker_trees.size() >= workers);
   if (ctx.rows_version != lanes_version_) assignLanes(ctx);
   marks_.assign(ctx.agents.size(), 0);

@@ -9,18 +9,13 @@ void SchedulingPhase::run(const SchedulingPhaseContext& ctx) {
   // The events earlier phases left (trees' and plans' intentions) first: what they wake
   // (a tree starting its next action, a plan its next step) is then due this tick.
   ctx.flush();
-  const unsigned workers = ctx.pool ? ctx.pool->size() : 1u;
+  const unsigned workers = workerCount(ctx.pool);
   if (due_.size() < workers) due_.resize(workers);
   skipped_.assign(workers, 0);
-  const size_t n = ctx.agents.size();
-  if (workers == 1) {
-    findDue(ctx, 0, n, 0);
-  } else {
-    ctx.pool->run([&](unsigned w) {
-      findDue(ctx, n * w / workers, n * (w + 1) / workers, w);
-      ctx.profile.workerDone(w);
-    });
-  }
+  forEachSlice(ctx.pool, ctx.agents.size(), [&](size_t begin, size_t end, unsigned w) {
+    findDue(ctx, begin, end, w);
+    ctx.profile.workerDone(w);
+  });
   for (unsigned w = 0; w < workers; ++w) {
     ctx.scheduler.countSkipped(skipped_[w]);
     const std::vector<uint32_t>& rows = due_[w];

@@ -24,19 +24,15 @@ void evaluateRows(const SelectionPhaseContext& ctx, size_t begin, size_t end, un
 }  // namespace
 
 std::span<const BehaviorChange> SelectionPhase::run(const SelectionPhaseContext& ctx) {
-  const unsigned workers = ctx.pool ? ctx.pool->size() : 1u;
+  const unsigned workers = workerCount(ctx.pool);
   if (lanes_.size() < workers) lanes_.resize(workers);
-  changes_.clear();
-  if (workers == 1) {
-    evaluateRows(ctx, 0, ctx.agents.size(), 0, changes_);
-    return changes_;
-  }
-  const size_t n = ctx.agents.size();
-  ctx.pool->run([&](unsigned w) {
+  forEachSlice(ctx.pool, ctx.agents.size(), [&](size_t begin, size_t end, unsigned w) {
     lanes_[w].clear();
-    evaluateRows(ctx, n * w / workers, n * (w + 1) / workers, w, lanes_[w]);
+    evaluateRows(ctx, begin, end, w, lanes_[w]);
     ctx.profile.workerDone(w);
   });
+  if (workers == 1) return lanes_[0];
+  changes_.clear();
   for (unsigned w = 0; w < workers; ++w) {
     changes_.insert(changes_.end(), lanes_[w].begin(), lanes_[w].end());
   }

@@ -43,7 +43,7 @@ class SelectionPhase {
 
  private:
   std::vector<std::vector<BehaviorChange>> lanes_;  // one per worker, capacity reused
-  std::vector<BehaviorChange> changes_;
+  std::vector<BehaviorChange> changes_;           // the lanes merged, with several workers
 };
 
 }  // namespace npc

@@ -1,8 +1,9 @@
 // WorkerPool: every worker index runs once per job, the job's writes are visible after
-// run(), and one thread runs inline.
+// run(), and one thread runs inline. forEachSlice: worker w gets the w-th contiguous slice.
 #include <catch2/catch.hpp>
 
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/worker_pool.h"
@@ -45,5 +46,36 @@ TEST_CASE("WorkerPool: runs a job once per worker", "[base][worker_pool]") {
       ran = std::this_thread::get_id();
     });
     REQUIRE(ran == std::this_thread::get_id());
+  }
+}
+
+TEST_CASE("forEachSlice: worker w takes the w-th contiguous slice", "[base][worker_pool]") {
+  SECTION("Should cover every row once, in slices ordered by worker, on a pool") {
+    WorkerPool pool(3);
+    std::vector<std::pair<size_t, size_t>> slices(3, {99, 99});
+    std::vector<int> seen(10, 0);
+    forEachSlice(&pool, 10, [&](size_t begin, size_t end, unsigned w) {
+      slices[w] = {begin, end};
+      for (size_t row = begin; row < end; ++row) ++seen[row];  // slices are disjoint
+    });
+    REQUIRE(slices == std::vector<std::pair<size_t, size_t>>{{0, 3}, {3, 6}, {6, 10}});
+    REQUIRE(seen == std::vector<int>(10, 1));
+  }
+  SECTION("Should give empty slices to the extra workers when rows are fewer") {
+    WorkerPool pool(4);
+    std::vector<size_t> sizes(4, 99);
+    forEachSlice(&pool, 2, [&](size_t begin, size_t end, unsigned w) { sizes[w] = end - begin; });
+    REQUIRE(sizes == std::vector<size_t>{0, 1, 0, 1});
+  }
+  SECTION("Should run one slice of every row inline without a pool") {
+    REQUIRE(workerCount(nullptr) == 1);
+    int calls = 0;
+    forEachSlice(nullptr, 7, [&](size_t begin, size_t end, unsigned w) {
+      ++calls;
+      REQUIRE(begin == 0);
+      REQUIRE(end == 7);
+      REQUIRE(w == 0);
+    });
+    REQUIRE(calls == 1);
   }
 }
