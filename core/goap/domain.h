@@ -24,6 +24,7 @@
 #include "goap/condition.h"
 #include "goap/goap_types.h"
 #include "goap/pacing.h"
+#include "goap/pattern_database.h"
 
 namespace npc::goap {
 
@@ -195,6 +196,12 @@ struct SearchSettings {
   // `npcd plan`). Never by default. An evaluation spends a time-sliced step budget like an
   // expansion (not max_expansions) and one work unit per relaxed operator (max_work).
   uint32_t node_lmcut_after = kNeverLmcutPerNode;
+  // > 0: at load, a pattern database per goal over at most this many combinations of fact
+  // values (2 bytes each), for domains that plan no positions. "auto" then guides a search
+  // whose goals all have one by it instead of LM-cut: for long plans over counters and
+  // walks, where the delete relaxation sees neither the walk back nor what is used up
+  // (README "Pattern databases"). 0 = none.
+  uint32_t pattern_states = 0;
 };
 
 struct GoalSelectionSettings {
@@ -250,6 +257,13 @@ class GoapDomain {
   std::span<const float> costTable() const { return cost_table_; }
 
   const SearchSettings& search() const { return search_; }
+  // The goal's pattern database, or null (search().pattern_states is 0, or none of the
+  // goal's facts fitted).
+  const PatternDatabase* patternDatabase(GoalId g) const {
+    return idx(g) < pattern_databases_.size() && !pattern_databases_[idx(g)].empty()
+               ? &pattern_databases_[idx(g)]
+               : nullptr;
+  }
   const GoalSelectionSettings& goalSelection() const { return goal_selection_; }
 
   // Load-time only: evaluation order of an action's conditions (a permutation of
@@ -273,6 +287,7 @@ class GoapDomain {
   std::vector<float> cost_table_;
   SearchSettings search_;
   GoalSelectionSettings goal_selection_;
+  std::vector<PatternDatabase> pattern_databases_;  // by GoalId, when pattern_states > 0
 };
 
 struct GoapSourceFile {

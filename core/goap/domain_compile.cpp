@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "goap/domain_loader.h"
+#include "goap/pattern_database_builder.h"
 
 namespace npc::goap {
 
@@ -212,6 +213,23 @@ void DomainLoader::finish() {
     if (a.reads_location) a.reads.add(d_->location_fact_);
   }
   for (size_t gi = 0; gi < d_->goals_.size(); ++gi) compileGoal(d_->goals_[gi], goal_paths_[gi]);
+  if (d_->search_.pattern_states > 0 && reader_.ok()) buildPatternDatabases();
+}
+
+// A projection keeps facts only: the planned position, computed per search from the
+// world, has no value the table could be indexed by.
+void DomainLoader::buildPatternDatabases() {
+  if (uses_location_) {
+    err("/search/pattern_states",
+        "pattern databases need a domain that plans no positions (an action moves, or a "
+        "condition or cost measures a distance)");
+    return;
+  }
+  PatternDatabaseBuilder builder;
+  d_->pattern_databases_.clear();
+  for (size_t g = 0; g < d_->goals_.size(); ++g)
+    d_->pattern_databases_.push_back(
+        builder.build(*d_, static_cast<GoalId>(g), d_->search_.pattern_states));
 }
 
 // A goal's plain conditions compile as an action's do (eq, rest). Its `any` conditions

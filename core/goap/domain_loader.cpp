@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_schema.h"
+#include "goap/pattern_database_builder.h"
 
 namespace npc::goap {
 
@@ -124,6 +125,7 @@ void DomainLoader::parseSearch(const json& root) {
     positive("max_work", 0, 1ll << 40, o.max_work);
     positive("max_candidates", 1, 16, o.max_candidates);
     positive("node_lmcut_after", 0, 1ll << 30, o.node_lmcut_after);
+    positive("pattern_states", 0, PatternDatabaseBuilder::kMaxStates, o.pattern_states);
     if (auto v = reader_.number(s, "/search", "object_radius_m", false)) {
       if (!(*v > 0)) err("/search/object_radius_m", "must be > 0");
       o.object_radius_m = static_cast<float>(*v);

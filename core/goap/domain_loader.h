@@ -15,7 +15,9 @@
 //               "max_expansions": 20000, "max_depth": 32, "max_work": 0,
 //               "max_candidates": 3, "object_radius_m": 30, "at_tolerance_m": 0.5,
 //               "prune": true, "accept_partial": false,
-//               "node_lmcut_after": n },      expansions; absent: never (domain.h)
+//               "node_lmcut_after": n,        expansions; absent: never (domain.h)
+//               "pattern_states": 0 },        > 0: a pattern database per goal, built at load,
+//                                             ≤ this many states; no positions (domain.h)
 //   "goal_selection": { "hysteresis": 0, "retry_s": 2, "replan_cooldown_s": 0.5 },
 //   "facts": [                                                required
 //     { "name": "has_torch", "type": "bool", "initial": false },
@@ -148,6 +150,7 @@ class DomainLoader {
   void resolveCondition(Condition& c);
   void compileVariants(ActionDef& a, const std::string& path);
   void compileGoal(GoalDef& g, const std::string& path);
+  void buildPatternDatabases();
   std::string conditionText(const Condition& c) const;
 
   GoapLibrary& library_;

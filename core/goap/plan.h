@@ -41,6 +41,7 @@ enum PlanFlag : uint16_t {
   kPlanStepsTruncated = 1 << 10,     // plan longer than kMaxPlanSteps (never with max_depth)
   kPlanPartialAccepted = 1 << 11,    // kPartial, and the domain accepts partial plans
   kPlanExactHeuristic = 1 << 12,     // a small problem's exact table guided it (h0 = optimum)
+  kPlanPatternHeuristic = 1 << 13,   // the goals' pattern databases guided it (domain.h)
 };
 
 struct PlanStep {

@@ -300,7 +300,8 @@ void GoapPlanner::expand(uint32_t node) {
   work_ += instances_.size();
   // Most children hit no landmark their parent had not: their landmark h is the parent's,
   // summed once here rather than once a child (the same sum, so the same float).
-  const float parent_lm_h = table_ ? 0.f : hOf(parent.accepted);
+  const bool looked_up = table_ || pattern_search_;  // no landmarks: h is looked up
+  const float parent_lm_h = looked_up ? 0.f : hOf(parent.accepted);
   size_t last_applied = instances_.size();  // none yet at this node
   for (size_t i = 0; i < instances_.size(); ++i) {
     const Instance& in = instances_[i];
@@ -338,7 +339,7 @@ void GoapPlanner::expand(uint32_t node) {
         o.g = g;
         o.accepted &= accepted;  // both paths' unhit landmarks must still be hit
         // Fewer hit landmarks only raise hOf; max keeps a node evaluation's h.
-        if (!table_) o.h = std::max(o.h, hOf(o.accepted));
+        if (!looked_up) o.h = std::max(o.h, hOf(o.accepted));
         if (node_eval_) o.h = std::max(o.h, parent.h - c);  // pathmax
         o.closed = 0;
         pushOpen(found);
@@ -357,6 +358,7 @@ void GoapPlanner::expand(uint32_t node) {
     }
     // h* = infinity: no goal is reachable from the child, so it is not worth a node.
     float h = table_                        ? table_->h(tableIndex(child))
+              : pattern_search_             ? patternH(child)
               : accepted == parent.accepted ? parent_lm_h
                                             : hOf(accepted);
     // Pathmax: h(parent) ≤ c + h*(child), so h(parent) − c bounds the child too.

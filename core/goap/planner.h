@@ -39,6 +39,7 @@
 // Thread: a planner is single-threaded; use one per worker thread.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <span>
@@ -282,6 +283,13 @@ class GoapPlanner {
     return static_cast<uint32_t>(s.w[table_word_] >> table_shift_) & ((1u << table_bits_) - 1);
   }
   bool walkTable();
+  bool usePatternDatabases();
+  // The least of the goals' pattern databases' h (pattern_search_).
+  float patternH(const GoapState& s) const {
+    float h = pattern_dbs_[0]->h(s);
+    for (int g = 1; g < goal_count_; ++g) h = std::min(h, pattern_dbs_[g]->h(s));
+    return h;
+  }
   void noLandmarks();
 
   // planner.cpp: the search.
@@ -389,6 +397,9 @@ class GoapPlanner {
   const ExactHeuristic* table_ = nullptr;
   uint8_t table_word_ = 0, table_shift_ = 0, table_bits_ = 0;  // copied from problem_
   ExactHeuristicBuilder table_builder_;
+  // The goals' pattern databases (the domain's) guide this search (pattern_search_).
+  std::array<const PatternDatabase*, kMaxGoalsPerRequest> pattern_dbs_{};
+  bool pattern_search_ = false;
   // Search.
   static constexpr uint32_t kInitialNodes = 256;
   std::vector<SearchNode> nodes_;

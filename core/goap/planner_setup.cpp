@@ -352,7 +352,7 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
   flags_ = 0;
   h0_ = 0.f;
   lm_count_ = 0;
-  relaxed_current_ = lmcut_search_ = node_eval_ = false;
+  relaxed_current_ = lmcut_search_ = node_eval_ = pattern_search_ = false;
   expansions_ = generated_ = 0;
   work_ = 0;
   trace_ = r.trace;
@@ -399,15 +399,21 @@ PlanStatus GoapPlanner::begin(const PlanRequest& r) {
     in.simple = in.variant == kNoVariant && !a.has_add && !a.moves && a.rest.empty() &&
                 !a.cost.table_size && !a.cost.readsLocation();
   }
-  // By problem size: an exact table when it fits and the start can reach a goal (no plan is
-  // left to LM-cut, whose relaxation explains why), else LM-cut.
+  // The domain's pattern databases when it built them; else by problem size: an exact table
+  // when it fits, else LM-cut. A start that a table calls a dead end is left to LM-cut,
+  // whose relaxation explains why there is no plan.
   const HeuristicKind heuristic = d_->search().heuristic;
-  table_ = heuristic == HeuristicKind::kAuto ? exactTable() : nullptr;
+  pattern_search_ = heuristic == HeuristicKind::kAuto && usePatternDatabases();
+  table_ = heuristic == HeuristicKind::kAuto && !pattern_search_ ? exactTable() : nullptr;
   if (table_ && !(table_->h(tableIndex(start_)) < kInfiniteCost)) table_ = nullptr;
   if (table_) {
     noLandmarks();
     h0_ = table_->h(tableIndex(start_));
     flags_ |= kPlanExactHeuristic;
+  } else if (pattern_search_) {
+    noLandmarks();
+    h0_ = patternH(start_);
+    flags_ |= kPlanPatternHeuristic;
   } else if (heuristic != HeuristicKind::kBlind) {
     lmcut_search_ = true;
     h0_ = cachedHeuristic();

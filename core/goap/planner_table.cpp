@@ -1,6 +1,7 @@
-// GoapPlanner, part 4: the heuristic of small problems — an exact table (h*) over the
-// states of the relevant facts, kept per (domain, bucket, goals, instances) and reused by
-// every later search of that problem whatever its start facts. LM-cut (planner_heuristic.cpp)
+// GoapPlanner, part 4: the heuristics that are looked up — the exact table (h*) of small
+// problems over the states of the relevant facts, kept per (domain, bucket, goals, instances)
+// and reused by every later search of that problem whatever its start facts; and the
+// domain's pattern databases (pattern_database.h), built at load. LM-cut (planner_heuristic.cpp)
 // has a per-search set-up of a few hundred ns that only pays off on larger problems; on a
 // problem of a few facts a table lookup per node is both cheaper and exact, and when no
 // pacing applies the plan is a plain walk down the table. See core/goap/README.md
@@ -166,6 +167,17 @@ const ExactHeuristic* GoapPlanner::exactTable() {
   if (e.table < 0) buildTable(e.exact);
   e.table = 1;
   return &e.exact;
+}
+
+// Whether every goal of the request has a pattern database (the domain built them at load)
+// and the start can reach a goal by them; a start they call a dead end is left to LM-cut,
+// whose relaxation explains why there is no plan.
+bool GoapPlanner::usePatternDatabases() {
+  for (int g = 0; g < goal_count_; ++g) {
+    pattern_dbs_[g] = d_->patternDatabase(goal_ids_[g]);
+    if (!pattern_dbs_[g]) return false;
+  }
+  return goal_count_ > 0 && patternH(start_) < kInfiniteCost;
 }
 
 // With the exact table, no pacing and nothing to count, trace or budget, an optimal plan

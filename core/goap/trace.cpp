@@ -154,7 +154,8 @@ json PlanTrace::toJson() const {
               {"h0", result.h0}, {"expansions", result.expansions},
               {"generated", result.generated}, {"work", result.work}, {"flags", result.flags}};
   if (result.goal != GoalId::kNone) res["goal"] = d.goal(result.goal).name;
-  res["heuristic"] = result.flags & kPlanExactHeuristic ? "table"
+  res["heuristic"] = result.flags & kPlanExactHeuristic     ? "table"
+                     : result.flags & kPlanPatternHeuristic ? "patterns"
                      : d.search().heuristic == HeuristicKind::kBlind ? "blind"
                                                                      : "lmcut";
   if (result.status == PlanStatus::kPartial)

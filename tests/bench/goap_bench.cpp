@@ -12,13 +12,17 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "base/rng.h"
 #include "goap/domain.h"
+#include "goap/pattern_database_builder.h"
 #include "goap/planner.h"
 #include "goap/smart_objects.h"
 #include "goap/statistics.h"
@@ -46,6 +50,23 @@ GoapLibrary& library() {
   return *lib;
 }
 
+nlohmann::json dataDomain(const char* name) {
+  const std::string path = std::string(NPCD_GOAP_DATA_DIR) + "/" + name + ".json";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::string text;
+  for (int c; f && (c = std::fgetc(f)) != EOF;) text.push_back(static_cast<char>(c));
+  if (f) std::fclose(f);
+  return nlohmann::json::parse(text);
+}
+
+void loadOrAbort(GoapLibrary& lib, const nlohmann::json& j) {
+  const GoapLoadReport r = lib.loadText(j["domain"].get<std::string>() + ".json", j.dump());
+  if (!r.ok()) {
+    std::fprintf(stderr, "%s\n", r.text().c_str());
+    std::abort();
+  }
+}
+
 // The B0–B2 domains again, each as "<name>_lmcut" with LM-cut forced, and the villager's
 // day as "villager_day_per_node" with LM-cut per node after 256 expansions.
 GoapLibrary& lmcutLibrary() {
@@ -53,12 +74,7 @@ GoapLibrary& lmcutLibrary() {
     auto* l = new GoapLibrary;
     for (const char* name :
          {"b0_gpgoap", "b0_gpgoap_readme", "b1_fight", "b2_investigate", "villager_day"}) {
-      const std::string path = std::string(NPCD_GOAP_DATA_DIR) + "/" + name + ".json";
-      std::FILE* f = std::fopen(path.c_str(), "rb");
-      std::string text;
-      for (int c; f && (c = std::fgetc(f)) != EOF;) text.push_back(static_cast<char>(c));
-      if (f) std::fclose(f);
-      nlohmann::json j = nlohmann::json::parse(text);
+      nlohmann::json j = dataDomain(name);
       if (std::string(name) == "villager_day") {
         j["domain"] = std::string(name) + "_per_node";
         j["search"]["node_lmcut_after"] = 256;
@@ -66,24 +82,42 @@ GoapLibrary& lmcutLibrary() {
         j["domain"] = std::string(name) + "_lmcut";
         j["search"]["heuristic"] = "lmcut";
       }
-      const GoapLoadReport r = l->loadText(path, j.dump());
-      if (!r.ok()) {
-        std::fprintf(stderr, "%s\n", r.text().c_str());
-        std::abort();
-      }
+      loadOrAbort(*l, j);
     }
     return l;
   }();
   return *lib;
 }
 
-enum class Mode { kWarm, kCold, kColdLmcut, kColdPerNode, kTraced, kStatistics };
+// A data domain with a pattern database per goal built at load ("pattern_states"), and a
+// weight; loaded on first use, so that only the benchmarks that use one pay its build.
+const GoapDomain* patternDomain(const std::string& name, uint32_t states, float weight = 1.f) {
+  static std::map<std::tuple<std::string, uint32_t, float>, std::unique_ptr<GoapLibrary>> loaded;
+  std::unique_ptr<GoapLibrary>& lib = loaded[{name, states, weight}];
+  if (!lib) {
+    lib = std::make_unique<GoapLibrary>();
+    nlohmann::json j = dataDomain(name.c_str());
+    j["search"]["pattern_states"] = states;
+    j["search"]["weight"] = weight;
+    loadOrAbort(*lib, j);
+  }
+  return lib->find(name);
+}
+// 2^22: the villager's day's table has 3,870,720 states (7.7 MB); 2^24: 15,482,880 (31 MB).
+constexpr uint32_t kPatternStates = 1u << 22;
+constexpr uint32_t kLargePatternStates = 1u << 24;
+
+enum class Mode { kWarm, kCold, kColdLmcut, kColdPerNode, kColdPatterns, kColdPatternsW11,
+                  kColdLargePatterns, kTraced, kStatistics };
 
 void planGoal(benchmark::State& state, const char* domain, const char* goal, Mode mode) {
   const GoapDomain* d =
-      mode == Mode::kColdLmcut     ? lmcutLibrary().find(std::string(domain) + "_lmcut")
-      : mode == Mode::kColdPerNode ? lmcutLibrary().find(std::string(domain) + "_per_node")
-                                   : library().find(domain);
+      mode == Mode::kColdLmcut       ? lmcutLibrary().find(std::string(domain) + "_lmcut")
+      : mode == Mode::kColdPerNode   ? lmcutLibrary().find(std::string(domain) + "_per_node")
+      : mode == Mode::kColdPatterns       ? patternDomain(domain, kPatternStates)
+      : mode == Mode::kColdPatternsW11    ? patternDomain(domain, kPatternStates, 1.1f)
+      : mode == Mode::kColdLargePatterns  ? patternDomain(domain, kLargePatternStates)
+                                          : library().find(domain);
   GoapPlanner planner;
   planner.setHeuristicCache(mode == Mode::kWarm);
   PlannerStatistics stats(*d);
@@ -104,11 +138,14 @@ void planGoal(benchmark::State& state, const char* domain, const char* goal, Mod
   state.counters["generated"] = res->generated;
   state.counters["h0"] = res->h0;
   state.counters["optimal"] = res->status == PlanStatus::kFound ? 1 : 0;
+  if (const PatternDatabase* db = d->patternDatabase(r.goals[0]))
+    state.counters["table_states"] = static_cast<double>(db->states());
 }
 
 // The first plan of a fresh planner: construction, pool growth, tables, the search.
-void firstPlan(benchmark::State& state, const char* domain, const char* goal) {
-  const GoapDomain* d = library().find(domain);
+void firstPlan(benchmark::State& state, const char* domain, const char* goal,
+               bool patterns = false) {
+  const GoapDomain* d = patterns ? patternDomain(domain, kPatternStates) : library().find(domain);
   PlanRequest r;
   r.domain = d;
   r.start = d->initialState();
@@ -130,6 +167,11 @@ void firstPlan(benchmark::State& state, const char* domain, const char* goal) {
   BENCHMARK_CAPTURE(planGoal, name##_cold_lmcut, domain, goal, Mode::kColdLmcut); \
   BENCHMARK_CAPTURE(firstPlan, name##_first, domain, goal)
 
+// B1/B2 with pattern databases (they plan no positions: travel is a table by place).
+#define PATTERN_GOAL(name, domain, goal)                                              \
+  BENCHMARK_CAPTURE(planGoal, name##_cold_patterns, domain, goal, Mode::kColdPatterns); \
+  BENCHMARK_CAPTURE(firstPlan, name##_first_patterns, domain, goal, true)
+
 GOAL(B0_kill, "b0_gpgoap", "kill");
 GOAL(B0_kill_and_survive, "b0_gpgoap", "kill_and_survive");
 GOAL(B0_readme_kill, "b0_gpgoap_readme", "kill");
@@ -140,6 +182,13 @@ GOAL(B2_investigate, "b2_investigate", "investigate");
 GOAL(B2_search_cellar, "b2_investigate", "search_cellar");
 GOAL(B2_secure_cellar, "b2_investigate", "secure_cellar");
 GOAL(B2_stress, "b2_investigate", "stress");
+PATTERN_GOAL(B1_kill, "b1_fight", "kill");
+PATTERN_GOAL(B1_kill_healthy, "b1_fight", "kill_healthy");
+PATTERN_GOAL(B1_alarm_and_hold, "b1_fight", "alarm_and_hold");
+PATTERN_GOAL(B2_investigate, "b2_investigate", "investigate");
+PATTERN_GOAL(B2_search_cellar, "b2_investigate", "search_cellar");
+PATTERN_GOAL(B2_secure_cellar, "b2_investigate", "secure_cellar");
+PATTERN_GOAL(B2_stress, "b2_investigate", "stress");
 // The villager's day (data/villager_day.json, LM-cut: too many facts for a table): evening
 // is 13 steps (optimum 25), bread_run 17 (42), day 27 (59). bread_run and day stop at the
 // default 20,000 expansions (partial, "optimal" 0); "_per_node": LM-cut from each node's
@@ -156,6 +205,40 @@ BENCHMARK_CAPTURE(planGoal, villager_evening_per_node, "villager_day", "evening"
 BENCHMARK_CAPTURE(planGoal, villager_bread_run_per_node, "villager_day", "bread_run",
                   Mode::kColdPerNode)
     ->Unit(benchmark::kMicrosecond);
+// With pattern databases (pattern_database.h, built at load: "villager_patterns_build"
+// times the day's) of ≤ 2^22 states, optimal and weighted 1.1 (cost ≤ 1.1 × the optimum),
+// and of ≤ 2^24 states ("_16m").
+BENCHMARK_CAPTURE(planGoal, villager_evening_patterns, "villager_day", "evening",
+                  Mode::kColdPatterns)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(planGoal, villager_bread_run_patterns, "villager_day", "bread_run",
+                  Mode::kColdPatterns)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(planGoal, villager_day_patterns, "villager_day", "day", Mode::kColdPatterns)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(planGoal, villager_day_patterns_w1_1, "villager_day", "day",
+                  Mode::kColdPatternsW11)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(planGoal, villager_day_patterns_16m, "villager_day", "day",
+                  Mode::kColdLargePatterns)
+    ->Unit(benchmark::kMicrosecond);
+
+void villagerPatternsBuild(benchmark::State& state) {
+  const GoapDomain* d = library().find("villager_day");
+  PatternDatabaseBuilder builder;
+  size_t states = 0;
+  for (auto _ : state) {
+    const PatternDatabase db = builder.build(*d, d->findGoal("day"), state.range(0));
+    states = db.states();
+    benchmark::DoNotOptimize(db.h(d->initialState()));
+  }
+  state.counters["states"] = static_cast<double>(states);
+}
+BENCHMARK(villagerPatternsBuild)
+    ->Name("villager_patterns_build")
+    ->Arg(kPatternStates)
+    ->Arg(kLargePatternStates)
+    ->Unit(benchmark::kMillisecond);
 
 // B0 "kill" from each of the 256 start states in turn, cache off: no two consecutive plans
 // share a start, so only what depends on no start fact is reused.

@@ -1,6 +1,6 @@
 // No per-plan heap allocation: after warm-up, searches (traced or not, with statistics,
-// goals with "any", LM-cut per node), the queue and the runner allocate nothing
-// (tests/allocation_counter.h).
+// goals with "any", LM-cut per node, pattern databases), the queue and the runner allocate
+// nothing (tests/allocation_counter.h).
 
 #include <catch2/catch.hpp>
 
@@ -55,6 +55,13 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
   b2_text.replace(b2_text.find("\"facts\""), 7, "\"search\": {\"node_lmcut_after\": 0}, \"facts\"");
   const GoapDomain& b2_per_node = loadDomain(lib, b2_text, "b2_per_node.json");
 
+  // B2 with a pattern database per goal (built at load; a search only looks them up).
+  std::string b2_patterns_text = readFile(dataPath("b2_investigate.json"));
+  b2_patterns_text.replace(b2_patterns_text.find("\"b2_investigate\""), 16, "\"b2_patterns\"");
+  b2_patterns_text.replace(b2_patterns_text.find("\"facts\""), 7,
+                           "\"search\": {\"pattern_states\": 65536}, \"facts\"");
+  const GoapDomain& b2_patterns = loadDomain(lib, b2_patterns_text, "b2_patterns.json");
+
   // B0 searches with its exact table (heuristic by problem size).
   const GoapDomain& b0 = loadDataDomain(lib, "b0_gpgoap.json");
 
@@ -73,6 +80,7 @@ TEST_CASE("Searches allocate nothing once the planner is warm", "[goap][allocati
   requests.push_back(request(forms, {"ready"}));
   requests.push_back(request(b1_per_node, {"kill_healthy"}));
   requests.push_back(request(b2_per_node, {"stress"}));
+  for (const char* g : {"secure_cellar", "stress"}) requests.push_back(request(b2_patterns, {g}));
 
   GoapPlanner planner;
   PlannerStatistics stats(b1);

@@ -259,6 +259,7 @@ struct Setting {
   float weight;
   int searches = 1;  // "auto": the first search of a problem is LM-cut's, the next the table's
   int node_lmcut_after = -1;  // "node_lmcut_after" (-1: absent)
+  int pattern_states = 0;     // "pattern_states": projections on ≤ 12 or ≤ 40 of the 288 states
 };
 constexpr Setting kSettings[] = {
     {"auto", true, "auto", 1.f, 2},         {"auto, no pruning", false, "auto", 1.f, 2},
@@ -269,6 +270,9 @@ constexpr Setting kSettings[] = {
     {"lmcut per node", true, "lmcut", 1.f, 1, 0},
     {"lmcut per node after 2, no pruning", false, "lmcut", 1.f, 1, 2},
     {"weighted 1.5, lmcut per node", true, "lmcut", 1.5f, 1, 0},
+    {"pattern databases of 12", true, "auto", 1.f, 1, -1, 12},
+    {"pattern databases of 40, no pruning", false, "auto", 1.f, 1, -1, 40},
+    {"weighted 1.5, pattern databases of 40", true, "auto", 1.5f, 1, -1, 40},
 };
 
 }  // namespace
@@ -318,7 +322,7 @@ TEST_CASE("No plan names the add/sub effect that always left its range",
 TEST_CASE("Planner cost equals a brute-force Dijkstra on thousands of random domains",
           "[goap][planner][soundness]") {
   constexpr uint64_t kDomains = 2000;
-  int solved = 0, unsolvable = 0, by_table = 0, solved_any_goal = 0;
+  int solved = 0, unsolvable = 0, by_table = 0, by_pattern = 0, solved_any_goal = 0;
   GoapPlanner planner;
   for (uint64_t seed = 1; seed <= kDomains; ++seed) {
     json j = randomSoundnessDomain(seed);
@@ -331,6 +335,7 @@ TEST_CASE("Planner cost equals a brute-force Dijkstra on thousands of random dom
       j["search"]["weight"] = setting.weight;
       if (setting.node_lmcut_after >= 0) j["search"]["node_lmcut_after"] = setting.node_lmcut_after;
       else j["search"].erase("node_lmcut_after");
+      j["search"]["pattern_states"] = setting.pattern_states;
       GoapLibrary lib;
       const GoapDomain& d = loadDomain(lib, j.dump(), "random.json");
       for (int g = 0; g < 3; ++g) {
@@ -345,6 +350,7 @@ TEST_CASE("Planner cost equals a brute-force Dijkstra on thousands of random dom
                        << (g == 2 ? "both" : g ? "g1" : "g0") << ", search " << search << "\n"
                        << j.dump() << "\n" << explain(res, d));
           by_table += (res.flags & kPlanExactHeuristic) != 0;
+          by_pattern += (res.flags & kPlanPatternHeuristic) != 0;
           if (expected[g] == kInfiniteCost) {
             REQUIRE(res.status == PlanStatus::kNoPlan);
             unsolvable += setting.prune && setting.weight == 1.f && search == 0;
@@ -367,5 +373,6 @@ TEST_CASE("Planner cost equals a brute-force Dijkstra on thousands of random dom
   CHECK(solved > 2 * static_cast<int>(kDomains));  // mostly solvable...
   CHECK(unsolvable > 100);                          // ...and many unsolvable ones
   CHECK(by_table > static_cast<int>(kDomains));  // "auto" repeats of problems a table fits
+  CHECK(by_pattern > 2 * static_cast<int>(kDomains));  // pattern databases guided searches
   CHECK(solved_any_goal > static_cast<int>(kDomains));  // goals with "any" reached
 }
