@@ -208,6 +208,12 @@ GoapLoadReport GoapLibrary::loadFiles(std::span<const GoapSourceFile> files) {
   return report;
 }
 
+const GoapDomain* GoapLibrary::reusableDomain(std::string_view name,
+                                              std::string_view source) const {
+  const GoapDomain* d = reuse_from_ ? reuse_from_->find(name) : nullptr;
+  return d && d->pattern_databases_ && d->source_ == source ? d : nullptr;
+}
+
 const GoapDomain* GoapLibrary::find(std::string_view name) const {
   for (const auto& d : domains_)
     if (d->name() == name) return d.get();

@@ -260,8 +260,9 @@ class GoapDomain {
   // The goal's pattern database, or null (search().pattern_states is 0, or none of the
   // goal's facts fitted).
   const PatternDatabase* patternDatabase(GoalId g) const {
-    return idx(g) < pattern_databases_.size() && !pattern_databases_[idx(g)].empty()
-               ? &pattern_databases_[idx(g)]
+    return pattern_databases_ && idx(g) < pattern_databases_->size() &&
+                   !(*pattern_databases_)[idx(g)].empty()
+               ? &(*pattern_databases_)[idx(g)]
                : nullptr;
   }
   const GoalSelectionSettings& goalSelection() const { return goal_selection_; }
@@ -272,6 +273,7 @@ class GoapDomain {
 
  private:
   friend class DomainLoader;
+  friend class GoapLibrary;  // reusableDomain
   uint64_t serial_ = 0;
   std::string name_, file_;
   const GoapLibrary* library_ = nullptr;
@@ -287,7 +289,10 @@ class GoapDomain {
   std::vector<float> cost_table_;
   SearchSettings search_;
   GoalSelectionSettings goal_selection_;
-  std::vector<PatternDatabase> pattern_databases_;  // by GoalId, when pattern_states > 0
+  // By GoalId, when pattern_states > 0. Shared with the domain of a reload that read the
+  // same text (GoapLibrary::reusePatternDatabases): the tables depend on it alone.
+  std::shared_ptr<const std::vector<PatternDatabase>> pattern_databases_;
+  std::string source_;  // the JSON it was loaded from, kept when it has pattern databases
 };
 
 struct GoapSourceFile {
@@ -318,6 +323,11 @@ class GoapLibrary {
     GoapSourceFile f{std::move(path), std::move(text)};
     return loadFiles({&f, 1});
   }
+  // Domains loaded from now on take their pattern databases from `previous`'s domain of the
+  // same name when it was loaded from the same text, rather than building them again (a
+  // reload of a directory where one file changed rebuilds that file's tables only).
+  // `previous` must outlive the loads; null stops reusing.
+  void reusePatternDatabases(const GoapLibrary* previous) { reuse_from_ = previous; }
 
   const GoapDomain* find(std::string_view name) const;
   GoapDomain* findMutable(std::string_view name);  // load-time tooling (statistics)
@@ -333,7 +343,11 @@ class GoapLibrary {
  private:
   std::vector<std::unique_ptr<GoapDomain>> domains_;
   BlackboardSchema blackboard_;
+  friend class DomainLoader;
+  const GoapDomain* reusableDomain(std::string_view name, std::string_view source) const;
+
   std::vector<std::string> pacing_tags_;
+  const GoapLibrary* reuse_from_ = nullptr;
 };
 
 }  // namespace npc::goap

@@ -225,11 +225,16 @@ void DomainLoader::buildPatternDatabases() {
         "condition or cost measures a distance)");
     return;
   }
+  d_->source_ = source_;
+  if (const GoapDomain* before = library_.reusableDomain(d_->name_, source_)) {
+    d_->pattern_databases_ = before->pattern_databases_;
+    return;
+  }
   PatternDatabaseBuilder builder;
-  d_->pattern_databases_.clear();
+  auto tables = std::make_shared<std::vector<PatternDatabase>>();
   for (size_t g = 0; g < d_->goals_.size(); ++g)
-    d_->pattern_databases_.push_back(
-        builder.build(*d_, static_cast<GoalId>(g), d_->search_.pattern_states));
+    tables->push_back(builder.build(*d_, static_cast<GoalId>(g), d_->search_.pattern_states));
+  d_->pattern_databases_ = std::move(tables);
 }
 
 // A goal's plain conditions compile as an action's do (eq, rest). Its `any` conditions

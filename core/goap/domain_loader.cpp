@@ -75,6 +75,7 @@ bool DomainLoader::load(std::string_view text, GoapDomain& out) {
   if (!reader_.validate(root, SchemaId::kGoapDomain)) return false;
   d_ = &out;
   d_->file_ = reader_.file();
+  source_ = text;
   d_->library_ = &library_;
   if (auto name = reader_.string(root, "", "domain", true)) {
     if (name->empty()) err("/domain", "must not be empty");

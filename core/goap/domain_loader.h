@@ -166,6 +166,7 @@ class DomainLoader {
   std::vector<std::string> action_paths_;  // where each action was defined
   std::vector<std::string> goal_paths_;    // where each goal was defined
   bool uses_location_ = false;
+  std::string_view source_;  // the text being loaded
 };
 
 }  // namespace npc::goap

@@ -246,7 +246,10 @@ DefinitionReport Simulation::loadPlannerDomains(
   std::vector<goap::GoapSourceFile> sources;
   for (const auto& [path, text] : files) sources.push_back({path, text});
   auto fresh = std::make_unique<SimPlanning>();
+  // Unchanged domains keep their pattern databases: a reload runs between ticks.
+  if (planning_) fresh->library.reusePatternDatabases(&planning_->library);
   goap::GoapLoadReport r = fresh->library.loadFiles(sources);
+  fresh->library.reusePatternDatabases(nullptr);
   DefinitionReport report;
   report.errors = std::move(r.errors);
   const bool installed = installPlanning(std::move(fresh), report.errors, statistics_dir);

@@ -108,7 +108,7 @@ constexpr uint32_t kPatternStates = 1u << 22;
 constexpr uint32_t kLargePatternStates = 1u << 24;
 
 enum class Mode { kWarm, kCold, kColdLmcut, kColdPerNode, kColdPatterns, kColdPatternsW11,
-                  kColdLargePatterns, kTraced, kStatistics };
+                  kColdLargePatterns, kColdLargePatternsW11, kTraced, kStatistics };
 
 void planGoal(benchmark::State& state, const char* domain, const char* goal, Mode mode) {
   const GoapDomain* d =
@@ -117,6 +117,7 @@ void planGoal(benchmark::State& state, const char* domain, const char* goal, Mod
       : mode == Mode::kColdPatterns       ? patternDomain(domain, kPatternStates)
       : mode == Mode::kColdPatternsW11    ? patternDomain(domain, kPatternStates, 1.1f)
       : mode == Mode::kColdLargePatterns  ? patternDomain(domain, kLargePatternStates)
+      : mode == Mode::kColdLargePatternsW11 ? patternDomain(domain, kLargePatternStates, 1.1f)
                                           : library().find(domain);
   GoapPlanner planner;
   planner.setHeuristicCache(mode == Mode::kWarm);
@@ -167,7 +168,7 @@ void firstPlan(benchmark::State& state, const char* domain, const char* goal,
   BENCHMARK_CAPTURE(planGoal, name##_cold_lmcut, domain, goal, Mode::kColdLmcut); \
   BENCHMARK_CAPTURE(firstPlan, name##_first, domain, goal)
 
-// B1/B2 with pattern databases (they plan no positions: travel is a table by place).
+// B0–B2 with pattern databases (they plan no positions: travel is a table by place).
 #define PATTERN_GOAL(name, domain, goal)                                              \
   BENCHMARK_CAPTURE(planGoal, name##_cold_patterns, domain, goal, Mode::kColdPatterns); \
   BENCHMARK_CAPTURE(firstPlan, name##_first_patterns, domain, goal, true)
@@ -182,6 +183,8 @@ GOAL(B2_investigate, "b2_investigate", "investigate");
 GOAL(B2_search_cellar, "b2_investigate", "search_cellar");
 GOAL(B2_secure_cellar, "b2_investigate", "secure_cellar");
 GOAL(B2_stress, "b2_investigate", "stress");
+PATTERN_GOAL(B0_kill, "b0_gpgoap", "kill");
+PATTERN_GOAL(B0_readme_kill, "b0_gpgoap_readme", "kill");
 PATTERN_GOAL(B1_kill, "b1_fight", "kill");
 PATTERN_GOAL(B1_kill_healthy, "b1_fight", "kill_healthy");
 PATTERN_GOAL(B1_alarm_and_hold, "b1_fight", "alarm_and_hold");
@@ -221,6 +224,9 @@ BENCHMARK_CAPTURE(planGoal, villager_day_patterns_w1_1, "villager_day", "day",
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(planGoal, villager_day_patterns_16m, "villager_day", "day",
                   Mode::kColdLargePatterns)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(planGoal, villager_day_patterns_16m_w1_1, "villager_day", "day",
+                  Mode::kColdLargePatternsW11)
     ->Unit(benchmark::kMicrosecond);
 
 void villagerPatternsBuild(benchmark::State& state) {

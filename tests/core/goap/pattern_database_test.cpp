@@ -180,3 +180,38 @@ TEST_CASE("With pattern databases the villager's whole day plans optimally withi
   }
   CHECK(planner.plan(request(d, {"day"})).h0 == 52.f);  // LM-cut's h0 is 32
 }
+
+TEST_CASE("A reload keeps the pattern databases of a domain whose text did not change",
+          "[goap][pattern][loader]") {
+  GoapLibrary before;
+  const GoapDomain& old_errand = loadDomain(before, kErrand, "errand.json");
+  const PatternDatabase* old_table = old_errand.patternDatabase(old_errand.findGoal("eat"));
+  REQUIRE(old_table != nullptr);
+  SECTION("Should share the tables of the same text") {
+    GoapLibrary after;
+    after.reusePatternDatabases(&before);
+    const GoapDomain& errand = loadDomain(after, kErrand, "errand.json");
+    CHECK(errand.patternDatabase(errand.findGoal("eat")) == old_table);
+    CHECK(errand.patternDatabase(errand.findGoal("hungry_at_bank")) ==
+          old_errand.patternDatabase(old_errand.findGoal("hungry_at_bank")));
+  }
+  SECTION("Should build the tables of a changed text afresh") {
+    std::string cheaper_bank = kErrand;
+    const std::string go_bank = "\"set\": \"bank\" } ], \"cost\": 3";
+    cheaper_bank.replace(cheaper_bank.find(go_bank), go_bank.size(),
+                         "\"set\": \"bank\" } ], \"cost\": 1");
+    GoapLibrary after;
+    after.reusePatternDatabases(&before);
+    const GoapDomain& errand = loadDomain(after, cheaper_bank, "errand.json");
+    const PatternDatabase* table = errand.patternDatabase(errand.findGoal("eat"));
+    REQUIRE(table != nullptr);
+    CHECK(table != old_table);
+    CHECK(table->h(errand.initialState()) == 7.f);  // the walk to the bank costs 1, not 3
+  }
+  SECTION("Should build them when reuse is off") {
+    GoapLibrary after;
+    const GoapDomain& errand = loadDomain(after, kErrand, "errand.json");
+    CHECK(errand.patternDatabase(errand.findGoal("eat")) != old_table);
+    CHECK(errand.patternDatabase(errand.findGoal("eat"))->h(errand.initialState()) == 9.f);
+  }
+}
