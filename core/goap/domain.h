@@ -200,7 +200,7 @@ struct SearchSettings {
   // values (2 bytes each), for domains that plan no positions. "auto" then guides a search
   // whose goals all have one by it instead of LM-cut: for long plans over counters and
   // walks, where the delete relaxation sees neither the walk back nor what is used up
-  // (README "Pattern databases"). 0 = none.
+  // (README "Pattern databases"). 0 = none. [Limit: ≤ 2^24; a domain's tables ≤ 2^26 states]
   uint32_t pattern_states = 0;
 };
 

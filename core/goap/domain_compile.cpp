@@ -230,10 +230,26 @@ void DomainLoader::buildPatternDatabases() {
     d_->pattern_databases_ = before->pattern_databases_;
     return;
   }
+  // Every goal's pattern first: their tables together are bounded, so that a file with
+  // many goals cannot make a load take minutes or gigabytes.
+  std::vector<std::vector<FactId>> patterns;
+  uint64_t total = 0;
+  for (size_t g = 0; g < d_->goals_.size(); ++g) {
+    patterns.push_back(PatternDatabaseBuilder::choosePattern(*d_, static_cast<GoalId>(g),
+                                                             d_->search_.pattern_states));
+    total += PatternDatabaseBuilder::states(*d_, patterns.back());
+  }
+  if (total > PatternDatabaseBuilder::kMaxDomainStates) {
+    err("/search/pattern_states",
+        "the goals' pattern databases would hold " + std::to_string(total) +
+            " states, more than " + std::to_string(PatternDatabaseBuilder::kMaxDomainStates) +
+            " for one domain: lower it");
+    return;
+  }
   PatternDatabaseBuilder builder;
   auto tables = std::make_shared<std::vector<PatternDatabase>>();
   for (size_t g = 0; g < d_->goals_.size(); ++g)
-    tables->push_back(builder.build(*d_, static_cast<GoalId>(g), d_->search_.pattern_states));
+    tables->push_back(builder.build(*d_, static_cast<GoalId>(g), std::move(patterns[g])));
   d_->pattern_databases_ = std::move(tables);
 }
 

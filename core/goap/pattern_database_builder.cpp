@@ -65,8 +65,10 @@ bool achieves(const ActionDef& a, FactId f) {
 
 std::vector<FactId> PatternDatabaseBuilder::choosePattern(const GoapDomain& d, GoalId goal,
                                                           uint64_t max_states) {
+  max_states = std::min(max_states, kMaxStates);
   const size_t n = d.facts().size();
   std::vector<uint8_t> considered(n, 0);
+  std::vector<uint32_t> readers(n, 0);  // achievers of the last layer that read the fact
   std::vector<FactId> pattern, layer, kept;
   uint64_t states = 1;
   for (size_t f = 0; f < n; ++f) {
@@ -74,13 +76,14 @@ std::vector<FactId> PatternDatabaseBuilder::choosePattern(const GoapDomain& d, G
     if (d.goal(goal).reads.has(id) && id != d.locationFact()) layer.push_back(id);
   }
   while (!layer.empty()) {
+    // Read by more achievers first (a place every action needs), then fewer values.
     std::sort(layer.begin(), layer.end(), [&](FactId a, FactId b) {
+      const uint32_t ra = readers[idx(a)], rb = readers[idx(b)];
       const uint32_t sa = valueCount(d.fact(a)), sb = valueCount(d.fact(b));
-      return sa != sb ? sa < sb : idx(a) < idx(b);
+      return ra != rb ? ra > rb : sa != sb ? sa < sb : idx(a) < idx(b);
     });
     kept.clear();
     for (FactId f : layer) {
-      if (considered[idx(f)]) continue;
       considered[idx(f)] = 1;
       const uint64_t size = valueCount(d.fact(f));
       if (states * size > max_states || pattern.size() >= kMaxPatternFacts) continue;
@@ -88,28 +91,42 @@ std::vector<FactId> PatternDatabaseBuilder::choosePattern(const GoapDomain& d, G
       pattern.push_back(f);
       kept.push_back(f);
     }
-    // The next layer: what the achievers of this layer's facts read.
-    layer.clear();
-    for (const ActionDef& a : d.actions()) {
-      if (std::none_of(kept.begin(), kept.end(), [&](FactId f) { return achieves(a, f); }))
-        continue;
-      for (size_t f = 0; f < n; ++f) {
-        const auto id = static_cast<FactId>(f);
-        if (a.reads.has(id) && !considered[f] && id != d.locationFact()) layer.push_back(id);
-      }
-    }
-    std::sort(layer.begin(), layer.end());
-    layer.erase(std::unique(layer.begin(), layer.end()), layer.end());
+    nextLayer(d, kept, considered, readers, layer);
   }
   std::sort(pattern.begin(), pattern.end());
   return pattern;
 }
 
+// The facts not yet considered that the achievers of `kept` read, with how many of those
+// achievers read each.
+void PatternDatabaseBuilder::nextLayer(const GoapDomain& d, const std::vector<FactId>& kept,
+                                       const std::vector<uint8_t>& considered,
+                                       std::vector<uint32_t>& readers,
+                                       std::vector<FactId>& layer) {
+  std::fill(readers.begin(), readers.end(), 0);
+  layer.clear();
+  for (const ActionDef& a : d.actions()) {
+    if (std::none_of(kept.begin(), kept.end(), [&](FactId f) { return achieves(a, f); }))
+      continue;
+    for (size_t f = 0; f < readers.size(); ++f) {
+      const auto id = static_cast<FactId>(f);
+      if (!a.reads.has(id) || considered[f] || id == d.locationFact()) continue;
+      if (readers[f]++ == 0) layer.push_back(id);
+    }
+  }
+}
+
+uint64_t PatternDatabaseBuilder::states(const GoapDomain& d, const std::vector<FactId>& pattern) {
+  uint64_t states = 1;
+  for (FactId f : pattern) states *= valueCount(d.fact(f));
+  return pattern.empty() ? 0 : states;
+}
+
 PatternDatabase PatternDatabaseBuilder::build(const GoapDomain& d, GoalId goal,
-                                              uint64_t max_states) {
+                                              std::vector<FactId> pattern) {
   PatternDatabase db;
-  db.facts_ = choosePattern(d, goal, std::min(max_states, kMaxStates));
-  if (db.facts_.empty()) return db;
+  if (pattern.empty() || states(d, pattern) > kMaxStates) return db;
+  db.facts_ = std::move(pattern);
   uint32_t stride = 1;
   for (FactId f : db.facts_) {
     const FactDef& def = d.fact(f);

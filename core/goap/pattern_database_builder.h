@@ -2,10 +2,11 @@
 // (pattern_database.h) by one backward Dijkstra over the projection. Load-time work: the
 // domain loader builds one per goal when the domain's "search" sets "pattern_states".
 //
-// The pattern: the goal's facts, then, layer by layer, the facts that the goal's achievers
-// read (an achiever sets a pattern fact or adds to it; it reads its conditions' facts, its
-// cost table's fact and the facts it takes from), smallest facts first within a layer,
-// each kept while the product of the pattern's value counts stays within max_states. This
+// The pattern: the goal's facts, then, layer by layer, the facts that the last layer's
+// achievers read (an achiever sets a pattern fact or adds to it; it reads its conditions'
+// facts, its cost table's fact and the facts it takes from), within a layer those most
+// achievers read first, then those of fewer values, each kept while the product of the
+// pattern's value counts stays within max_states. This
 // is the goal's causal neighbourhood: on the villager's day (tests/core/goap/data) it keeps
 // the walks, the coins and the chains of bread and wood together, which is what the delete
 // relaxation cannot see (core/goap/README.md).
@@ -27,14 +28,21 @@ namespace npc::goap {
 
 class PatternDatabaseBuilder {
  public:
-  // [Limit: ≤ kMaxStates combinations a table]
+  // [Limit: ≤ kMaxStates combinations a table, ≤ kMaxDomainStates in a domain's tables]
   static constexpr uint64_t kMaxStates = 1ull << 24;
+  static constexpr uint64_t kMaxDomainStates = 1ull << 26;  // 128 MB of tables
 
   // The goal's pattern (ascending FactIds); empty when none of the goal's facts fits.
   static std::vector<FactId> choosePattern(const GoapDomain& d, GoalId goal,
                                            uint64_t max_states);
-  // The goal's table. The domain must plan no positions (no location fact).
-  PatternDatabase build(const GoapDomain& d, GoalId goal, uint64_t max_states);
+  // The combinations of values a pattern has: its table's size.
+  static uint64_t states(const GoapDomain& d, const std::vector<FactId>& pattern);
+  // The goal's table over `pattern` (choosePattern's), or over the pattern chosen within
+  // max_states. The domain must plan no positions (no location fact).
+  PatternDatabase build(const GoapDomain& d, GoalId goal, std::vector<FactId> pattern);
+  PatternDatabase build(const GoapDomain& d, GoalId goal, uint64_t max_states) {
+    return build(d, goal, choosePattern(d, goal, max_states));
+  }
 
  private:
   // How an action treats one fact of the pattern.
@@ -51,6 +59,9 @@ class PatternDatabaseBuilder {
     uint32_t first_cost = 0;                // into cost_units_: one entry, or one per value
   };
 
+  static void nextLayer(const GoapDomain& d, const std::vector<FactId>& kept,
+                        const std::vector<uint8_t>& considered, std::vector<uint32_t>& readers,
+                        std::vector<FactId>& layer);
   void addOperators(const GoapDomain& d, const PatternDatabase& db, const ActionDef& a);
   void addOperator(const GoapDomain& d, const PatternDatabase& db, const ActionDef& a,
                    const std::vector<const Condition*>& conditions);

@@ -130,7 +130,8 @@ TEST_CASE("A goal's pattern is its causal neighbourhood, as far as the bound all
   }
 }
 
-TEST_CASE("The loader builds pattern databases only for domains without positions",
+TEST_CASE("The loader builds pattern databases only for domains without positions, within "
+          "bounds",
           "[goap][pattern][loader]") {
   GoapLibrary lib;
   const GoapLoadReport r = lib.loadText("flank.json", R"({ "domain": "flank",
@@ -144,6 +145,27 @@ TEST_CASE("The loader builds pattern databases only for domains without position
   CHECK_THAT(r.text(), Catch::StartsWith("flank.json:"));
   CHECK_THAT(r.text(), Catch::Contains("/search/pattern_states: pattern databases need a "
                                        "domain that plans no positions"));
+  // Five goals over four facts of 64 values: five tables of 2^24 states, past 2^26.
+  std::string many = R"({ "domain": "many", "search": { "pattern_states": 16777216 },
+    "facts": [)";
+  for (int f = 0; f < 4; ++f)
+    many += std::string(f ? "," : "") + R"({ "name": "c)" + std::to_string(f) +
+            R"(", "type": "int", "min": 0, "max": 63 })";
+  many += R"(], "actions": [], "goals": [)";
+  for (int g = 0; g < 5; ++g) {
+    many += std::string(g ? "," : "") + R"({ "name": "g)" + std::to_string(g) +
+            R"(", "desired": [)";
+    for (int f = 0; f < 4; ++f)
+      many += std::string(f ? "," : "") + R"({ "fact": "c)" + std::to_string(f) +
+              R"(", "value": )" + std::to_string(g) + "}";
+    many += "] }";
+  }
+  many += "] }";
+  const GoapLoadReport too_many = lib.loadText("many.json", many);
+  REQUIRE_FALSE(too_many.ok());
+  CHECK_THAT(too_many.text(),
+             Catch::Contains("/search/pattern_states: the goals' pattern databases would hold "
+                             "83886080 states, more than 67108864 for one domain"));
   const GoapLoadReport big = lib.loadText(
       "big.json", R"({ "domain": "d", "search": { "pattern_states": 16777217 }, "facts": [],
                        "actions": [] })");
