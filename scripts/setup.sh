@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git ccache
   libboost-dev
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc grpc-proto
   libprotobuf-dev protobuf-compiler

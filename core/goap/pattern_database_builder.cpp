@@ -127,9 +127,11 @@ PatternDatabase PatternDatabaseBuilder::build(const GoapDomain& d, GoalId goal,
   PatternDatabase db;
   if (pattern.empty() || states(d, pattern) > kMaxStates) return db;
   db.facts_ = std::move(pattern);
+  dim_of_.assign(d.facts().size(), -1);
   uint32_t stride = 1;
   for (FactId f : db.facts_) {
     const FactDef& def = d.fact(f);
+    dim_of_[idx(f)] = static_cast<int>(db.dims_.size());
     db.dims_.push_back({def.field, valueCount(def), stride});
     stride *= valueCount(def);
   }
@@ -179,11 +181,6 @@ void PatternDatabaseBuilder::addOperators(const GoapDomain& d, const PatternData
 void PatternDatabaseBuilder::addOperator(const GoapDomain& d, const PatternDatabase& db,
                                          const ActionDef& a,
                                          const std::vector<const Condition*>& conditions) {
-  auto dimOf = [&](FactId f) -> int {
-    for (size_t i = 0; i < db.facts_.size(); ++i)
-      if (db.facts_[i] == f) return static_cast<int>(i);
-    return -1;
-  };
   std::array<FactUse, kMaxPatternFacts> by_dim;
   std::array<bool, kMaxPatternFacts> used{};
   for (size_t i = 0; i < db.dims_.size(); ++i) {
@@ -249,9 +246,8 @@ void PatternDatabaseBuilder::seedGoalStates(const PatternDatabase& db, const Goa
     std::vector<uint64_t> allowed(db.dims_.size());
     for (size_t i = 0; i < db.dims_.size(); ++i) allowed[i] = allValues(db.dims_[i].size);
     for (const Condition& c : conditions) {
-      if (c.kind != ConditionKind::kFact) continue;
-      for (size_t i = 0; i < db.facts_.size(); ++i)
-        if (db.facts_[i] == c.fact) allowed[i] &= c.accepted;
+      const int dim = c.kind == ConditionKind::kFact ? dimOf(c.fact) : -1;
+      if (dim >= 0) allowed[dim] &= c.accepted;
     }
     seedProduct(db, allowed);
   };

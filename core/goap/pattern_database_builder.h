@@ -72,7 +72,10 @@ class PatternDatabaseBuilder {
   void search(const PatternDatabase& db);
   void regress(const PatternDatabase& db, const Operator& op, uint32_t state,
                const uint32_t* value, uint64_t distance);
+  // The fact's dimension in the table being built, or -1 when the pattern leaves it out.
+  int dimOf(FactId f) const { return dim_of_[idx(f)]; }
 
+  std::vector<int> dim_of_;                      // by FactId, filled by build()
   std::vector<FactUse> uses_;
   std::vector<Operator> ops_;
   std::vector<uint32_t> cost_units_;
