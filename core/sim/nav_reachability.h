@@ -6,7 +6,8 @@
 // Off the mesh (no polygon within the query's snap extents: a player on a roof) is
 // unreachable. A search that hits its node limit is no evidence either way: reachable, and
 // priced by the straight line.
-// Thread: tick thread (the query's node pool is shared).
+// Thread: the thread that owns its query (the query's node pool is not shared): the tick
+// thread's, or a pool worker's own (SimNavigation::reachabilityFor).
 #pragma once
 
 #include "goap/smart_objects.h"

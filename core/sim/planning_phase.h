@@ -7,14 +7,26 @@
 //
 // Reads: the world (bodies, places' states) and the archetypes' behaviors.
 // Writes: each agent's own planner runs, its group's planner memory, the search budget and
-// cursor; through `search`, `program_step` and `stop_step`, what the simulation does with
-// a plan (the planner, intentions, counters and events) — those are shared with behavior
-// trees' <Plan> and <ExecutePlan>, so the phase runs on the tick thread, in row order.
+// cursor; through `program_step` and `stop_step`, what the simulation does with a plan
+// (intentions, counters and events), shared with behavior trees' <Plan> and <ExecutePlan>.
+// So the phase runs in three steps, and its outcome does not depend on the thread count:
+//   1. The tick thread walks the agents in round-robin order and moves each runner on. A
+//      runner that asks for a plan while the budget lasts takes one search from it and is
+//      set aside (in walk order) with the round it stopped at.
+//   2. The searches set aside run on the pool's workers, each with its own planner
+//      (SimPlanning::scratchFor); a search reads the world and the agent's own planner
+//      state, frozen since step 1, and hands its plan to the agent's own runner. Which
+//      worker searches does not matter: a planner's caches answer what a search would.
+//      Searches that count statistics or fill a trace run on the tick thread.
+//   3. The tick thread goes on with each runner set aside, in walk order, from the round
+//      after its search: its first step is programmed there.
+// Thread: run() on the tick thread; step 2 on the pool (or the tick thread alone).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 #include "agent/agent.h"
 #include "agent/archetype.h"
@@ -27,6 +39,10 @@ namespace npc {
 struct AgentPlanner;  // sim/sim_planner.h
 struct PlannerRun;
 struct SimPlanning;
+class WorkerPool;
+namespace goap {
+struct PlanResult;
+}
 
 struct PlanningPhaseContext {
   std::span<Agent> agents;                 // awake agents
@@ -35,9 +51,17 @@ struct PlanningPhaseContext {
   const ArchetypeSet& archetypes;          // which behaviors plan
   SimPlanning& planning;                   // bindings, runs, group memories, budget, cursor
   TickProfile& profile;
+  WorkerPool* pool = nullptr;              // null: the tick thread alone
   double now_s = 0.0;
-  // Searches for a plan for the run's goals; true when the planner's result is the search's.
-  std::function<bool(Agent&, AgentPlanner&, uint8_t index, PlannerRun&)> search;
+  // Searches for a plan for the run's goals with worker w's planner (0: the tick thread's)
+  // and returns its result, or nullptr when the agent has nothing to search from. Called on
+  // the pool: it may write only the run and worker w's scratch.
+  std::function<const goap::PlanResult*(unsigned worker, const Agent&, AgentPlanner&,
+                                        uint8_t index, PlannerRun&, uint64_t& elapsed_ns)>
+      search;
+  // Counts a search that returned a result (tick thread, in walk order).
+  std::function<void(PlannerRun&, bool has_plan, bool found, bool partial, uint64_t elapsed_ns)>
+      searched;
   // Programs the run's current step (or its fallback) as intentions.
   std::function<void(Agent&, uint8_t index, PlannerRun&, bool fallback)> program_step;
   // Cancels the intentions of the run's running step.
@@ -49,10 +73,28 @@ class PlanningPhase {
   void run(const PlanningPhaseContext& ctx);
 
  private:
-  // One planner of one agent: at most a few runner commands (a plan found this tick starts
-  // its first step at once; a stopped step may be followed by a search).
-  void runPlanner(const PlanningPhaseContext& ctx, Agent& agent, AgentPlanner& ap, uint8_t index,
-                  PlannerRun& run);
+  static constexpr int kRounds = 4;  // runner commands per planner per tick, at most
+
+  // A search set aside in step 1 and what it gave in step 2.
+  struct Search {
+    uint32_t row = 0;
+    uint8_t index = 0;      // the agent's planner
+    uint8_t round = 0;      // the round it asked in
+    bool returned = false;  // the search returned a result (handed to the runner)
+    bool has_plan = false, found = false, partial = false;
+    uint64_t elapsed_ns = 0;
+  };
+
+  // One planner of one agent from round `first`: at most kRounds runner commands (a plan
+  // found this tick starts its first step at once; a stopped step may be followed by a
+  // search). In step 1 (`defer`) a search is set aside; in step 3 it runs there and then.
+  void runPlanner(const PlanningPhaseContext& ctx, uint32_t row, AgentPlanner& ap, uint8_t index,
+                  PlannerRun& run, int first, bool defer);
+  void search(const PlanningPhaseContext& ctx, Search& s, unsigned worker);
+  void searchAll(const PlanningPhaseContext& ctx);
+  void count(const PlanningPhaseContext& ctx, const Search& s);
+
+  std::vector<Search> searches_;  // this tick's, in walk order (capacity kept)
 };
 
 }  // namespace npc

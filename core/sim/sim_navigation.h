@@ -46,12 +46,14 @@ struct SimNavigation {
   // Trees ticking on the pool's workers 1.. ask their own query and cache (worker 0 is the
   // tick thread and asks `trees`). A cache hit is what the query would answer, so which
   // worker asked never changes an answer.
+  // Plan searches on worker w ask its reachability, over the same query and cache.
   struct WorkerTrees {
     WorkerTrees(const nav::NavMesh& mesh, const nav::NavQueryLimits& limits)
-        : query(mesh, limits), trees(query, cache) {}
+        : query(mesh, limits), trees(query, cache), reachability(query, cache) {}
     nav::NavQuery query;
     nav::PathCostCache cache;
     TreeNavigation trees;
+    NavReachability reachability;
   };
   std::vector<std::unique_ptr<WorkerTrees>> worker_trees;  // [w - 1]: worker w's
   void reserveWorkers(unsigned workers) {
@@ -61,6 +63,9 @@ struct SimNavigation {
   }
   TreeNavigation& treesFor(unsigned worker) {
     return worker == 0 ? trees : worker_trees[worker - 1]->trees;
+  }
+  const NavReachability& reachabilityFor(unsigned worker) const {
+    return worker == 0 ? reachability : worker_trees[worker - 1]->reachability;
   }
   // Obstacle changes: tile layers rebuilt per tick at most (mesh.updateTiles), and changes a
   // mesh without a tile cache (a file's) could not follow.

@@ -1,4 +1,4 @@
-// The simulation's planning state (tick step 6, core/goap): loaded domains, one planner,
+// The simulation's planning state (tick step 6, core/goap): loaded domains, a planner per worker,
 // what each archetype's planners resolved to, and the per-agent plan state of the agents
 // that plan (a row per agent, and a row per planner of it). Internal to core/sim (sim_planning.cpp); Simulation holds it behind a
 // pointer so that most of the simulation compiles without the planner's headers.
@@ -44,6 +44,9 @@ struct PlannerRun {
   // <ExecutePlan>'s view of a tree-driven plan.
   enum class TreePlan : uint8_t { kNone, kExecuting, kSucceeded, kFailed } tree = TreePlan::kNone;
   uint32_t searches = 0;
+  // The entities of the domain's targets when the plan was searched for (by TargetIndex): a
+  // step that names a target acts on the one the plan was made for.
+  std::array<EntityId, goap::kMaxTargets> target_entities{};
 };
 
 // One planning agent (≈610 B): the memory its planners share — seed 003's ships planned
@@ -99,9 +102,19 @@ struct GroupPlannerMemory {
   goap::PacingMemory pacing;
 };
 
+// What one search needs beside its request: a planner and the request's scratch. The tick
+// thread searches with SimPlanning::own; the pool's workers 1.. with their own
+// (SimPlanning::workers), so the planning phase's searches run on every worker at once.
+struct PlannerScratch {
+  goap::GoapPlanner planner;
+  std::array<goap::SmartObjectCandidate, 64> objects{};
+  std::array<goap::TargetPosition, goap::kMaxTargets> targets{};
+};
+
 struct SimPlanning {
   goap::GoapLibrary library;
-  goap::GoapPlanner planner;
+  PlannerScratch own;                                 // the tick thread's (worker 0)
+  std::vector<std::unique_ptr<PlannerScratch>> workers;  // [w - 1]: worker w's
   std::vector<PlannerDomain> domains;
   std::vector<std::vector<PlannerBinding>> bindings;  // per archetype, per planner
   DenseTable<AgentPlanner, EntityId> agents;
@@ -109,8 +122,6 @@ struct SimPlanning {
   std::vector<GroupPlannerMemory> groups;            // by perception group
   std::map<PlannerKey, std::unique_ptr<goap::PlanTrace>> traces;  // traced planners only
   std::vector<SleepingPlanners> sleeping;            // by place: its sleeping planning agents
-  std::array<goap::SmartObjectCandidate, 64> objects{};
-  std::array<goap::TargetPosition, goap::kMaxTargets> targets{};
   std::string statistics_dir;
   ActionNameId param_object{0}, param_target{0};     // interned argument names
   size_t cursor = 0;                                 // round-robin start under the budget
@@ -130,6 +141,12 @@ struct SimPlanning {
   PlannerRun* runOf(const AgentPlanner& ap, uint8_t index) {
     return index < ap.count ? runs[index].get(ap.runs[index]) : nullptr;
   }
+  PlannerScratch& scratchFor(unsigned worker) { return worker == 0 ? own : *workers[worker - 1]; }
+  void reserveWorkers(unsigned count) {
+    while (workers.size() + 1 < count) workers.push_back(std::make_unique<PlannerScratch>());
+  }
+  // Statistics count into one table per domain, so searches that count run one at a time.
+  bool counting() const { return !statistics_dir.empty(); }
   SleepingPlanners& sleepingIn(PlaceIndex place) {
     if (sleeping.size() <= raw(place)) sleeping.resize(raw(place) + 1u);
     return sleeping[raw(place)];

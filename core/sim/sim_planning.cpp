@@ -16,6 +16,7 @@
 #include "base/did_you_mean.h"
 #include "base/prefetch.h"
 #include "base/source_dir.h"
+#include "base/worker_pool.h"
 #include "goap/goal_selector.h"
 #include "sim/sim_messages.h"
 #include "sim/sim_navigation.h"
@@ -453,10 +454,19 @@ void Simulation::resetPlanner(Agent& agent) {
 // --- The planning phase (planning_phase.h) -----------------------------------------------
 
 void Simulation::planning() {
+  SimPlanning& P = *planning_;
+  // Smart-object species follow the world's before the searches, which only read them.
+  for (PlannerDomain& pd : P.domains) pd.species->sync(world_.species());
+  P.reserveWorkers(workerCount(pool_.get()));
+  if (navigation_) navigation_->reserveWorkers(workerCount(pool_.get()));
   planning_phase_.run(
-      {agents_.rows(), world_, places_, archetypes_, *planning_, profile_, timeS(),
-       [this](Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& run) {
-         return searchPlan(agent, ap, index, run, {});
+      {agents_.rows(), world_, places_, archetypes_, P, profile_, pool_.get(), timeS(),
+       [this](unsigned worker, const Agent& agent, AgentPlanner& ap, uint8_t index,
+              PlannerRun& run, uint64_t& elapsed_ns) {
+         return searchPlanOn(worker, agent, ap, index, run, {}, elapsed_ns);
+       },
+       [this](PlannerRun& run, bool has_plan, bool found, bool partial, uint64_t elapsed_ns) {
+         countSearch(run, has_plan, found, partial, elapsed_ns);
        },
        [this](Agent& agent, uint8_t index, PlannerRun& run, bool fallback) {
          programPlanStep(agent, index, run, fallback);
@@ -464,14 +474,30 @@ void Simulation::planning() {
        [this](Agent& agent, PlannerRun& run) { stopPlanStep(agent, run); }});
 }
 
-bool Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p,
-                            std::string_view goal_name) {
+const goap::PlanResult* Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index,
+                                               PlannerRun& p, std::string_view goal_name) {
+  const PlannerBinding& b = planning_->bindingsOf(agent.archetype)[index];
+  planning_->domains[static_cast<size_t>(b.domain)].species->sync(world_.species());
+  uint64_t elapsed_ns = 0;
+  const goap::PlanResult* result = searchPlanOn(0, agent, ap, index, p, goal_name, elapsed_ns);
+  if (result) {
+    countSearch(p, result->hasPlan(), result->status == goap::PlanStatus::kFound,
+                result->status == goap::PlanStatus::kPartial, elapsed_ns);
+  }
+  return result;
+}
+
+const goap::PlanResult* Simulation::searchPlanOn(unsigned worker, const Agent& agent,
+                                                 AgentPlanner& ap, uint8_t index, PlannerRun& p,
+                                                 std::string_view goal_name,
+                                                 uint64_t& elapsed_ns) {
   SimPlanning& P = *planning_;
+  PlannerScratch& scratch = P.scratchFor(worker);
   const PlannerBinding& b = P.bindingsOf(agent.archetype)[index];
-  PlannerDomain& pd = P.domains[static_cast<size_t>(b.domain)];
+  const PlannerDomain& pd = P.domains[static_cast<size_t>(b.domain)];
   const goap::GoapDomain& d = *pd.domain;
   const Entity* self = world_.entities().get(agent.entity);
-  if (!self) return false;
+  if (!self) return nullptr;
   GroupPlannerMemory& group = P.groups[raw(agent.perception.group)];
   const double now = timeS();
 
@@ -479,12 +505,12 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, Plann
   r.domain = &d;
   r.bucket = agent.behavior_def == Agent::kNoBehaviorDef ? goap::BucketId::kNone
                                                          : b.bucket_of_behavior[agent.behavior_def];
-  if (!goal_name.empty()) {
+  if (!goal_name.empty()) {  // a tree's <Plan goal="...">: on the tick thread
     const goap::GoalId g = d.findGoal(goal_name);
     if (g == goap::GoalId::kNone) {
       emitError(self->owner, 0, agent.id,
                 "planner: domain \"" + d.name() + "\" has no goal \"" + std::string(goal_name) + "\"");
-      return false;
+      return nullptr;
     }
     r.addGoal(g);
   } else if (p.runner.phase() == RunnerPhase::kPlanning) {
@@ -498,7 +524,7 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, Plann
   r.start = p.facts;
   r.self_position = self->position;
   for (size_t t = 0; t < b.targets.size(); ++t) {
-    goap::TargetPosition& tp = P.targets[t];
+    goap::TargetPosition& tp = scratch.targets[t];
     tp = {};
     switch (b.targets[t]) {
       case PlannerBinding::Source::kNone: break;
@@ -510,33 +536,40 @@ bool Simulation::searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, Plann
         break;
       }
     }
+    p.target_entities[t] = tp.entity;
   }
-  r.targets = {P.targets.data(), b.targets.size()};
-  pd.species->sync(world_.species());
-  r.objects = {P.objects.data(), goap::gatherSmartObjects(world_, *pd.species, self->position,
-                                                          d.search().object_radius_m, P.objects)};
-  r.reachability = navigation_ ? &navigation_->reachability : nullptr;
+  r.targets = {scratch.targets.data(), b.targets.size()};
+  r.objects = {scratch.objects.data(),
+               goap::gatherSmartObjects(world_, *pd.species, self->position,
+                                        d.search().object_radius_m, scratch.objects)};
+  r.reachability = navigation_ ? &navigation_->reachabilityFor(worker) : nullptr;
   r.blackboard = &ap.blackboard;
   r.group_blackboard = &group.blackboard;
   r.pacing = &ap.pacing;
   r.group_pacing = &group.pacing;
   r.now_s = now;
-  // A traced agent always searches: the monitor is for watching the search itself.
+  // A traced agent always searches: the monitor is for watching the search itself. Its
+  // trace is made here, so its searches run on the tick thread (PlanningPhase).
   r.previous = p.traced ? nullptr : &p.runner.plan();
   if (p.traced) {
     auto& trace = P.traces[{agent.id, index}];
     if (!trace) trace = std::make_unique<goap::PlanTrace>();
     r.trace = trace.get();
   }
-  P.planner.setStatistics(pd.stats.get());
+  scratch.planner.setStatistics(pd.stats.get());
   const uint64_t started_ns = plan_clock_();
-  const goap::PlanResult& result = P.planner.plan(r);
-  totals_.plan_latency.record(plan_clock_() - started_ns);
+  const goap::PlanResult& result = scratch.planner.plan(r);
+  elapsed_ns = plan_clock_() - started_ns;
+  return &result;
+}
+
+void Simulation::countSearch(PlannerRun& p, bool has_plan, bool found, bool partial,
+                             uint64_t elapsed_ns) {
+  totals_.plan_latency.record(elapsed_ns);
   ++p.searches;
   ++totals_.plans;
-  if (!result.hasPlan() && result.status != goap::PlanStatus::kFound) ++totals_.plans_failed;
-  if (result.status == goap::PlanStatus::kPartial) ++totals_.plans_partial;
-  return true;
+  if (!has_plan && !found) ++totals_.plans_failed;
+  if (partial) ++totals_.plans_partial;
 }
 
 // --- Steps as intentions ------------------------------------------------------------------
@@ -572,8 +605,8 @@ bool Simulation::programPlanStep(Agent& agent, uint8_t index, PlannerRun& p, boo
     if (step && step->object != EntityId::kNone) {
       args[n++] = ActionArg::ofEntity(step->object, ArgRole::kParam, planning_->param_object);
     } else if (step && step->target != goap::TargetIndex::kNone &&
-               planning_->targets[static_cast<size_t>(step->target)].entity != EntityId::kNone) {
-      args[n++] = ActionArg::ofEntity(planning_->targets[static_cast<size_t>(step->target)].entity,
+               p.target_entities[static_cast<size_t>(step->target)] != EntityId::kNone) {
+      args[n++] = ActionArg::ofEntity(p.target_entities[static_cast<size_t>(step->target)],
                                       ArgRole::kParam, planning_->param_target);
     }
     for (uint8_t i = 0; i < prepared.arg_count && n < kMaxActionArgs; ++i) args[n++] = prepared.args[i];
@@ -675,8 +708,9 @@ MbtPlanState Simulation::treeRequestPlan(Agent& agent, std::string_view planner,
   if (planning_->budget == 0) return MbtPlanState::kRunning;  // next tick
   --planning_->budget;
   stopPlanStep(agent, *p);
-  if (!searchPlan(agent, *plannerOf(agent), index, *p, goal)) return MbtPlanState::kFailed;
-  const goap::PlanResult& result = planning_->planner.result();
+  const goap::PlanResult* found = searchPlan(agent, *plannerOf(agent), index, *p, goal);
+  if (!found) return MbtPlanState::kFailed;
+  const goap::PlanResult& result = *found;
   p->runner.adopt(result);
   if (result.hasPlan() && result.step_count > 0) {
     p->tree = PlannerRun::TreePlan::kExecuting;

@@ -65,6 +65,9 @@ enum class NavResult : uint8_t;
 struct AgentPlanner;
 struct PlannerRun;
 struct PlannerMemory;
+namespace goap {
+struct PlanResult;
+}  // namespace goap
 
 struct SimConfig {
   double tick_dt_s = 0.1;        // simulated seconds per tick [Limit: > 0]
@@ -388,7 +391,16 @@ class Simulation {
   std::optional<PlannerMemory> plannerMemory(EntityId id) const;  // awake or asleep
   size_t sleepingPlannerBytes() const;
   void resetPlanner(Agent& agent);     // behavior changed: the old plans are dropped
-  bool searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p, std::string_view goal);
+  // A tree's search, on the tick thread: counted, its result or nullptr.
+  const goap::PlanResult* searchPlan(Agent& agent, AgentPlanner& ap, uint8_t index, PlannerRun& p,
+                                     std::string_view goal);
+  // The search itself with worker w's planner and scratch (PlanningPhase step 2 calls it on
+  // the pool): reads the world and the agent's planner state, writes the run's target
+  // entities and worker w's scratch. The result lives in that planner until its next search.
+  const goap::PlanResult* searchPlanOn(unsigned worker, const Agent& agent, AgentPlanner& ap,
+                                       uint8_t index, PlannerRun& p, std::string_view goal,
+                                       uint64_t& elapsed_ns);
+  void countSearch(PlannerRun& p, bool has_plan, bool found, bool partial, uint64_t elapsed_ns);
   bool programPlanStep(Agent& agent, uint8_t index, PlannerRun& p, bool fallback);
   void stopPlanStep(Agent& agent, PlannerRun& p);
   void onPlanIntentionEnded(Agent& agent, IntentionId intention, bool completed);

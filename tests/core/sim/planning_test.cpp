@@ -522,3 +522,136 @@ TEST_CASE("a domain reload keeps pacing records by tag name", "[sim][planning][r
 }
 
 }  // namespace npc
+
+namespace npc {
+
+namespace {
+
+// 60 chefs over 12 knives, the game playing every one of them: each action they were sent,
+// tick by tick, as "tick agent intention name object".
+std::vector<std::string> kitchenRun(unsigned threads, SimStats& stats) {
+  SimConfig config = chefConfig();
+  config.threads = threads;
+  config.max_plans_per_tick = 25;
+  Simulation sim(config, chefArchetypes());
+  REQUIRE(sim.loadPlannerDomains({{"chef.json", kChefDomain}}).ok());
+  for (uint64_t k = 0; k < 12; ++k) {
+    REQUIRE(sim.submit(knife(500 + k, {static_cast<float>(k) * 5.f, 10.f, 0.f})));
+  }
+  for (uint64_t id = 10; id < 70; ++id) {
+    const Vec3 at{static_cast<float>(id % 12) * 5.f + 1.f, 0.f, 0.f};
+    REQUIRE(sim.submit(upsert(id, EntityKind::kNpc, at, "chef")));
+  }
+  std::vector<std::string> sent;
+  for (int t = 1; t <= 40; ++t) {
+    sim.tick();
+    for (const ActionOut& a : sim.output().actions) {
+      const std::string name = sim.names().name(a.name);
+      uint64_t object = 0;
+      for (uint8_t i = 0; i < a.param_count; ++i) {
+        const ActionParam& p = a.params[i];
+        if (p.type == ActionParam::Type::kPosition && name == "MoveTo") {
+          REQUIRE(sim.submit(upsert(raw(a.agent), EntityKind::kNpc, p.position)));
+        }
+        if (p.type == ActionParam::Type::kEntity) object = raw(p.entity);
+      }
+      REQUIRE(sim.submit(test::result(raw(a.agent), a.intention, ActionOutcome::kCompleted)));
+      sent.push_back(std::to_string(t) + " " + std::to_string(raw(a.agent)) + " " +
+                     std::to_string(raw(a.intention)) + " " + name + " " + std::to_string(object));
+    }
+  }
+  stats = sim.stats();
+  return sent;
+}
+
+}  // namespace
+
+TEST_CASE("the planning phase's searches on the pool give what they give on the tick thread",
+          "[sim][planning][threads]") {
+  SimStats one_stats, four_stats;
+  const std::vector<std::string> one = kitchenRun(1, one_stats);
+  const std::vector<std::string> four = kitchenRun(4, four_stats);
+  // Every chef planned, 25 searches a tick at most: the pool had many at once.
+  REQUIRE(one_stats.plans >= 60);
+  const auto took = std::count_if(one.begin(), one.end(), [](const std::string& line) {
+    return line.find(" TakeKnife 5") != std::string::npos;
+  });
+  CHECK(took >= 60);
+  CHECK(four == one);
+  CHECK(four_stats.plans == one_stats.plans);
+  CHECK(four_stats.plans_failed == one_stats.plans_failed);
+  CHECK(four_stats.plan_latency.total == one_stats.plan_latency.total);
+}
+
+namespace {
+
+// Prepare, then salute: Salute goes near the target "me", the agent itself.
+constexpr const char* kSaluteDomain = R"({
+  "domain": "salute",
+  "targets": ["me"],
+  "facts": [ { "name": "prepared", "type": "bool" }, { "name": "saluted", "type": "bool" } ],
+  "actions": [
+    { "name": "Prepare", "pre": [ { "fact": "prepared", "value": false } ],
+      "effects": [ { "fact": "prepared", "set": true } ], "cost": 1 },
+    { "name": "Salute", "pre": [ { "fact": "prepared", "value": true } ],
+      "effects": [ { "move_near": "me", "range": 1 }, { "fact": "saluted", "set": true } ],
+      "cost": 1 }
+  ],
+  "goals": [ { "name": "Greet", "priority": 1, "desired": [ { "fact": "saluted", "value": true } ] } ],
+  "buckets": [ { "name": "Parade", "actions": ["Prepare", "Salute"], "goals": ["Greet"] } ]
+})";
+
+constexpr const char* kSaluters = R"({
+  "saluter": {
+    "species": "human", "behavior": "Parade",
+    "perception": { "vision": false, "hearing": false },
+    "behaviors": { "Parade": { "mode": "plan" } },
+    "planner": { "domain": "salute", "targets": { "me": "self" } }
+  }
+})";
+
+}  // namespace
+
+TEST_CASE("a plan step acts on the target its own plan was searched for",
+          "[sim][planning][targets]") {
+  for (unsigned threads : {1u, 2u}) {
+    SimConfig config = chefConfig();
+    config.threads = threads;
+    Simulation sim(config, test::archetypesFrom(kSaluters));
+    const DefinitionReport r = sim.loadPlannerDomains({{"salute.json", kSaluteDomain}});
+    INFO(r.text());
+    REQUIRE(r.ok());
+    // Agent 10 plans and prepares first; 11 spawns a tick later and searches while 10
+    // still prepares (the game holds that result a tick), so 10's Salute is programmed
+    // after another agent's search.
+    REQUIRE(sim.submit(upsert(10, EntityKind::kNpc, {0.f, 0.f, 0.f}, "saluter")));
+    std::map<uint64_t, uint64_t> saluted;  // agent -> its Salute's target
+    std::vector<Command> held;
+    for (int t = 1; t <= 8; ++t) {
+      if (t == 2) REQUIRE(sim.submit(upsert(11, EntityKind::kNpc, {3.f, 0.f, 0.f}, "saluter")));
+      sim.tick();
+      for (Command& c : held) REQUIRE(sim.submit(std::move(c)));
+      held.clear();
+      for (const ActionOut& a : sim.output().actions) {
+        if (t == 1) {
+          held.push_back(test::result(raw(a.agent), a.intention, ActionOutcome::kCompleted));
+          continue;
+        }
+        if (sim.names().name(a.name) == "Salute") {
+          for (uint8_t i = 0; i < a.param_count; ++i) {
+            if (sim.names().name(a.params[i].name) == "target") {
+              saluted[raw(a.agent)] = raw(a.params[i].entity);
+            }
+          }
+        }
+        REQUIRE(sim.submit(test::result(raw(a.agent), a.intention, ActionOutcome::kCompleted)));
+      }
+    }
+    INFO("threads " << threads);
+    REQUIRE(saluted.size() == 2);
+    CHECK(saluted[10] == 10);
+    CHECK(saluted[11] == 11);
+  }
+}
+
+}  // namespace npc
