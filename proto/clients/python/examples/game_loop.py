@@ -10,6 +10,7 @@ import json
 import os
 import queue
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -21,9 +22,13 @@ def run_game_loop(client, agent_id=900001, player_id=900002, timeout_s=20.0, log
     pb = client.pb
     result = {"performed": [], "progress_reports": 0, "errors": [], "behavior": ""}
     actions = queue.Queue()  # the stream's thread hands actions to this loop
+    # The welcome can arrive on the stream's thread before open_stream() has returned the
+    # stream to this one: its handler waits for it.
+    opened = threading.Event()
 
     def on_welcome(welcome):
         log(f"connected as client {welcome.client_id}, tick {welcome.tick}")
+        opened.wait()
         # The world as the game knows it; sent again after every reconnect.
         stream.subscribe(pb.Subscription())
         stream.upsert(pb.Entity(id=agent_id, kind=pb.ENTITY_KIND_NPC, archetype="villager",
@@ -42,6 +47,7 @@ def run_game_loop(client, agent_id=900001, player_id=900002, timeout_s=20.0, log
     stream = client.open_stream(on_welcome=on_welcome, on_event=on_event, on_action=on_action,
                                 on_reconnecting=lambda attempt, delay_s: log(
                                     f"reconnecting (attempt {attempt}) in {delay_s:.2f} s"))
+    opened.set()
     deadline = time.monotonic() + timeout_s
     try:
         while time.monotonic() < deadline:
