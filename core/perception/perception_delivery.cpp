@@ -15,8 +15,7 @@ constexpr uint32_t kNoPerceiver = 0xffffffffu;
 // Rows from the world's neighbour grid are as of its last refresh; the bounds checks below
 // only matter if an entity was removed after World::refreshSpatialIndex() this tick.
 
-void PerceptionSystem::deliverSignals(const World& world, std::span<const Perceiver> perceivers,
-                                      SignalQueue& out) {
+void PerceptionSystem::deliverSignals(const World& world, SignalQueue& out) {
   const EntityTable& entities = world.entities();
   for (const SignalRequest& req : pending_signals_) {
     // Receivers in ascending perceiver index, whatever the scope.
@@ -47,11 +46,10 @@ void PerceptionSystem::deliverSignals(const World& world, std::span<const Percei
         break;
     }
     for (uint32_t i : receivers) {
-      const PerceptionState* st = perceivers[i].state;
-      const Entity* e = entities.get(perceivers[i].entity);
-      if (!st || !e || !st->sensors.signals) continue;
-      if (e->id == req.sender && !req.include_sender) continue;
-      if (out.push({e->id, req.sender, req.subject, req.position, req.value, req.id, req.action})) {
+      const RosterEntry& r = roster_[i];
+      if (r.row == RosterEntry::kAbsent || !r.takes_signals) continue;
+      if (r.id == req.sender && !req.include_sender) continue;
+      if (out.push({r.id, req.sender, req.subject, req.position, req.value, req.id, req.action})) {
         ++last_.signals_sent;
       }
     }
@@ -62,6 +60,7 @@ void PerceptionSystem::deliverSignals(const World& world, std::span<const Percei
 void PerceptionSystem::deliverSounds(const World& world, std::span<const Perceiver> perceivers,
                                      double now_s, Lane& lane) {
   const EntityTable& entities = world.entities();
+  const std::span<const Entity> rows = entities.rows();
   for (const Sound& sound : pending_sounds_) {
     ++last_.sounds_delivered;
     const SoundKindConfig& kind = config_.sounds[static_cast<size_t>(sound.kind)];
@@ -81,15 +80,15 @@ void PerceptionSystem::deliverSounds(const World& world, std::span<const Perceiv
     });
     std::sort(receivers_.begin(), receivers_.end());
     for (uint32_t i : receivers_) {
-      PerceptionState* st = perceivers[i].state;
-      const Entity* self = entities.get(perceivers[i].entity);
-      if (!st || !self || !self->active || !st->sensors.hearing) continue;
-      if (self->id == sound.source) continue;
-      if (friendly_filter && source->species == self->species) continue;
-      const float d = std::sqrt(distanceSq(self->position, sound.position));
-      if (d > sound.radius_m * st->sensors.hearing_scale) continue;
+      const RosterEntry& r = roster_[i];
+      if (r.row == RosterEntry::kAbsent || !r.hears || r.id == sound.source) continue;
+      if (friendly_filter && source->species == r.species) continue;
+      const Entity& self = rows[r.row];
+      if (!self.active) continue;
+      const float d = std::sqrt(distanceSq(self.position, sound.position));
+      if (d > sound.radius_m * r.hearing_scale) continue;
       ++last_.sounds_heard;
-      hear(*self, *st, sound, threat, d, now_s, lane);
+      hear(self, *perceivers[i].state, sound, threat, d, now_s, lane);
     }
   }
   pending_sounds_.clear();

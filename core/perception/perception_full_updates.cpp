@@ -3,7 +3,8 @@
 // perception_system.cpp, which holds what one full update does.
 //
 // On a pool the outcome is the one-thread outcome, whatever the thread timing:
-//   1. the tick thread lists the due agents in visiting order (the cursor first);
+//   1. the tick thread lists the due agents in visiting order (the cursor first), from the
+//      flags the workers set while gathering the roster (perception_system.cpp);
 //   2. with a ray budget, workers list due agents' sight lines, a block at a time (the
 //      candidate, species and field-of-view tests a full update makes, without casting), and
 //      the tick thread cuts the list where the one-thread loop would have run out of rays;
@@ -15,26 +16,13 @@
 
 #include "base/prefetch.h"
 #include "base/worker_pool.h"
+#include "perception/full_update_schedule.h"
 #include "perception/perception_system.h"
 #include "world/world.h"
 
 namespace npc {
 
 namespace {
-
-// Phase of an agent's full updates: a well-mixed hash of its id, so neighbours with
-// consecutive ids do not all update on the same tick.
-uint64_t phaseOf(EntityId id, uint64_t period) {
-  uint64_t z = raw(id) + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return (z ^ (z >> 31)) % period;
-}
-
-// The first tick >= t whose remainder modulo period is phase.
-uint64_t firstTickAtOrAfter(uint64_t t, uint64_t phase, uint64_t period) {
-  return t + (phase + period - t % period) % period;
-}
 
 // Due agents whose rays one worker counts per round when a ray budget is set: small enough
 // that little is counted past the cut, large enough that a round outweighs waking workers.
@@ -43,11 +31,6 @@ constexpr size_t kRayCountBlockPerWorker = 256;
 // Worker w's slice of `count` items: [begin, end).
 std::pair<size_t, size_t> sliceOf(unsigned worker, unsigned workers, size_t count) {
   return {count * worker / workers, count * (worker + 1) / workers};
-}
-
-// The due lists read every perceiver's schedule, a 4 KiB agent row apart (base/prefetch.h).
-void prefetchScheduleOf(std::span<const Perceiver> perceivers, size_t i) {
-  if (const PerceptionState* st = perceivers[i].state) prefetchForRead(&st->next_full_update_tick);
 }
 
 }  // namespace
@@ -62,15 +45,9 @@ void PerceptionSystem::fullUpdatesInline(const World& world, std::span<const Per
   bool exhausted = false;
   for (size_t k = 0; k < n; ++k) {
     const size_t i = (start + k) % n;
-    prefetchScheduleOf(perceivers, (i + kPrefetchRows) % n);
+    if (!roster_[i].due) continue;
     PerceptionState* st = perceivers[i].state;
     const Entity* self = entities.get(perceivers[i].entity);
-    if (!st || !self) continue;
-    const uint64_t phase = phaseOf(self->id, period);
-    if (st->next_full_update_tick == PerceptionState::kUnscheduled) {
-      st->next_full_update_tick = firstTickAtOrAfter(tick, phase, period);
-    }
-    if (st->next_full_update_tick > tick || !perceivers[i].full_updates) continue;
     if (!exhausted && config_.max_rays_per_tick != 0 &&
         lane.stats.rays >= config_.max_rays_per_tick) {
       exhausted = true;
@@ -80,8 +57,8 @@ void PerceptionSystem::fullUpdatesInline(const World& world, std::span<const Per
       ++last_.deferred_updates;
       continue;
     }
-    fullUpdate(world, *self, entities.rowOf(perceivers[i].entity), *st, now_s, lane);
-    st->next_full_update_tick = firstTickAtOrAfter(tick + 1, phase, period);
+    fullUpdate(world, *self, roster_[i].row, *st, now_s, lane);
+    st->next_full_update_tick = firstTickAtOrAfter(tick + 1, fullUpdatePhase(self->id, period), period);
   }
 }
 
@@ -109,16 +86,7 @@ void PerceptionSystem::fullUpdatesOnPool(const World& world, std::span<const Per
   due_.clear();
   for (size_t k = 0; k < n; ++k) {
     const size_t i = (start + k) % n;
-    prefetchScheduleOf(perceivers, (i + kPrefetchRows) % n);
-    PerceptionState* st = perceivers[i].state;
-    const Entity* self = entities.get(perceivers[i].entity);
-    if (!st || !self) continue;
-    if (st->next_full_update_tick == PerceptionState::kUnscheduled) {
-      st->next_full_update_tick = firstTickAtOrAfter(tick, phaseOf(self->id, period), period);
-    }
-    if (st->next_full_update_tick <= tick && perceivers[i].full_updates) {
-      due_.push_back(static_cast<uint32_t>(i));
-    }
+    if (roster_[i].due) due_.push_back(static_cast<uint32_t>(i));
   }
 
   // 2. The ray budget: the one-thread loop stops before the first due agent that finds
@@ -164,7 +132,7 @@ void PerceptionSystem::fullUpdatesOnPool(const World& world, std::span<const Per
       fullUpdate(world, self, entities.rowOf(p.entity), *p.state, now_s, lane,
                  listed ? &due_sight_[j] : nullptr);
       p.state->next_full_update_tick =
-          firstTickAtOrAfter(tick + 1, phaseOf(self.id, period), period);
+          firstTickAtOrAfter(tick + 1, fullUpdatePhase(self.id, period), period);
     }
   });
 

@@ -5,6 +5,7 @@
 
 #include "base/prefetch.h"
 #include "base/worker_pool.h"
+#include "perception/full_update_schedule.h"
 #include "world/name_table.h"
 #include "world/world.h"
 
@@ -103,30 +104,28 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
   }
 
   // Who is a perceiver, by entity row; which species perceive; how far anyone hears.
+  gatherRoster(world, perceivers, tick, pool);
   perceiver_of_row_.assign(entities.size(), kNoPerceiver);
   by_key_.clear();
   single_species_ = true;
   bool first = true;
   max_hearing_scale_ = 0.f;
-  for (uint32_t i = 0; i < perceivers.size(); ++i) {
-    prefetchAhead(perceivers, i, [](const Perceiver& p) { return p.state; });
-    prefetchAhead(perceivers, i, [](const Perceiver& p) { return p.state ? &p.state->group : nullptr; });
-    const Entity* e = entities.get(perceivers[i].entity);
-    if (!e || !perceivers[i].state) continue;
-    perceiver_of_row_[entities.rowOf(perceivers[i].entity)] = i;
-    by_key_.add(i, perceivers[i].state->group, e->species, e->place);
-    if (first) only_species_ = e->species;
-    single_species_ = single_species_ && e->species == only_species_;
+  for (uint32_t i = 0; i < roster_.size(); ++i) {
+    const RosterEntry& r = roster_[i];
+    if (r.row == RosterEntry::kAbsent) continue;
+    perceiver_of_row_[r.row] = i;
+    by_key_.add(i, r.group, r.species, r.place);
+    if (first) only_species_ = r.species;
+    single_species_ = single_species_ && r.species == only_species_;
     first = false;
-    const SensorConfig& s = perceivers[i].state->sensors;
-    if (s.hearing) max_hearing_scale_ = std::max(max_hearing_scale_, s.hearing_scale);
+    if (r.hears) max_hearing_scale_ = std::max(max_hearing_scale_, r.hearing_scale);
   }
 
   by_key_.build();
   // Delivery writes the receivers' states and lane 0; the target list reads only the world:
   // with a second worker they run side by side, with the same results either way.
   auto deliver = [&] {
-    deliverSignals(world, perceivers, out);
+    deliverSignals(world, out);
     deliverSounds(world, perceivers, now_s, *lanes_[0]);
   };
   if (pool && pool->size() > 1) {
@@ -147,6 +146,36 @@ void PerceptionSystem::update(const World& world, std::span<const Perceiver> per
 
   stealth_.update(world, perceivers, config_.stealth_report_step, pool);
   totals_.add(last_);
+}
+
+void PerceptionSystem::gatherRoster(const World& world, std::span<const Perceiver> perceivers,
+                                    uint64_t tick, WorkerPool* pool) {
+  const EntityTable& entities = world.entities();
+  const uint64_t period = std::max<uint32_t>(config_.full_update_period_ticks, 1);
+  roster_.resize(perceivers.size());
+  forEachSlice(pool, perceivers.size(), [&](size_t begin, size_t end, unsigned) {
+    for (size_t i = begin; i < end; ++i) {
+      prefetchAhead(perceivers, i, [](const Perceiver& p) { return p.state; });
+      prefetchAhead(perceivers, i, [](const Perceiver& p) { return p.state ? &p.state->group : nullptr; });
+      RosterEntry& r = roster_[i];
+      r = {};
+      PerceptionState* st = perceivers[i].state;
+      const Entity* e = entities.get(perceivers[i].entity);
+      if (!e || !st) continue;
+      r.id = e->id;
+      r.row = entities.rowOf(perceivers[i].entity);
+      r.takes_signals = st->sensors.signals;
+      r.group = st->group;
+      r.species = e->species;
+      r.place = e->place;
+      r.hears = st->sensors.hearing;
+      r.hearing_scale = st->sensors.hearing_scale;
+      if (st->next_full_update_tick == PerceptionState::kUnscheduled) {
+        st->next_full_update_tick = firstTickAtOrAfter(tick, fullUpdatePhase(e->id, period), period);
+      }
+      r.due = st->next_full_update_tick <= tick && perceivers[i].full_updates;
+    }
+  });
 }
 
 // --- potential targets -------------------------------------------------------------------

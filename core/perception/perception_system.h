@@ -174,14 +174,32 @@ class PerceptionSystem {
     bool truncated = false;   // the grid gave max_candidates
   };
 
+  // One perceiver as this tick's gather found it, by perceiver index.
+  // Delivery reads these rather than the agent's row: a group signal reaches hundreds.
+  struct RosterEntry {
+    static constexpr uint32_t kAbsent = 0xffffffffu;
+    EntityId id = EntityId::kNone;
+    uint32_t row = kAbsent;  // its entity's row; kAbsent: no body or no state, not a perceiver
+    GroupNumber group = GroupNumber::kNone;
+    SpeciesId species = SpeciesId::kNone;
+    PlaceIndex place = PlaceIndex::kNone;
+    bool hears = false;
+    bool takes_signals = false;
+    bool due = false;  // a full update falls due this tick (and it takes full updates)
+    float hearing_scale = 0.f;
+  };
+
+  // Fills roster_ on the workers (each perceiver's row is a page apart from the next, so this
+  // pass is the phase's memory-bound part) and schedules perceivers seen for the first time.
+  void gatherRoster(const World& world, std::span<const Perceiver> perceivers, uint64_t tick,
+                    WorkerPool* pool);
   void rebuildTargets(const World& world);
   void fullUpdatesInline(const World& world, std::span<const Perceiver> perceivers,
                          uint64_t tick, double now_s);
   void fullUpdatesOnPool(const World& world, std::span<const Perceiver> perceivers,
                          uint64_t tick, double now_s, WorkerPool& pool, SignalQueue& out);
   std::optional<TargetItem> classify(const World& world, const Entity& e, uint32_t row) const;
-  void deliverSignals(const World& world, std::span<const Perceiver> perceivers,
-                      SignalQueue& out);
+  void deliverSignals(const World& world, SignalQueue& out);
   void deliverSounds(const World& world, std::span<const Perceiver> perceivers, double now_s,
                      Lane& lane);
   void hear(const Entity& self, PerceptionState& st, const Sound& sound, float threat,
@@ -223,6 +241,7 @@ class PerceptionSystem {
   SpatialGrid target_grid_;
   std::vector<TargetItem> targets_;
   std::vector<Vec3> target_eyes_;
+  std::vector<RosterEntry> roster_;         // by perceiver index
   std::vector<uint32_t> perceiver_of_row_;  // entity row → index in perceivers, or kNoPerceiver
   PerceiverIndex by_key_;                   // perceivers by group, species and place
   std::vector<uint32_t> receivers_;

@@ -7,7 +7,9 @@
 // Writes: each agent's own PerceptionState, `signals` (what selection reads next), the
 // places' activity and `events`. With a pool the outcome equals the one-thread outcome
 // (core/perception/perception_full_updates.cpp). Thread: the tick thread calls run(); the
-// pool's threads only run full updates.
+// pool's threads run full updates and the passes over every agent's row (listing the
+// perceivers, gathering their keys, finding attentive agents' places), each worker a
+// contiguous slice that writes only its own rows or its own scratch.
 #pragma once
 
 #include <span>
@@ -42,7 +44,11 @@ class PerceptionPhase {
   void run(const PerceptionPhaseContext& ctx);
 
  private:
+  // Places where an agent pays attention count as active (hibernation's quiet timer).
+  void noteActivePlaces(const PerceptionPhaseContext& ctx);
+
   std::vector<Perceiver> perceivers_;  // tick scratch, capacity reused
+  std::vector<std::vector<uint8_t>> active_;  // by worker: 1 for a place with an attentive agent
 };
 
 }  // namespace npc

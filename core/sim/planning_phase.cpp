@@ -10,6 +10,11 @@ namespace npc {
 
 using goap::RunnerCommand;
 
+SearchCount SearchCount::of(const goap::PlanResult& result, uint64_t elapsed_ns) {
+  return {result.hasPlan(), result.status == goap::PlanStatus::kFound,
+          result.status == goap::PlanStatus::kPartial, elapsed_ns};
+}
+
 void PlanningPhase::run(const PlanningPhaseContext& ctx) {
   SimPlanning& P = ctx.planning;
   if (P.agents.size() == 0) return;
@@ -39,13 +44,10 @@ void PlanningPhase::run(const PlanningPhaseContext& ctx) {
   searchAll(ctx);
   // 3. Each runner that searched goes on from there, in walk order.
   for (const Search& s : searches_) {
-    Agent& agent = ctx.agents[s.row];
-    ctx.profile.atAgent(agent.id);
-    AgentPlanner& ap = *P.plannerOf(agent.planner);
-    PlannerRun& run = *P.runOf(ap, s.index);
+    ctx.profile.atAgent(ctx.agents[s.row].id);
     count(ctx, s);
-    runPlanner(ctx, s.row, ap, s.index, run, s.round + 1, false);
-    if (!starved && P.budget == 0 && run.awaiting_plan) {
+    runPlanner(ctx, s.row, *s.planner, s.index, *s.run, s.round + 1, false);
+    if (!starved && P.budget == 0 && s.run->awaiting_plan) {
       P.cursor = s.row;
       starved = true;
     }
@@ -80,6 +82,8 @@ void PlanningPhase::runPlanner(const PlanningPhaseContext& ctx, uint32_t row, Ag
         s.row = row;
         s.index = index;
         s.round = static_cast<uint8_t>(round);
+        s.planner = &ap;
+        s.run = &p;
         if (defer) {
           searches_.push_back(s);
           return;
@@ -102,17 +106,13 @@ void PlanningPhase::runPlanner(const PlanningPhaseContext& ctx, uint32_t row, Ag
 }
 
 void PlanningPhase::search(const PlanningPhaseContext& ctx, Search& s, unsigned worker) {
-  SimPlanning& P = ctx.planning;
-  const Agent& agent = ctx.agents[s.row];
-  AgentPlanner& ap = *P.plannerOf(agent.planner);
-  PlannerRun& run = *P.runOf(ap, s.index);
-  const goap::PlanResult* result = ctx.search(worker, agent, ap, s.index, run, s.elapsed_ns);
+  uint64_t elapsed_ns = 0;
+  const goap::PlanResult* result =
+      ctx.search(worker, ctx.agents[s.row], *s.planner, s.index, *s.run, elapsed_ns);
   if (!result) return;
   s.returned = true;
-  s.has_plan = result->hasPlan();
-  s.found = result->status == goap::PlanStatus::kFound;
-  s.partial = result->status == goap::PlanStatus::kPartial;
-  run.runner.onPlanReady(*result, ctx.now_s);
+  s.counted = SearchCount::of(*result, elapsed_ns);
+  s.run->runner.onPlanReady(*result, ctx.now_s);
 }
 
 void PlanningPhase::searchAll(const PlanningPhaseContext& ctx) {
@@ -123,9 +123,7 @@ void PlanningPhase::searchAll(const PlanningPhaseContext& ctx) {
     return;
   }
   // A traced planner's search fills its trace, which the tick thread keeps.
-  auto traced = [&](const Search& s) {
-    return P.runOf(*P.plannerOf(ctx.agents[s.row].planner), s.index)->traced;
-  };
+  auto traced = [](const Search& s) { return s.run->traced; };
   // Searches differ in cost, so each worker takes the next one left rather than a fixed slice.
   std::atomic<size_t> next{0};
   ctx.pool->run([&](unsigned worker) {
@@ -140,10 +138,7 @@ void PlanningPhase::searchAll(const PlanningPhaseContext& ctx) {
 }
 
 void PlanningPhase::count(const PlanningPhaseContext& ctx, const Search& s) {
-  if (!s.returned) return;
-  const Agent& agent = ctx.agents[s.row];
-  PlannerRun& run = *ctx.planning.runOf(*ctx.planning.plannerOf(agent.planner), s.index);
-  ctx.searched(run, s.has_plan, s.found, s.partial, s.elapsed_ns);
+  if (s.returned) ctx.searched(*s.run, s.counted);
 }
 
 }  // namespace npc

@@ -44,6 +44,16 @@ namespace goap {
 struct PlanResult;
 }
 
+// What one search gave, as the simulation counts it (on the tick thread, in walk order).
+struct SearchCount {
+  bool has_plan = false;  // a plan to run (found, partial or the previous one kept)
+  bool found = false;
+  bool partial = false;
+  uint64_t elapsed_ns = 0;
+
+  static SearchCount of(const goap::PlanResult& result, uint64_t elapsed_ns);
+};
+
 struct PlanningPhaseContext {
   std::span<Agent> agents;                 // awake agents
   const World& world;                      // their bodies
@@ -60,8 +70,7 @@ struct PlanningPhaseContext {
                                         uint8_t index, PlannerRun&, uint64_t& elapsed_ns)>
       search;
   // Counts a search that returned a result (tick thread, in walk order).
-  std::function<void(PlannerRun&, bool has_plan, bool found, bool partial, uint64_t elapsed_ns)>
-      searched;
+  std::function<void(PlannerRun&, const SearchCount&)> searched;
   // Programs the run's current step (or its fallback) as intentions.
   std::function<void(Agent&, uint8_t index, PlannerRun&, bool fallback)> program_step;
   // Cancels the intentions of the run's running step.
@@ -76,13 +85,15 @@ class PlanningPhase {
   static constexpr int kRounds = 4;  // runner commands per planner per tick, at most
 
   // A search set aside in step 1 and what it gave in step 2.
+  // Rows and runs stay where they are for the whole phase, so the run is kept by pointer.
   struct Search {
     uint32_t row = 0;
     uint8_t index = 0;      // the agent's planner
     uint8_t round = 0;      // the round it asked in
+    AgentPlanner* planner = nullptr;
+    PlannerRun* run = nullptr;
     bool returned = false;  // the search returned a result (handed to the runner)
-    bool has_plan = false, found = false, partial = false;
-    uint64_t elapsed_ns = 0;
+    SearchCount counted;
   };
 
   // One planner of one agent from round `first`: at most kRounds runner commands (a plan
@@ -92,7 +103,7 @@ class PlanningPhase {
                   PlannerRun& run, int first, bool defer);
   void search(const PlanningPhaseContext& ctx, Search& s, unsigned worker);
   void searchAll(const PlanningPhaseContext& ctx);
-  void count(const PlanningPhaseContext& ctx, const Search& s);
+  static void count(const PlanningPhaseContext& ctx, const Search& s);
 
   std::vector<Search> searches_;  // this tick's, in walk order (capacity kept)
 };

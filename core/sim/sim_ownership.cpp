@@ -26,10 +26,10 @@ std::string itemLabel(const char* list, uint32_t item, const char* id_name, Enti
 
 }  // namespace
 
-Status Simulation::checkOwner(EntityId id, ClientId origin, const char* list,
-                              uint32_t item) const {
+Status Simulation::checkOwner(EntityId id, EntityHandle awake, ClientId origin,
+                              const char* list, uint32_t item) const {
   if (!isClient(origin)) return {};
-  const Entity* e = world_.entities().get(id);
+  const Entity* e = world_.entities().get(awake);
   if (e == nullptr) {
     const auto where = findDormant(id);
     if (!where) return {};  // unknown: the command reports that itself, or creates it

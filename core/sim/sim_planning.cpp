@@ -457,17 +457,14 @@ void Simulation::planning() {
   SimPlanning& P = *planning_;
   // Smart-object species follow the world's before the searches, which only read them.
   for (PlannerDomain& pd : P.domains) pd.species->sync(world_.species());
-  P.reserveWorkers(workerCount(pool_.get()));
-  if (navigation_) navigation_->reserveWorkers(workerCount(pool_.get()));
+  P.reserveWorkers(workerCount(pool_.get()));  // navigation's were reserved by decide()
   planning_phase_.run(
       {agents_.rows(), world_, places_, archetypes_, P, profile_, pool_.get(), timeS(),
        [this](unsigned worker, const Agent& agent, AgentPlanner& ap, uint8_t index,
               PlannerRun& run, uint64_t& elapsed_ns) {
          return searchPlanOn(worker, agent, ap, index, run, {}, elapsed_ns);
        },
-       [this](PlannerRun& run, bool has_plan, bool found, bool partial, uint64_t elapsed_ns) {
-         countSearch(run, has_plan, found, partial, elapsed_ns);
-       },
+       [this](PlannerRun& run, const SearchCount& counted) { countSearch(run, counted); },
        [this](Agent& agent, uint8_t index, PlannerRun& run, bool fallback) {
          programPlanStep(agent, index, run, fallback);
        },
@@ -480,10 +477,7 @@ const goap::PlanResult* Simulation::searchPlan(Agent& agent, AgentPlanner& ap, u
   planning_->domains[static_cast<size_t>(b.domain)].species->sync(world_.species());
   uint64_t elapsed_ns = 0;
   const goap::PlanResult* result = searchPlanOn(0, agent, ap, index, p, goal_name, elapsed_ns);
-  if (result) {
-    countSearch(p, result->hasPlan(), result->status == goap::PlanStatus::kFound,
-                result->status == goap::PlanStatus::kPartial, elapsed_ns);
-  }
+  if (result) countSearch(p, SearchCount::of(*result, elapsed_ns));
   return result;
 }
 
@@ -563,13 +557,12 @@ const goap::PlanResult* Simulation::searchPlanOn(unsigned worker, const Agent& a
   return &result;
 }
 
-void Simulation::countSearch(PlannerRun& p, bool has_plan, bool found, bool partial,
-                             uint64_t elapsed_ns) {
-  totals_.plan_latency.record(elapsed_ns);
+void Simulation::countSearch(PlannerRun& p, const SearchCount& counted) {
+  totals_.plan_latency.record(counted.elapsed_ns);
   ++p.searches;
   ++totals_.plans;
-  if (!has_plan && !found) ++totals_.plans_failed;
-  if (partial) ++totals_.plans_partial;
+  if (!counted.has_plan && !counted.found) ++totals_.plans_failed;
+  if (counted.partial) ++totals_.plans_partial;
 }
 
 // --- Steps as intentions ------------------------------------------------------------------

@@ -253,8 +253,9 @@ void Simulation::apply(Command& command) {
       [&](auto& c) {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, UpsertEntity>) {
-          Status s = checkOwner(c.state.id, origin, "upserts", command.item);
-          report(s.isOk() ? upsertEntity(c.state, origin, false) : s, c.state.id);
+          const EntityHandle awake = world_.entities().find(c.state.id);
+          Status s = checkOwner(c.state.id, awake, origin, "upserts", command.item);
+          report(s.isOk() ? upsertEntity(c.state, origin, false, awake) : s, c.state.id);
         } else if constexpr (std::is_same_v<T, RemoveEntity>) {
           Status s = checkOwner(c.id, origin, "removals", command.item);
           report(s.isOk() ? removeEntity(c.id, false) : s, c.id);
@@ -407,15 +408,18 @@ void Simulation::apply(Command& command) {
       command.body);
 }
 
-Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must_be_new) {
+Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must_be_new,
+                                EntityHandle handle) {
   if (Status v = validateState(s); !v.isOk()) return v;
+  EntityTable& entities = world_.entities();
   if (s.relayed) {
     if (s.kind != EntityKind::kPlayer) return invalid(s.id, "relayed", "is for players only");
     // The game sends this player here too: its own updates are fresher than a relay's.
-    const Entity* current = world_.entities().get(s.id);
+    const Entity* current = entities.get(handle);
     if (current && current->kind == EntityKind::kPlayer && !isVisitor(*current)) return {};
   }
-  if (auto where = findDormant(s.id)) {
+  // An entity is awake in the world or asleep with its place, never both.
+  if (auto where = handle.isNull() ? findDormant(s.id) : std::nullopt) {
     if (must_be_new) return {StatusCode::kAlreadyExists, entityLabel(s.id) + ": already exists"};
     const Entity& body = dormant_[raw(where->first)][where->second].body;
     if (Status held = checkCustody(s, &body); !held.isOk()) return held;
@@ -439,9 +443,8 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     }
     // Moved to another place: its place wakes and the update applies to the awake agent.
     wakePlace(where->first, "an agent moved out");
+    handle = entities.find(s.id);
   }
-  EntityTable& entities = world_.entities();
-  EntityHandle handle = entities.find(s.id);
   const bool is_new = handle.isNull();
   if (!is_new && must_be_new) {
     return {StatusCode::kAlreadyExists, entityLabel(s.id) + ": already exists"};

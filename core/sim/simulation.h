@@ -301,7 +301,13 @@ class Simulation {
 
   // Command handlers; each returns the error to report, if any.
   void apply(Command& command);
-  Status upsertEntity(const EntityState& state, ClientId origin, bool must_be_new);
+  Status upsertEntity(const EntityState& state, ClientId origin, bool must_be_new) {
+    return upsertEntity(state, origin, must_be_new, world_.entities().find(state.id));
+  }
+  // `awake`: the entity's handle in the world table as found by the caller (null when it is
+  // not there), so that an update looks its entity up once.
+  Status upsertEntity(const EntityState& state, ClientId origin, bool must_be_new,
+                      EntityHandle awake);
   // `announce`: an AgentDespawned event says so (not when a released place unloads).
   Status removeEntity(EntityId id, bool must_be_agent, bool announce = true);
   // Custody (sim_custody.cpp, place_custody.h).
@@ -347,7 +353,11 @@ class Simulation {
   // Ownership (sim_ownership.cpp, README.md "Ownership"). `list`/`item` name the item of
   // the sender's update in the error ("upserts[1] (id 17): owned by another client");
   // a null list names the entity alone (unary calls).
-  Status checkOwner(EntityId id, ClientId origin, const char* list, uint32_t item) const;
+  Status checkOwner(EntityId id, ClientId origin, const char* list, uint32_t item) const {
+    return checkOwner(id, world_.entities().find(id), origin, list, item);
+  }
+  Status checkOwner(EntityId id, EntityHandle awake, ClientId origin, const char* list,
+                    uint32_t item) const;
   Status checkResultSender(const Agent& agent, IntentionId intention, ClientId origin,
                            uint32_t item) const;
   void recordSent(EntityId agent, IntentionId intention, ClientId to);
@@ -400,7 +410,7 @@ class Simulation {
   const goap::PlanResult* searchPlanOn(unsigned worker, const Agent& agent, AgentPlanner& ap,
                                        uint8_t index, PlannerRun& p, std::string_view goal,
                                        uint64_t& elapsed_ns);
-  void countSearch(PlannerRun& p, bool has_plan, bool found, bool partial, uint64_t elapsed_ns);
+  void countSearch(PlannerRun& p, const SearchCount& counted);
   bool programPlanStep(Agent& agent, uint8_t index, PlannerRun& p, bool fallback);
   void stopPlanStep(Agent& agent, PlannerRun& p);
   void onPlanIntentionEnded(Agent& agent, IntentionId intention, bool completed);

@@ -41,15 +41,16 @@ struct Fixture {
   std::vector<EventOut> events;
   bool perform = true;  // act as the game: complete every client action at once
 
-  static SimConfig config() {
+  static SimConfig config(unsigned threads = 1) {
     SimConfig c;
+    c.threads = threads;
     c.tick_dt_s = 0.1;
     c.hibernation.quiet_s = 5.0;
     c.derive_footsteps = false;
     return c;
   }
 
-  Fixture() : sim(config(), archetypes()) {
+  explicit Fixture(unsigned threads = 1) : sim(config(threads), archetypes()) {
     LongActionLibrary lib;
     JsonReader reader("long_actions.json");
     nlohmann::json j;
@@ -335,5 +336,29 @@ TEST_CASE("Agents hear that their place goes to sleep and that it woke", "[sim][
                                                   "Dusk -> Morning"});
     REQUIRE(drained_at == Approx(5.0).margin(0.21));  // quiet_s after the last activity
     REQUIRE(awake_at == Approx(8.1));                 // the tick that woke it
+  }
+}
+
+TEST_CASE("An agent paying attention keeps its place awake, on the pool as on the tick thread",
+          "[sim][hibernation][threads]") {
+  for (unsigned threads : {1u, 2u}) {
+    INFO(threads << " threads");
+    Fixture f(threads);
+    const PlaceIndex street = f.sim.world().findPlace("street");
+    // A sound beside the walker in the street every second turns its attention to it; the
+    // bakery hears nothing and has no player.
+    for (int second = 0; second < 8; ++second) {
+      SoundEvent sound;
+      sound.position = Vec3{42, 10, 0};
+      sound.radius_m = 15.f;
+      sound.kind = "generic";
+      REQUIRE(f.sim.submit({ClientId{1}, 0, sound}));
+      f.run(10);
+      REQUIRE_FALSE(f.agent(3).at("perception").at("attention").is_null());
+    }
+    // 8 s: past the 5 s quiet period of the bakery, and the street's activity is fresh.
+    REQUIRE(f.bakery() == PlaceState::kAsleep);
+    REQUIRE(f.sim.placeState(street) == PlaceState::kAwake);
+    REQUIRE(f.sim.stats().agents_asleep == 2);
   }
 }
