@@ -6,7 +6,7 @@
 #         perception on it (core_tests [worker_pool], perception_tests [threads];
 #         behavior trees on it, Lua scripts and group scopes among them, core_tests
 #         [behavior_phase]; planners' searches and attentive agents' places on it, core_tests
-#         [planning][threads], [hibernation][threads];
+#         [planning][threads], [hibernation][threads]; selection's signals, [selection][threads];
 #         the command inbox streams fill while the tick drains it, core_tests [command_inbox];
 #         npcd_tick_hash on the demo
 #         and a scale world with 4 threads), the tick driver, the watchdog's thread, the
@@ -57,7 +57,7 @@ tsan() {
 -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread
 -DNPCD_BUILD_BENCH=OFF" "$root/scripts/build.sh" server_tests core_tests perception_tests \
     npcd_tick_hash
-  "$build/tests/core_tests" "[worker_pool],[command_inbox],[behavior_phase],[planning][threads],[hibernation][threads]"
+  "$build/tests/core_tests" "[worker_pool],[command_inbox],[behavior_phase],[planning][threads],[hibernation][threads],[selection][threads]"
   "$(find "$build/tests" -name perception_tests -type f | head -n 1)" "[threads]"
   for world in demo scale:2000; do
     echo "npcd_tick_hash $world, 4 threads"

@@ -598,16 +598,13 @@ void Simulation::perceive() {
 }
 
 void Simulation::select() {
-  for (const Signal& signal : signals_.signals()) {
-    if (Agent* agent = agents_.get(signal.receiver)) {
-      trees_.applySignal(agent->bst, signal.id);
-      treeEvent(*agent, signal);  // behavior trees get signals as events before ticking
-    }
-  }
   totals_.signals_delivered += signals_.size();
   const std::span<Agent> agents = agents_.rows();
+  // Behavior trees get signals as events before ticking.
   for (const BehaviorChange& change :
-       selection_phase_.run({agents, detail_.runsByRow(), trees_, profile_, pool_.get()})) {
+       selection_phase_.run({agents_, detail_.runsByRow(), trees_, profile_, pool_.get(),
+                             signals_.signals(),
+                             [this](Agent& agent, const Signal& signal) { treeEvent(agent, signal); }})) {
     Agent& agent = agents[change.row];
     const BehaviorSelection& selection = change.selection;
     profile_.atAgent(agent.id);
