@@ -164,6 +164,9 @@ Metrics::Metrics(const std::string& listen, std::string& error)
   rays_ = counter(r, "npcd_perception_rays_total", "Line-of-sight rays cast by perception");
   behavior_changes_ = counter(r, "npcd_behavior_changes_total", "Behavior switches by selection trees");
   signals_ = counter(r, "npcd_signals_total", "Signals delivered to agents");
+  upserts_coalesced_ = counter(r, "npcd_upserts_coalesced_total",
+                               "Entity upserts skipped because a later one of the same entity "
+                               "and client, in the same tick, sets the same fields");
   plans_ = counter(r, "npcd_plans_total", "Planner searches");
   plans_failed_ = counter(r, "npcd_plans_failed_total", "Planner searches that found no plan");
   plans_partial_ = counter(r, "npcd_plans_partial_total",
@@ -221,6 +224,7 @@ void Metrics::onTick(const DaemonStats& s, double tick_s) {
   grow(rays_, s.sim.perception_rays, last_.rays);
   grow(behavior_changes_, s.sim.behavior_changes, last_.behavior_changes);
   grow(signals_, s.sim.signals_delivered, last_.signals);
+  grow(upserts_coalesced_, s.sim.upserts_coalesced, last_.upserts_coalesced);
   grow(plans_, s.sim.plans, last_.plans);
   grow(plans_failed_, s.sim.plans_failed, last_.plans_failed);
   grow(plans_partial_, s.sim.plans_partial, last_.plans_partial);

@@ -62,7 +62,7 @@ class Metrics {
              signals_relayed = 0, signals_heard = 0, players_relayed = 0,
              players_visiting = 0, inputs_recorded = 0, inputs_dropped = 0,
              inputs_replayed = 0, nav_tile_rebuilds = 0, nav_changes_ignored = 0,
-             nav_long_searches = 0, nav_long_refused = 0;
+             nav_long_searches = 0, nav_long_refused = 0, upserts_coalesced = 0;
   };
   std::shared_ptr<prometheus::Registry> registry_;
   std::shared_ptr<prometheus::Collectable> process_;  // the exposer keeps only a weak_ptr
@@ -117,6 +117,7 @@ class Metrics {
   prometheus::Counter* rays_ = nullptr;
   prometheus::Counter* behavior_changes_ = nullptr;
   prometheus::Counter* signals_ = nullptr;
+  prometheus::Counter* upserts_coalesced_ = nullptr;
   prometheus::Counter* plans_ = nullptr;
   prometheus::Counter* plans_failed_ = nullptr;
   prometheus::Counter* plans_partial_ = nullptr;

@@ -9,6 +9,10 @@
 // applied: the submitter clears the batch it gets back, or, with pushExchanging(),
 // overwrites its commands with the next update's (server/proto_convert.cpp CommandWriter),
 // so that they are neither destroyed nor built again.
+//
+// Each batch carries a digest of every command (command_digest.h), written by the
+// submitting thread while the batch is still in its cache, for the tick to read before it
+// applies the batch (upsert_coalescer.h).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +21,7 @@
 #include <vector>
 
 #include "base/prefetch.h"
+#include "sim/command_digest.h"
 #include "sim/commands.h"
 
 namespace npc {
@@ -38,17 +43,26 @@ class CommandInbox {
   size_t size() const;
   void clear();
 
+  struct Batch {
+    std::vector<Command> commands;
+    std::vector<CommandDigest> digests;  // one per command
+    // Built by push(Command): admin calls whose replies may hold their caller's state, so
+    // they are destroyed as soon as they are applied, not kept for reuse.
+    bool singles = false;
+  };
+
+  // Tick thread: the batches queued so far, in submission order, for the caller to apply
+  // (commands submitted meanwhile wait for the next call); hand them back with recycle()
+  // before the next take().
+  std::span<Batch> take();
+  void recycle();
+
   // Tick thread: calls apply(Command&) on every queued command in submission order, then
   // forgets them. Commands submitted meanwhile wait for the next call. Returns how many.
   template <class Apply>
   size_t drain(Apply&& apply) {
-    {
-      std::lock_guard lock(mutex_);
-      draining_.swap(batches_);
-      count_ = 0;
-    }
     size_t applied = 0;
-    for (Batch& batch : draining_) {
+    for (Batch& batch : take()) {
       // Commands were written on the submitting threads' cores: each is a few lines to
       // fetch from another cache, so ask for them a few commands ahead (base/prefetch.h).
       const std::span<Command> commands(batch.commands);
@@ -63,14 +77,7 @@ class CommandInbox {
   }
 
  private:
-  struct Batch {
-    std::vector<Command> commands;
-    // Built by push(Command): admin calls whose replies may hold their caller's state, so
-    // they are destroyed as soon as they are applied, not kept for reuse.
-    bool singles = false;
-  };
-
-  void recycle();
+  void spareDigests(std::vector<CommandDigest>& digests);
 
   // Applied singles batches kept for reuse; more than this are freed. Applied update
   // batches are kept while their room adds up to no more than `capacity_` commands: the
@@ -85,7 +92,10 @@ class CommandInbox {
   std::vector<std::vector<Command>> spare_;   // guarded: applied, still to be cleared
   size_t spare_room_ = 0;                     // guarded: Σ capacity() over spare_
   std::vector<std::vector<Command>> spare_singles_;  // guarded: applied and cleared
-  std::vector<Batch> draining_;               // drain() only
+  // guarded: applied batches' digests, kept like spare_ (Σ capacity() <= capacity_)
+  std::vector<std::vector<CommandDigest>> spare_digests_;
+  size_t spare_digest_room_ = 0;
+  std::vector<Batch> draining_;               // between take() and recycle()
 };
 
 }  // namespace npc

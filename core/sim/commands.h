@@ -44,6 +44,10 @@ struct EntityState {
   bool relayed = false;
 };
 
+// The first problem of the fields a client may send (finite vectors, a non-zero forward,
+// a non-negative eye height); checked again where the state applies.
+Status validateState(const EntityState& s);
+
 struct UpsertEntity {
   EntityState state;
 };

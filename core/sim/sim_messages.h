@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "base/status.h"
 #include "world/ids.h"
@@ -10,6 +11,12 @@
 namespace npc {
 
 inline std::string entityLabel(EntityId id) { return "entity " + std::to_string(raw(id)); }
+
+// A field of an entity's update that cannot be applied: "entity 17: position must be finite".
+inline Status invalidField(EntityId id, std::string_view field, std::string_view problem) {
+  return {StatusCode::kInvalidArgument,
+          entityLabel(id) + ": " + std::string(field) + " " + std::string(problem)};
+}
 
 // The error for a command about an agent that is not awake.
 inline Status noAwakeAgent(EntityId id, bool hibernating) {

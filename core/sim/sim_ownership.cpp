@@ -26,6 +26,10 @@ std::string itemLabel(const char* list, uint32_t item, const char* id_name, Enti
 
 }  // namespace
 
+bool Simulation::mayChange(const Entity& e, ClientId origin) const {
+  return !isClient(origin) || e.owner == origin || e.owner == ClientId::kUnowned;
+}
+
 Status Simulation::checkOwner(EntityId id, EntityHandle awake, ClientId origin,
                               const char* list, uint32_t item) const {
   if (!isClient(origin)) return {};
@@ -35,7 +39,7 @@ Status Simulation::checkOwner(EntityId id, EntityHandle awake, ClientId origin,
     if (!where) return {};  // unknown: the command reports that itself, or creates it
     e = &dormant_[raw(where->first)][where->second].body;
   }
-  if (e->owner == origin || e->owner == ClientId::kUnowned) return {};
+  if (mayChange(*e, origin)) return {};
   const char* rule = e->owner == ClientId::kDaemon
                          ? "owned by the daemon; only admin calls change it"
                          : "owned by another client";

@@ -17,31 +17,6 @@
 
 namespace npc {
 
-namespace {
-
-
-
-Status invalid(EntityId id, std::string_view field, std::string_view problem) {
-  return {StatusCode::kInvalidArgument,
-          entityLabel(id) + ": " + std::string(field) + " " + std::string(problem)};
-}
-
-// Checks the fields a client may send; returns the first problem.
-Status validateState(const EntityState& s) {
-  if (s.id == EntityId::kNone) return {StatusCode::kInvalidArgument, "entity id must not be 0"};
-  if (s.position && !isFinite(*s.position)) return invalid(s.id, "position", "must be finite");
-  if (s.forward && (!isFinite(*s.forward) || lengthSq(*s.forward) < 1e-12f)) {
-    return invalid(s.id, "forward", "must be a finite, non-zero direction");
-  }
-  if (s.velocity && !isFinite(*s.velocity)) return invalid(s.id, "velocity", "must be finite");
-  if (s.eye_height_m && !(std::isfinite(*s.eye_height_m) && *s.eye_height_m >= 0.f)) {
-    return invalid(s.id, "eye_height", "must be finite and >= 0");
-  }
-  return {};
-}
-
-}  // namespace
-
 Simulation::Simulation(const SimConfig& config, ArchetypeSet archetypes)
     : config_(config),
       archetypes_(std::move(archetypes)),
@@ -225,13 +200,53 @@ void Simulation::tick() {
 }
 
 void Simulation::ingest() {
-  totals_.commands_applied += inbox_.drain([this](Command& command) {
-    // Recorded one by one, each just before it applies (apply moves from it): a recorder
-    // that looks the command's agent up sees the world the command meets.
-    for (const CommandRecorder& record : recorders_) record(tick_, command);
-    clients_.noteUsed(command.origin);
-    apply(command);
-  });
+  const std::span<CommandInbox::Batch> batches = inbox_.take();
+  const bool coalescing = config_.coalesce_upserts;
+  if (coalescing) {
+    digests_.clear();
+    for (const CommandInbox::Batch& batch : batches) digests_.emplace_back(batch.digests);
+    coalescer_.plan(digests_, world_);
+  }
+  auto may_coalesce = [this](const UpsertCoalescer::Chain& chain) { return mayCoalesce(chain); };
+  size_t at = 0;  // the command's index in the drain
+  for (CommandInbox::Batch& batch : batches) {
+    const std::span<Command> commands(batch.commands);
+    for (size_t i = 0; i < commands.size(); ++i, ++at) {
+      const bool skipped = coalescing && coalescer_.skip(at, may_coalesce);
+      // Commands were written on the submitting threads' cores: each is a few lines to fetch
+      // from another cache, so ask for those to apply a few commands ahead (base/prefetch.h).
+      if (!coalescing || coalescer_.mayApply(at + kPrefetchRows)) prefetchRowAhead(commands, i);
+      // Recorded one by one, each just before it applies (apply moves from it): a recorder
+      // that looks the command's agent up sees the world the command meets (a skipped
+      // upsert's entity is in the same place: recorders see places).
+      for (const CommandRecorder& record : recorders_) record(tick_, commands[i]);
+      clients_.noteUsed(batch.digests[i].origin);
+      if (skipped) {
+        ++totals_.upserts_coalesced;
+      } else {
+        apply(commands[i]);
+      }
+    }
+  }
+  totals_.commands_applied += at;
+  inbox_.recycle();
+}
+
+bool Simulation::mayCoalesce(const UpsertCoalescer::Chain& chain) const {
+  const Entity* e = world_.entities().get(chain.id);
+  // Awake (a sleeping agent's updates go to its body), and each upsert would pass
+  // checkOwner and upsertEntity's checks: no error is lost by skipping one.
+  if (e == nullptr || !mayChange(*e, chain.origin) || e->kind != chain.entity_kind) return false;
+  // (A visitor, a relayed player, is the sender's after its first update, and its last
+  // makes it so as well.) Its place stays the one it is in, so no custody change, no
+  // leaving; and it is not asleep, or a player's passing `active` might have woken it.
+  if (places_.asleep(e->place)) return false;
+  if (custody_.leased() && !custody_.held(e->place)) return false;
+  if (!e->place_from_client && chain.moves_before_last &&
+      (chain.places_differ || chain.place_before_last != e->place)) {
+    return false;
+  }
+  return true;
 }
 
 void Simulation::apply(Command& command) {
@@ -413,7 +428,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   if (Status v = validateState(s); !v.isOk()) return v;
   EntityTable& entities = world_.entities();
   if (s.relayed) {
-    if (s.kind != EntityKind::kPlayer) return invalid(s.id, "relayed", "is for players only");
+    if (s.kind != EntityKind::kPlayer) return invalidField(s.id, "relayed", "is for players only");
     // The game sends this player here too: its own updates are fresher than a relay's.
     const Entity* current = entities.get(handle);
     if (current && current->kind == EntityKind::kPlayer && !isVisitor(*current)) return {};
@@ -423,11 +438,11 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
     if (must_be_new) return {StatusCode::kAlreadyExists, entityLabel(s.id) + ": already exists"};
     const Entity& body = dormant_[raw(where->first)][where->second].body;
     if (Status held = checkCustody(s, &body); !held.isOk()) return held;
-    if (body.kind != s.kind) return invalid(s.id, "kind", "cannot change while hibernating");
+    if (body.kind != s.kind) return invalidField(s.id, "kind", "cannot change while hibernating");
     PlaceIndex place = body.place;
     if (!s.place.empty()) {
       place = world_.findPlace(s.place);
-      if (place == PlaceIndex::kNone) return invalid(s.id, "place", "\"" + s.place + "\" is unknown");
+      if (place == PlaceIndex::kNone) return invalidField(s.id, "place", "\"" + s.place + "\" is unknown");
     } else if (s.position && !body.place_from_client) {
       place = world_.placeAt(*s.position);
     }
@@ -451,32 +466,32 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   }
   if (Status held = checkCustody(s, entities.get(handle)); !held.isOk()) return held;
   if (!is_new && entities.get(handle)->kind != s.kind) {
-    return invalid(s.id, "kind", "cannot change from " +
+    return invalidField(s.id, "kind", "cannot change from " +
                                      std::string(toString(entities.get(handle)->kind)) + " to " +
                                      std::string(toString(s.kind)));
   }
   PlaceIndex place = PlaceIndex::kNone;
   if (!s.place.empty()) {
     place = world_.findPlace(s.place);
-    if (place == PlaceIndex::kNone) return invalid(s.id, "place", "\"" + s.place + "\" is unknown");
+    if (place == PlaceIndex::kNone) return invalidField(s.id, "place", "\"" + s.place + "\" is unknown");
   }
   if (s.lifetime_s && !(std::isfinite(*s.lifetime_s) && *s.lifetime_s > 0.f)) {
-    return invalid(s.id, "lifetime_s", "must be finite and > 0");
+    return invalidField(s.id, "lifetime_s", "must be finite and > 0");
   }
   if (s.lifetime_s && s.kind != EntityKind::kAttribute) {
-    return invalid(s.id, "lifetime_s", "only attribute entities have a lifetime");
+    return invalidField(s.id, "lifetime_s", "only attribute entities have a lifetime");
   }
   if (!s.group.empty() && s.kind != EntityKind::kNpc) {
-    return invalid(s.id, "group", "is for npcs only");
+    return invalidField(s.id, "group", "is for npcs only");
   }
   SpeciesId species = SpeciesId::kNone;
   std::optional<uint16_t> archetype;
   if (is_new) {
-    if (!s.position) return invalid(s.id, "position", "is required for a new entity");
+    if (!s.position) return invalidField(s.id, "position", "is required for a new entity");
     if (s.kind == EntityKind::kNpc) {
-      if (s.archetype.empty()) return invalid(s.id, "archetype", "is required for a new npc");
+      if (s.archetype.empty()) return invalidField(s.id, "archetype", "is required for a new npc");
       archetype = archetypes_.find(s.archetype);
-      if (!archetype) return invalid(s.id, "archetype", "\"" + s.archetype + "\" is unknown");
+      if (!archetype) return invalidField(s.id, "archetype", "\"" + s.archetype + "\" is unknown");
       if (agents_.size() >= config_.max_agents) {
         return {StatusCode::kResourceExhausted,
                 entityLabel(s.id) + ": agent limit " + std::to_string(config_.max_agents) +
@@ -488,12 +503,12 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
   if (archetype) {
     const std::string& name = s.group.empty() ? archetypes_.at(*archetype).name : s.group;
     const GroupNameId at = groups_.intern(name);
-    if (raw(at) >= 0xfffe) return invalid(s.id, "group", "too many distinct groups");
+    if (raw(at) >= 0xfffe) return invalidField(s.id, "group", "too many distinct groups");
     group = groupNumber(at);
   } else if (!s.group.empty()) {
     const Agent* agent = agents_.get(s.id);
     if (agent && groupName(agent->perception.group) != s.group) {
-      return invalid(s.id, "group",
+      return invalidField(s.id, "group",
                      "is set when the npc spawns (it is in \"" + groupName(agent->perception.group) + "\")");
     }
   }
@@ -501,7 +516,7 @@ Status Simulation::upsertEntity(const EntityState& s, ClientId origin, bool must
       !s.species.empty() ? s.species : (archetype ? archetypes_.at(*archetype).species : s.species);
   if (!species_name.empty()) {
     species = world_.species().intern(species_name);
-    if (species == SpeciesId::kNone) return invalid(s.id, "species", "too many distinct species");
+    if (species == SpeciesId::kNone) return invalidField(s.id, "species", "too many distinct species");
   }
 
   if (is_new) {

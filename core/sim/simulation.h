@@ -49,6 +49,7 @@
 #include "sim/place_custody.h"
 #include "sim/tick_output.h"
 #include "sim/tick_profile.h"
+#include "sim/upsert_coalescer.h"
 #include "world/world.h"
 
 namespace npc {
@@ -88,6 +89,9 @@ struct SimConfig {
   // Places are held by lease (a cluster, server/cluster/): they start held by nobody and
   // HoldPlace commands give and take them (place_custody.h). Off: every place is held.
   bool leased_places = false;
+  // Upserts of one entity from one sender queued for the same tick apply only the last one
+  // where that is exact (upsert_coalescer.h). Off: every upsert applies (for comparing).
+  bool coalesce_upserts = true;
 };
 
 struct SimStats {
@@ -104,6 +108,7 @@ struct SimStats {
   size_t places_held = 0;  // every place unless places are leased (a cluster)
   size_t obstacles = 0;
   uint64_t commands_applied = 0;
+  uint64_t upserts_coalesced = 0;  // of them, upserts a later one of the same tick superseded
   uint64_t actions_emitted = 0;     // client-side actions sent to clients
   uint64_t actions_completed = 0;
   uint64_t actions_failed = 0;
@@ -299,6 +304,10 @@ class Simulation {
   void planning();
   void schedule();
 
+  // Whether the upserts of `chain` but its last may be skipped (upsert_coalescer.h): its
+  // entity is as they find it, awake, theirs to change, and they change nothing but fields
+  // its last upsert sets again.
+  bool mayCoalesce(const UpsertCoalescer::Chain& chain) const;
   // Command handlers; each returns the error to report, if any.
   void apply(Command& command);
   Status upsertEntity(const EntityState& state, ClientId origin, bool must_be_new) {
@@ -353,6 +362,8 @@ class Simulation {
   // Ownership (sim_ownership.cpp, README.md "Ownership"). `list`/`item` name the item of
   // the sender's update in the error ("upserts[1] (id 17): owned by another client");
   // a null list names the entity alone (unary calls).
+  // Whether `origin` may change `e` (the rule checkOwner reports).
+  bool mayChange(const Entity& e, ClientId origin) const;
   Status checkOwner(EntityId id, ClientId origin, const char* list, uint32_t item) const {
     return checkOwner(id, world_.entities().find(id), origin, list, item);
   }
@@ -566,6 +577,8 @@ class Simulation {
 
   std::vector<CommandRecorder> recorders_;
   CommandInbox inbox_;
+  UpsertCoalescer coalescer_;
+  std::vector<std::span<const CommandDigest>> digests_;  // ingest(): the drain's, per batch
 
   uint64_t tick_ = 0;
   IntentionIdSource intention_ids_;

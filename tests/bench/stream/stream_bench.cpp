@@ -235,12 +235,15 @@ int main(int argc, char** argv) {
               ratio(npcd.rate(npcd.window.messages_received), bare.rate(bare.window.messages_received)),
               ratio(npcd.rate(npcd.window.actions_received), bare.rate(bare.window.actions_received)));
   std::printf("npcd: %llu ticks run (%.0f/s), tick p50 %.2f ms p99 %.2f ms; %llu agents; "
-              "%llu commands refused, %llu error events received\n",
+              "%llu commands refused, %llu error events received; %.0f %% of commands applied "
+              "were upserts a later one superseded\n",
               static_cast<unsigned long long>(stats.sim.tick - tick_before),
               double(stats.sim.tick - tick_before) / (o.warmup_s + o.seconds), stats.tick_p50_ms,
               stats.tick_p99_ms, static_cast<unsigned long long>(stats.sim.agents),
               static_cast<unsigned long long>(stats.sim.errors),
-              static_cast<unsigned long long>(npcd.total.error_events));
+              static_cast<unsigned long long>(npcd.total.error_events),
+              ratio(static_cast<double>(stats.sim.upserts_coalesced),
+                    static_cast<double>(stats.sim.commands_applied)));
   std::printf("CPU per update, us (by thread):");
   for (const auto* run : {&bare, &npcd}) {
     const double updates = static_cast<double>(run->window.updates_sent);

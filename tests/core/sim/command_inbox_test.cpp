@@ -230,3 +230,39 @@ TEST_CASE("CommandInbox keeps each submitter's order while a tick drains beside 
     CHECK(seen[size_t(s)] == kBatches * kPerBatch + kBatches / 10);
   }
 }
+
+TEST_CASE("CommandInbox keeps a digest of every command with its batch") {
+  // The tick reads the digests to coalesce upserts without fetching the commands
+  // (core/sim/upsert_coalescer.h); they must match the commands one for one.
+  CommandInbox inbox(10000);
+  std::vector<Command> batch = batchOf({1, 2}, 1);
+  EntityState moved;
+  moved.id = EntityId{3};
+  moved.kind = EntityKind::kPlayer;
+  moved.position = Vec3{1, 2, 3};
+  moved.velocity = Vec3{0, 1, 0};
+  batch.push_back({ClientId{9}, 1, UpsertEntity{moved}});
+  EntityState named = moved;
+  named.id = EntityId{4};
+  named.place = "square";
+  batch.push_back({ClientId{9}, 1, UpsertEntity{named}});
+  REQUIRE(inbox.push(batch));
+  REQUIRE(inbox.push(removal(5, 2)));
+
+  const std::span<CommandInbox::Batch> taken = inbox.take();
+  REQUIRE(taken.size() == 2);
+  REQUIRE(taken[0].digests.size() == 4);
+  CHECK(taken[0].digests[0].kind == CommandDigest::Kind::kOther);
+  const CommandDigest& plain = taken[0].digests[2];
+  CHECK(plain.kind == CommandDigest::Kind::kPlainUpsert);
+  CHECK(plain.id == EntityId{3});
+  CHECK(plain.origin == ClientId{9});
+  CHECK(plain.entity_kind == EntityKind::kPlayer);
+  CHECK(plain.fields == (CommandDigest::kPosition | CommandDigest::kVelocity));
+  CHECK(plain.position.z == 3.f);
+  CHECK(taken[0].digests[3].kind == CommandDigest::Kind::kUpsert);  // names a place
+  REQUIRE(taken[1].digests.size() == 1);
+  CHECK(taken[1].digests[0].kind == CommandDigest::Kind::kOther);
+  inbox.recycle();
+  CHECK(inbox.size() == 0);
+}
