@@ -168,10 +168,17 @@ FirstIndex& firstIndex() {
 // Writes an update's commands into a batch, reusing the commands a batch applied earlier
 // still holds (Simulation::submitExchanging hands such a batch back): an upsert, the
 // commonest, is overwritten field by field where one was, so its buffers are neither
-// destroyed nor built again. finish() drops what is left of the earlier batch.
+// destroyed nor built again. Each command is stamped with its sender and update, and
+// digested for the tick (core/sim/command_digest.h) as soon as the next one is asked for,
+// while its lines are still in this core's cache. finish() digests the last and drops what
+// is left of the earlier batch.
 class CommandWriter {
  public:
-  explicit CommandWriter(std::vector<Command>& commands) : commands_(commands) {}
+  CommandWriter(std::vector<Command>& commands, std::vector<CommandDigest>& digests,
+                ClientId origin, uint64_t seq)
+      : commands_(commands), digests_(digests), origin_(origin), seq_(seq) {
+    digests_.clear();
+  }
 
   // A new command of body T, default-built; `item`: the index within its list, so the tick
   // thread's errors can name it too.
@@ -192,21 +199,30 @@ class CommandWriter {
     return body.emplace<UpsertEntity>().state;
   }
 
-  void finish() { commands_.resize(used_); }
+  void finish() {
+    if (used_ > 0) digests_.push_back(CommandDigest::of(commands_[used_ - 1]));
+    commands_.resize(used_);
+  }
 
  private:
   Command& next(int item) {
+    if (used_ > 0) digests_.push_back(CommandDigest::of(commands_[used_ - 1]));
     // The earlier batch was last read by the tick thread, on another core: ask for the
     // lines of the commands about to be overwritten a few commands ahead (base/prefetch.h).
     prefetchRowAhead<PrefetchFor::kWrite>(std::span<Command>(commands_), used_);
     if (used_ == commands_.size()) commands_.emplace_back();
     Command& command = commands_[used_++];
+    command.origin = origin_;
+    command.seq = seq_;
     command.item = static_cast<uint32_t>(item);
     command.replayed = false;
     return command;
   }
 
   std::vector<Command>& commands_;
+  std::vector<CommandDigest>& digests_;
+  const ClientId origin_;
+  const uint64_t seq_;
   size_t used_ = 0;
 };
 
@@ -831,6 +847,7 @@ void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
   out.refused = false;
   if (const size_t n = itemCount(u); n > max_items) {
     out.commands.clear();
+    out.digests.clear();
     out.refused = true;
     out.errors.push_back("update: " + std::to_string(n) + " items exceed the limit of " +
                          std::to_string(max_items) + " per update; nothing was applied");
@@ -838,7 +855,7 @@ void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
   }
   // The batch CommandInbox::push handed back last time still holds its commands: they are
   // overwritten, not destroyed and built again.
-  CommandWriter commands(out.commands);
+  CommandWriter commands(out.commands, out.digests, origin, u.seq());
   out.commands.reserve(itemCount(u));
 
   // An id twice in one list is ambiguous (which state wins?): the later item is refused.
@@ -869,10 +886,6 @@ void convertUpdate(const v1::WorldUpdate& u, ClientId origin, size_t max_items,
   if (u.has_subscribe()) convertSubscription(u.subscribe(), out);
   commands.finish();
 
-  for (Command& c : out.commands) {
-    c.origin = origin;
-    c.seq = u.seq();
-  }
   if (out.errors.size() > kMaxErrorsPerUpdate) {
     const size_t hidden = out.errors.size() - kMaxErrorsPerUpdate;
     out.errors.resize(kMaxErrorsPerUpdate);

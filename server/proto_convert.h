@@ -32,6 +32,7 @@
 
 #include "cluster/lease_keeper.h"
 #include "npc/v1/npc.pb.h"
+#include "sim/command_digest.h"
 #include "sim/commands.h"
 #include "sim/tick_output.h"
 #include "world/limits.h"
@@ -59,6 +60,7 @@ struct Subscription {
 
 struct ConvertedUpdate {
   std::vector<Command> commands;             // the valid items, origin and seq filled in
+  std::vector<CommandDigest> digests;        // one per command, for the tick (command_digest.h)
   std::vector<std::string> errors;           // one line per problem, see the header comment
   std::optional<Subscription> subscription;  // set when the update carried a valid one
   bool refused = false;                      // too many items: nothing was converted

@@ -52,12 +52,14 @@ Session::PushResult Session::pushErrors(uint64_t seq, const std::vector<std::str
   return push(std::move(message));
 }
 
-Session::SubmitResult Session::submit(Simulation& sim, std::vector<Command>& commands) {
+Session::SubmitResult Session::submit(Simulation& sim, std::vector<Command>& commands,
+                                      std::vector<CommandDigest>& digests) {
   // Held across submit() so finish() + ClientGone cannot slip in between the check and the
   // queueing (ClientHub submits ClientGone only after finish() returned).
   std::lock_guard lock(mutex_);
   if (finished_) return SubmitResult::kClosed;
-  return sim.submitExchanging(commands) ? SubmitResult::kSubmitted : SubmitResult::kQueueFull;
+  return sim.submitExchanging(commands, digests) ? SubmitResult::kSubmitted
+                                                 : SubmitResult::kQueueFull;
 }
 
 bool Session::finish(const grpc::Status& status) {
@@ -230,12 +232,14 @@ void ConnectReactor::handleUpdate() {
   if (session_->readOnly() && !converted.commands.empty()) {
     // An observer watches: whatever else the update carried is refused as a whole.
     converted.commands.clear();
+    converted.digests.clear();
     converted.errors.push_back("update " + std::to_string(seq) +
                                " refused: an observer's stream may only subscribe");
   }
   bool accepted = true;
   if (!converted.commands.empty()) {
-    const Session::SubmitResult r = session_->submit(hub_.sim(), converted.commands);
+    const Session::SubmitResult r =
+        session_->submit(hub_.sim(), converted.commands, converted.digests);
     if (r == Session::SubmitResult::kClosed) return;
     if (r == Session::SubmitResult::kQueueFull) {
       accepted = false;

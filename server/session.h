@@ -78,8 +78,10 @@ class Session {
   // Any thread. Submits a client's commands unless the stream is finishing: a command that
   // arrives after the stream was dropped must not reach the simulation after ClientGone.
   // Once submitted, `commands` holds an earlier, applied batch, its commands left for the
-  // stream's next convertUpdate() to overwrite (Simulation::submitExchanging).
-  SubmitResult submit(Simulation& sim, std::vector<Command>& commands);
+  // stream's next convertUpdate() to overwrite (Simulation::submitExchanging), and
+  // `digests` (one per command) an earlier batch's digest buffer.
+  SubmitResult submit(Simulation& sim, std::vector<Command>& commands,
+                      std::vector<CommandDigest>& digests);
 
   // Any thread. Ends the stream with `status` (queued messages not yet in flight are
   // discarded). Returns false if the stream was already finishing: the first status wins.

@@ -1,14 +1,16 @@
 #include "sim/command_inbox.h"
 
+#include <cassert>
 #include <utility>
 
 namespace npc {
 
 namespace {
 
-// Where a stream's thread digests its batch before queueing it: the digests travel with the
-// batch, and the thread gets an applied batch's digest buffer back (no allocation at a
-// steady load, and no digesting while the lock is held).
+// Where a submitter that did not digest its batch (pushExchanging without digests) has it
+// digested before queueing it: the digests travel with the batch, and the thread gets an
+// applied batch's digest buffer back (no allocation at a steady load, no digesting while the
+// lock is held).
 std::vector<CommandDigest>& digestScratch() {
   thread_local std::vector<CommandDigest> scratch;
   return scratch;
@@ -52,6 +54,12 @@ bool CommandInbox::pushExchanging(std::vector<Command>& batch) {
   std::vector<CommandDigest>& digests = digestScratch();
   digests.resize(batch.size());
   for (size_t i = 0; i < batch.size(); ++i) digests[i] = CommandDigest::of(batch[i]);
+  return pushExchanging(batch, digests);
+}
+
+bool CommandInbox::pushExchanging(std::vector<Command>& batch,
+                                  std::vector<CommandDigest>& digests) {
+  assert(digests.size() == batch.size());
   std::lock_guard lock(mutex_);
   if (count_ + batch.size() > capacity_) return false;
   if (batch.empty()) return true;

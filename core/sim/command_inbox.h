@@ -11,8 +11,7 @@
 // so that they are neither destroyed nor built again.
 //
 // Each batch carries a digest of every command (command_digest.h), written by the
-// submitting thread while the batch is still in its cache, for the tick to read before it
-// applies the batch (upsert_coalescer.h).
+// submitting thread, for the tick to read before it applies the batch (upsert_coalescer.h).
 #pragma once
 
 #include <cstddef>
@@ -39,6 +38,10 @@ class CommandInbox {
   // its commands still in it, stale, for the caller to overwrite or clear (or an empty
   // vector when there is none).
   bool pushExchanging(std::vector<Command>& batch);
+  // The same with the batch's digests (CommandDigest::of each command, in order) written by
+  // the caller, which had the commands in its cache; on success `digests` becomes an
+  // applied batch's digest buffer.
+  bool pushExchanging(std::vector<Command>& batch, std::vector<CommandDigest>& digests);
 
   size_t size() const;
   void clear();

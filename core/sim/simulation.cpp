@@ -165,8 +165,9 @@ bool Simulation::submit(Command command) { return inbox_.push(std::move(command)
 
 bool Simulation::submit(std::vector<Command>& commands) { return inbox_.push(commands); }
 
-bool Simulation::submitExchanging(std::vector<Command>& commands) {
-  return inbox_.pushExchanging(commands);
+bool Simulation::submitExchanging(std::vector<Command>& commands,
+                                  std::vector<CommandDigest>& digests) {
+  return inbox_.pushExchanging(commands, digests);
 }
 
 size_t Simulation::queuedCommands() const { return inbox_.size(); }

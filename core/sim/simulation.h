@@ -230,8 +230,10 @@ class Simulation {
   // Moves from and empties `commands`, leaving it an earlier batch's buffer to refill.
   bool submit(std::vector<Command>& commands);
   // The same, but `commands` is left an earlier, applied batch with its commands still in
-  // it, for the caller to overwrite or clear (CommandInbox::pushExchanging).
-  bool submitExchanging(std::vector<Command>& commands);
+  // it, for the caller to overwrite or clear (CommandInbox::pushExchanging); `digests`
+  // holds CommandDigest::of each command, written by the caller while it wrote them, and
+  // is left an earlier batch's digest buffer.
+  bool submitExchanging(std::vector<Command>& commands, std::vector<CommandDigest>& digests);
   // Tick thread, between ticks: `recorder` is called with each command as a tick applies
   // it, in order, just before it applies (the input journal; a cluster node's place
   // inputs). Recorders are called in the order they were added. A recorder may wrap the

@@ -5,12 +5,6 @@
 
 namespace npc {
 
-bool WorldBounds::contains(Vec3 p) const {
-  // Comparisons that are false for NaN, so that NaN is outside.
-  return std::fabs(p.x) <= half_extent_m && std::fabs(p.y) <= half_extent_m && p.z >= min_z_m &&
-         p.z <= max_z_m;
-}
-
 std::string WorldBounds::outside(Vec3 p) const {
   if (contains(p)) return {};
   // Negated comparisons so that NaN is outside too.

@@ -14,6 +14,8 @@
 // limits keep the work of one value proportionate, the indices keep it finite.
 #pragma once
 
+#include <cmath>
+
 #include <cstdint>
 #include <string>
 
@@ -79,7 +81,12 @@ struct WorldBounds {
   double min_z_m = -10000.0;        // [Limit: < max_z_m]
   double max_z_m = 10000.0;
 
-  bool contains(Vec3 p) const;
+  bool contains(Vec3 p) const {
+    // Comparisons that are false for NaN, so that NaN is outside. Inline: every position a
+    // client sends is checked.
+    return std::fabs(p.x) <= half_extent_m && std::fabs(p.y) <= half_extent_m &&
+           p.z >= min_z_m && p.z <= max_z_m;
+  }
   // "" when p is inside; else what is outside, e.g. "x 3.4e+38 is outside the world bounds
   // (+-100000 m)" or "z -20000 is outside the world bounds (-10000..10000 m)". A NaN
   // coordinate is outside.
