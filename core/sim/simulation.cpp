@@ -213,20 +213,22 @@ void Simulation::ingest() {
   for (CommandInbox::Batch& batch : batches) {
     const std::span<Command> commands(batch.commands);
     for (size_t i = 0; i < commands.size(); ++i, ++at) {
-      const bool skipped = coalescing && coalescer_.skip(at, may_coalesce);
-      // Commands were written on the submitting threads' cores: each is a few lines to fetch
-      // from another cache, so ask for those to apply a few commands ahead (base/prefetch.h).
-      if (!coalescing || coalescer_.mayApply(at + kPrefetchRows)) prefetchRowAhead(commands, i);
       // Recorded one by one, each just before it applies (apply moves from it): a recorder
       // that looks the command's agent up sees the world the command meets (a skipped
       // upsert's entity is in the same place: recorders see places).
-      for (const CommandRecorder& record : recorders_) record(tick_, commands[i]);
-      clients_.noteUsed(batch.digests[i].origin);
-      if (skipped) {
+      if (coalescing && coalescer_.skip(at, may_coalesce)) {
+        for (const CommandRecorder& record : recorders_) record(tick_, commands[i]);
+        // Not read otherwise: its sender is noted when its chain's last upsert applies,
+        // before any command that is not an upsert.
         ++totals_.upserts_coalesced;
-      } else {
-        apply(commands[i]);
+        continue;
       }
+      // Commands were written on the submitting threads' cores: each is a few lines to fetch
+      // from another cache, so ask for those to apply a few commands ahead (base/prefetch.h).
+      if (!coalescing || coalescer_.mayApply(at + kPrefetchRows)) prefetchRowAhead(commands, i);
+      for (const CommandRecorder& record : recorders_) record(tick_, commands[i]);
+      clients_.noteUsed(commands[i].origin);
+      apply(commands[i]);
     }
   }
   totals_.commands_applied += at;
