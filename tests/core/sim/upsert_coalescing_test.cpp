@@ -86,7 +86,9 @@ class MixedStream {
         if (!chance(0.7)) continue;
         batch.push_back(from(origin, state(id)));
       }
-      if (chance(0.1)) batch.push_back({origin, 0, RemoveEntity{EntityId{pick(1, 24)}}});
+      if (chance(0.1)) {
+        batch.push_back({origin, 0, RemoveEntity{static_cast<EntityId>(pick(1, 24))}});
+      }
       if (chance(0.1)) {
         SoundEvent sound;
         sound.position = {static_cast<float>(pick(0, 10)), 10.f, 0.f};  // not in the east
