@@ -40,7 +40,7 @@ void PerceptionStats::add(const PerceptionStats& o) {
 PerceptionSystem::PerceptionSystem(PerceptionConfig config, NameTable<SpeciesId>& species)
     : config_(std::move(config)),
       obstacles_(config_.obstacle_cell_m),
-      target_grid_(config_.target_cell_m, 4096) {
+      target_grid_(config_.target_cell_m) {
   for (const VisibilityTypeConfig& t : config_.visibility_types) {
     const SpeciesId type = species.intern(t.name);
     if (type != SpeciesId::kNone) {
@@ -218,16 +218,21 @@ std::optional<PerceptionSystem::TargetItem> PerceptionSystem::classify(const Wor
 void PerceptionSystem::rebuildTargets(const World& world) {
   targets_.clear();
   target_eyes_.clear();
+  target_grid_.clear();
   auto rows = world.entities().rows();
   for (uint32_t row = 0; row < rows.size(); ++row) {
     const Entity& e = rows[row];
     if (!e.active || !isFinite(e.position)) continue;
     if (auto item = classify(world, e, row)) {
+      // The same-species rule, as the grid applies it: players are seen by everyone.
+      const std::optional<SpeciesId> hidden_from =
+          item->principal_is_player ? std::nullopt : std::optional(item->principal_species);
+      target_grid_.add(static_cast<uint32_t>(targets_.size()), eyeOf(e), hidden_from);
       targets_.push_back(*item);
       target_eyes_.push_back(eyeOf(e));
     }
   }
-  target_grid_.rebuild(target_eyes_);
+  target_grid_.build();
 }
 
 // --- full update ---------------------------------------------------------------------------
@@ -253,8 +258,8 @@ uint32_t PerceptionSystem::forEachSightLine(const Entity& self, uint32_t self_ro
                                             bool* truncated, Visit&& visit) const {
   const Vec3 eye = eyeOf(self);
   const float cos_half = cosHalfFov(st.sensors.fov_deg);
-  const uint32_t n =
-      target_grid_.queryRadius(eye, st.sensors.sight_range_m, lane.candidates, truncated);
+  const uint32_t n = target_grid_.query(eye, st.sensors.sight_range_m, self.species,
+                                        lane.candidates, truncated);
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t target = lane.candidates[k];
     const TargetItem& item = targets_[target];

@@ -11,13 +11,14 @@
 //      not the source itself; creates or refreshes a sound target and sends OnHearSound /
 //      OnHearThreateningSound / OnBulletRain;
 //   4. rebuilds the potential-target grid (players, other-species NPCs, registered objects,
-//      attributes with a principal) — the candidates for every agent come from it;
+//      attributes with a principal; one grid per species that may not see them, TargetGrid)
+//      — the candidates for every agent come from it;
 //   5. runs the full update of each agent that is due (every full_update_period_ticks ticks,
 //      phase = hash(agent id) % period) while the tick's ray budget lasts; agents past the
 //      budget stay due and go first next tick (counted as deferred);
 //   6. recomputes the stealth meter.
-// Full update of one agent: candidates within sight range (grid query, capped at
-// max_candidates) → same-species rule → field of view → one ray eye to eye through the
+// Full update of one agent: candidates within sight range that its species may see (grid
+// query, capped at max_candidates) → same-species rule → field of view → one ray eye to eye through the
 // obstacle grid → coefficient / switch vision → track transitions (see perception_state.h)
 // → sound-target expiry → attention target. Signals go to `out` as they happen.
 //
@@ -46,8 +47,8 @@
 #include "perception/signals.h"
 #include "perception/sounds.h"
 #include "perception/stealth_meter.h"
+#include "perception/target_grid.h"
 #include "perception/visibility.h"
-#include "world/spatial_grid.h"
 
 namespace npc {
 
@@ -59,7 +60,7 @@ class WorkerPool;
 struct PerceptionStats {
   uint64_t full_updates = 0;
   uint64_t deferred_updates = 0;      // due but past the ray budget
-  uint64_t candidates = 0;            // potential targets examined
+  uint64_t candidates = 0;            // potential targets examined (never own species)
   uint64_t candidates_truncated = 0;  // full updates that hit max_candidates
   uint64_t rays = 0;
   uint64_t rays_hard = 0;             // blocked by hard cover
@@ -238,7 +239,7 @@ class PerceptionSystem {
   std::vector<SignalRequest> pending_signals_;
 
   // Per-tick scratch, sized once and reused.
-  SpatialGrid target_grid_;
+  TargetGrid target_grid_;
   std::vector<TargetItem> targets_;
   std::vector<Vec3> target_eyes_;
   std::vector<RosterEntry> roster_;         // by perceiver index

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "world/lowest_indices.h"
+
 namespace npc {
 
 SpatialGrid::SpatialGrid(float cell_size_m, uint32_t bucket_count, uint32_t max_bucket_count)
@@ -37,8 +39,7 @@ uint32_t SpatialGrid::bucketOf(int32_t cx, int32_t cy) const {
   return h & bucket_mask_;
 }
 
-void SpatialGrid::rebuild(std::span<const Vec3> positions) {
-  positions_.assign(positions.begin(), positions.end());
+void SpatialGrid::rebuild(std::span<const Vec3> positions, std::span<const uint32_t> ids) {
   // One bucket per item at least; grown, never shrunk, so a steady world allocates nothing.
   const size_t wanted = std::min<size_t>(std::bit_ceil(std::max<size_t>(positions.size(), 1)),
                                          size_t{max_bucket_mask_} + 1);
@@ -74,7 +75,7 @@ void SpatialGrid::rebuild(std::span<const Vec3> positions) {
     if (!isFinite(p)) continue;
     const int32_t cx = cellCoord(p.x), cy = cellCoord(p.y);
     const uint32_t b = bucketOf(cx, cy);
-    items_[--bucket_start_[b + 1]] = {i, cx, cy};
+    items_[--bucket_start_[b + 1]] = {p, ids.empty() ? i : ids[i], cx, cy};
   }
   // Each end has now been decremented down to its bucket's start: shift back by one.
   for (size_t b = 0; b + 1 < bucket_start_.size(); ++b) bucket_start_[b] = bucket_start_[b + 1];
@@ -83,26 +84,10 @@ void SpatialGrid::rebuild(std::span<const Vec3> positions) {
 
 uint32_t SpatialGrid::queryRadius(Vec3 center, float radius_m, std::span<uint32_t> out,
                                   bool* truncated) const {
-  uint32_t count = 0;
-  bool cut = false;
-  // Once `out` is full it is a max-heap of the lowest indices seen, so the result does not
-  // depend on bucket layout and an overfull query costs O(log out.size()) per extra match.
-  forEachInRadius(center, radius_m, [&](uint32_t index) {
-    if (count < out.size()) {
-      out[count++] = index;
-      if (count == out.size()) std::make_heap(out.begin(), out.end());
-    } else {
-      cut = true;
-      if (!out.empty() && index < out.front()) {
-        std::pop_heap(out.begin(), out.end());
-        out.back() = index;
-        std::push_heap(out.begin(), out.end());
-      }
-    }
-  });
-  std::sort(out.begin(), out.begin() + count);
-  if (truncated) *truncated = cut;
-  return count;
+  LowestIndices kept(out);
+  forEachInRadius(center, radius_m, [&](uint32_t index) { kept.add(index); });
+  if (truncated) *truncated = kept.truncated();
+  return kept.finish();
 }
 
 }  // namespace npc

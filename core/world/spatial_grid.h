@@ -4,7 +4,10 @@
 // so a rebuild is O(n) and, once the arrays have grown to the world's size, allocates
 // nothing. A query visits only the cells overlapping the query circle, then filters by
 // true 3-D distance. Items are identified by their index in the array given to rebuild()
-// (the entity table's dense row).
+// (the entity table's dense row), or by the id given beside it. Each bucket keeps its items' positions beside them: the
+// rows of a cell are scattered over the table when entities arrive in no spatial order (a
+// game spawning NPCs all over its map), and a walk that looked each one up by index would
+// miss the cache on every item.
 //
 // Cost: cell_size_m should be about the most common query radius; a query touches the
 // cells its square overlaps, clipped to the occupied extent (the bounding rectangle of the
@@ -33,8 +36,10 @@ class SpatialGrid {
   explicit SpatialGrid(float cell_size_m = 8.f, uint32_t bucket_count = 4096,
                        uint32_t max_bucket_count = 1u << 22);
 
-  // Re-indexes every item; item i is positions[i]. Non-finite positions are not indexed.
-  void rebuild(std::span<const Vec3> positions);
+  // Re-indexes every item; item i is positions[i], reported as ids[i] when ids are given
+  // (else as i). Non-finite positions are not indexed. [Limit: ids empty or as many as
+  // positions]
+  void rebuild(std::span<const Vec3> positions, std::span<const uint32_t> ids = {});
 
   // Writes the indices of items within `radius_m` of `center` (3-D distance, inclusive)
   // into `out` in ascending index order and returns how many were written. When more
@@ -62,6 +67,7 @@ class SpatialGrid {
 
  private:
   struct Item {
+    Vec3 position;
     uint32_t index;
     int32_t cx;
     int32_t cy;
@@ -83,8 +89,7 @@ class SpatialGrid {
   uint32_t bucket_mask_;
   uint32_t max_bucket_mask_;
   std::vector<uint32_t> bucket_start_;  // bucket b holds items_[start[b], start[b+1])
-  std::vector<Item> items_;
-  std::vector<Vec3> positions_;         // copy taken at rebuild, indexed by item index
+  std::vector<Item> items_;             // finite positions only, grouped by bucket
   // Bounding rectangle of the occupied cells (meaningless while items_ is empty).
   int32_t min_cx_ = 0, max_cx_ = -1, min_cy_ = 0, max_cy_ = -1;
 };
@@ -98,12 +103,10 @@ SpatialGrid::QueryWork SpatialGrid::forEachInRadius(Vec3 center, float radius_m,
   const float r2 = radius_m * radius_m;
   const CellRange range = clippedRange(center, radius_m);
   if (range.cells() > items_.size()) {
-    // Wider than the items are many: one pass over the positions, in index order.
-    for (uint32_t i = 0; i < positions_.size(); ++i) {
-      const Vec3& p = positions_[i];
-      if (!isFinite(p)) continue;
+    // Wider than the items are many: one pass over all of them.
+    for (const Item& item : items_) {
       ++work.items_tested;
-      if (distanceSq(p, center) <= r2) visit(i);
+      if (distanceSq(item.position, center) <= r2) visit(item.index);
     }
     return work;
   }
@@ -116,7 +119,7 @@ SpatialGrid::QueryWork SpatialGrid::forEachInRadius(Vec3 center, float radius_m,
         ++work.entries_walked;
         if (item.cx != cx || item.cy != cy) continue;
         ++work.items_tested;
-        if (distanceSq(positions_[item.index], center) <= r2) visit(item.index);
+        if (distanceSq(item.position, center) <= r2) visit(item.index);
       }
     }
   }

@@ -83,7 +83,10 @@ TEST_CASE("Vision skips NPCs of the only species that perceives", "[sim][percept
     spawn(sim, 20, "wolf", {12, -5, 0});
     sim.tick();
     const Looked l = look(sim, 20);
-    REQUIRE(l.candidates > 3 * l.full_updates);
+    // Candidates per full update: each human the player and the wolf (never another human,
+    // the grid keeps them from its query); the wolf the player and all six humans.
+    REQUIRE(l.full_updates > 0);
+    REQUIRE(l.candidates * 7 == l.full_updates * (6 * 2 + 7));
     // The wolf sees the six humans at once (the player it notices gradually)...
     const std::vector<uint64_t> by_wolf = visible(sim, 20);
     REQUIRE(by_wolf.size() >= 6);
