@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -52,6 +53,15 @@ class DenseTable {
     row_slot_.reserve(n);
     slots_.reserve(n);
   }
+  // The first time the table must grow at `from` rows or more, it makes room for `up_to`
+  // instead of doubling. Each doubling copies every row, and a table of large rows (an
+  // Agent is 4 KiB) copies hundreds of megabytes within one tick; address space reserved
+  // costs no memory until rows use it. A reservation the system refuses (bad_alloc) leaves
+  // growth as it was.
+  void reserveWhenLarge(size_t from, size_t up_to) {
+    reserve_from_ = from;
+    reserve_up_to_ = up_to;
+  }
 
  private:
   struct Slot {
@@ -64,6 +74,8 @@ class DenseTable {
   std::vector<uint32_t> free_slots_;  // LIFO reuse keeps slot choice deterministic
   std::unordered_map<uint64_t, Handle<Row>> by_id_;  // lookups only, never iterated
   uint64_t layout_version_ = 0;
+  size_t reserve_from_ = SIZE_MAX;  // reserveWhenLarge; SIZE_MAX: never
+  size_t reserve_up_to_ = 0;
 };
 
 template <class Row, class Id>
@@ -79,6 +91,14 @@ Handle<Row> DenseTable<Row, Id>::insert(Id id) {
     slots_.push_back({});
   }
   slots_[slot].row = static_cast<uint32_t>(rows_.size());
+  if (rows_.size() == rows_.capacity() && rows_.size() >= reserve_from_ &&
+      reserve_up_to_ > rows_.size()) {
+    try {
+      reserve(reserve_up_to_);
+    } catch (const std::bad_alloc&) {
+    }
+    reserve_from_ = SIZE_MAX;  // once
+  }
   rows_.emplace_back();
   rows_.back().id = id;
   row_slot_.push_back(slot);

@@ -120,7 +120,7 @@ size_t BotGame::runningActions() const {
 }
 
 bool BotGame::start(const ActionOrder& order, double now_s) {
-  if (order.agent < npcId(0) || order.agent >= npcId(0) + npcs_.size()) return false;
+  if (order.agent < npcId(0) || order.agent >= npcId(0) + npcs_spawned_) return false;
   Npc& npc = npcs_[order.agent - npcId(0)];
   if (order.ended_by_daemon) {
     // Our own FAILED reports come back as the same event; their action is already gone.
@@ -157,15 +157,17 @@ bool BotGame::start(const ActionOrder& order, double now_s) {
 
 void BotGame::frame(double now_s, double dt_s, v1::WorldUpdate& update, FrameCounts& counts) {
   if (!spawned_) {
-    spawn(update, counts);
+    spawnPlayers(update, counts);
+    spawnNpcs(update, counts);
     spawned_ = true;
     return;
   }
   stepPlayers(now_s, dt_s, update, counts);
   stepNpcs(now_s, dt_s, update, counts);
+  spawnNpcs(update, counts);
 }
 
-void BotGame::spawn(v1::WorldUpdate& update, FrameCounts& counts) {
+void BotGame::spawnPlayers(v1::WorldUpdate& update, FrameCounts& counts) {
   for (size_t i = 0; i < players_.size(); ++i) {
     v1::Entity* e = addBody(update, playerId(static_cast<uint32_t>(i)), v1::ENTITY_KIND_PLAYER,
                             players_[i].position, Vec3{}, std::nullopt);
@@ -173,12 +175,18 @@ void BotGame::spawn(v1::WorldUpdate& update, FrameCounts& counts) {
     e->set_eye_height(kEyeHeightM);
     ++counts.upserts;
   }
-  for (size_t i = 0; i < npcs_.size(); ++i) {
+}
+
+void BotGame::spawnNpcs(v1::WorldUpdate& update, FrameCounts& counts) {
+  const size_t batch = scenario_.npcs.spawn_per_frame;
+  const size_t end = batch == 0 ? npcs_.size() : std::min(npcs_.size(), npcs_spawned_ + batch);
+  for (size_t i = npcs_spawned_; i < end; ++i) {
     v1::Entity* e = addBody(update, npcId(static_cast<uint32_t>(i)), v1::ENTITY_KIND_NPC,
                             npcs_[i].position, Vec3{}, npcs_[i].forward);
     e->set_archetype(scenario_.npcs.archetypes[npcs_[i].archetype]);
     ++counts.upserts;
   }
+  npcs_spawned_ = end;
 }
 
 void BotGame::stepPlayers(double now_s, double dt_s, v1::WorldUpdate& update,
@@ -210,9 +218,10 @@ void BotGame::stepPlayers(double now_s, double dt_s, v1::WorldUpdate& update,
       addSound(update, id, p.position, spec.gunshot_radius_m, "gunshot", kThreat);
       ++counts.sounds;
     }
-    if (due(p.next_fight_s, spec.fight_hz) && !npcs_.empty()) {
+    if (due(p.next_fight_s, spec.fight_hz) && npcs_spawned_ > 0) {
       // The player engages one of this client's NPCs: everyone near it hears and is told.
-      const Npc& foe = npcs_[static_cast<size_t>(uniform(0.0, 1.0) * npcs_.size()) % npcs_.size()];
+      const Npc& foe =
+          npcs_[static_cast<size_t>(uniform(0.0, 1.0) * npcs_spawned_) % npcs_spawned_];
       v1::Signal* s = update.add_signals();
       s->set_name(spec.fight_signal);
       s->set_sender(id);
@@ -229,7 +238,7 @@ void BotGame::stepPlayers(double now_s, double dt_s, v1::WorldUpdate& update,
 void BotGame::stepNpcs(double now_s, double dt_s, v1::WorldUpdate& update, FrameCounts& counts) {
   const bool send_all = scenario_.npcs.updates == NpcSpec::Updates::kAll;
   const double interval = scenario_.actions.progress_interval_s;
-  for (size_t i = 0; i < npcs_.size(); ++i) {
+  for (size_t i = 0; i < npcs_spawned_; ++i) {
     Npc& npc = npcs_[i];
     Running& r = npc.action;
     const uint64_t id = npcId(static_cast<uint32_t>(i));
@@ -283,12 +292,13 @@ void BotGame::farewell(v1::WorldUpdate& update, FrameCounts& counts) {
     update.add_removals(playerId(static_cast<uint32_t>(i)));
     ++counts.removals;
   }
-  for (size_t i = 0; i < npcs_.size(); ++i) {
+  for (size_t i = 0; i < npcs_spawned_; ++i) {
     update.add_removals(npcId(static_cast<uint32_t>(i)));
     ++counts.removals;
     npcs_[i].action = Running{};
   }
   spawned_ = false;
+  npcs_spawned_ = 0;
 }
 
 void BotGame::pickLeg(Player& p) {

@@ -127,7 +127,9 @@ class BotGame {
     Running action;
   };
 
-  void spawn(v1::WorldUpdate& update, FrameCounts& counts);
+  void spawnPlayers(v1::WorldUpdate& update, FrameCounts& counts);
+  // The next NPCs not yet in the world, scenario npcs.spawn_per_frame at most.
+  void spawnNpcs(v1::WorldUpdate& update, FrameCounts& counts);
   void stepPlayers(double now_s, double dt_s, v1::WorldUpdate& update, FrameCounts& counts);
   void stepNpcs(double now_s, double dt_s, v1::WorldUpdate& update, FrameCounts& counts);
   void pickLeg(Player& p);
@@ -140,7 +142,8 @@ class BotGame {
   std::mt19937_64 rng_;
   std::vector<Player> players_;
   std::vector<Npc> npcs_;
-  bool spawned_ = false;
+  bool spawned_ = false;      // players sent (the first frame)
+  size_t npcs_spawned_ = 0;  // npcs_[0, npcs_spawned_) are in the world
   uint64_t superseded_ = 0;
   uint64_t ended_by_daemon_ = 0;
   double longest_action_s_ = 0.0;

@@ -44,6 +44,34 @@ TEST_CASE("BotGame") {
     CHECK(b.playerId(0) > a.npcId(2));
   }
 
+  SECTION("Should spawn spawn_per_frame NPCs a frame, and act only for those spawned") {
+    Scenario s = small();
+    s.npcs.per_client = 5;
+    s.npcs.spawn_per_frame = 2;
+    s.npcs.updates = NpcSpec::Updates::kAll;
+    BotGame game(s, 0);
+    std::vector<int> npcs_per_frame;
+    for (int f = 0; f < 4; ++f) {
+      v1::WorldUpdate update;
+      FrameCounts counts;
+      game.frame(f * 0.1, f == 0 ? 0.0 : 0.1, update, counts);
+      int npcs = 0;
+      for (const v1::Entity& e : update.upserts()) npcs += e.kind() == v1::ENTITY_KIND_NPC;
+      npcs_per_frame.push_back(npcs);
+      if (f == 0) {
+        // Orders can only be for NPCs the daemon has: the third is not there yet.
+        CHECK(game.start(toOrder(action(game.npcId(1), 1, "Greet")), 0.0));
+        CHECK_FALSE(game.start(toOrder(action(game.npcId(2), 2, "Greet")), 0.0));
+      }
+    }
+    // Snapshots of the spawned ones, then the next two: 2, 2 + 2, 4 + 1, 5.
+    CHECK(npcs_per_frame == std::vector<int>{2, 4, 5, 5});
+    v1::WorldUpdate bye;
+    FrameCounts counts;
+    game.farewell(bye, counts);
+    CHECK(bye.removals_size() == 2 + 5);
+  }
+
   SECTION("Should walk a MoveTo at its speed and complete it on arrival") {
     const Scenario s = small();
     BotGame game(s, 0);

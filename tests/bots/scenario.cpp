@@ -70,7 +70,9 @@ void readNpcs(JsonReader& r, const json& root, NpcSpec& n) {
   if (j.contains("per_client") && j.contains("total")) {
     r.error(path, "give per_client or total, not both");
   }
-  readConforming<uint32_t>(j, {{"per_client", &n.per_client}, {"total", &n.total}});
+  readConforming<uint32_t>(j, {{"per_client", &n.per_client},
+                               {"total", &n.total},
+                               {"spawn_per_frame", &n.spawn_per_frame}});
   if (j.contains("archetypes")) n.archetypes = j["archetypes"].get<std::vector<std::string>>();
   if (j.value("updates", "moving") == "all") n.updates = NpcSpec::Updates::kAll;
 }

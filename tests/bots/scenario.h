@@ -19,7 +19,7 @@
 //                  "gunshot_hz": 0.02, "gunshot_radius_m": 40,
 //                  "fight_hz": 0.05, "fight_radius_m": 15, "fight_signal": "OnEnemySeen" },
 //     "npcs": { "per_client": 20 | "total": 10000, "archetypes": ["guard", "villager"],
-//               "updates": "moving" | "all" },
+//               "updates": "moving" | "all", "spawn_per_frame": 0 },
 //     "actions": { "failure_rate": 0.05, "default_duration_s": 1, "progress_interval_s": 1,
 //                  "default_speed_mps": 1.5 },
 //     "subscribe_events": ["error", "intention_failed"],  // kinds streamed to a client; [] = all
@@ -34,6 +34,10 @@
 // npcs.updates: "moving" sends an NPC's position only while it executes a MoveTo (a game
 // that streams what changed); "all" sends every NPC every frame (a game that streams full
 // snapshots).
+//
+// npcs.spawn_per_frame: a client spawns at most this many NPCs a frame (0: all in its first
+// frame). A game streams its NPCs in as they load; 100,000 arriving in one tick stall it
+// for a second or more, and every later tick then runs that late on its grid.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +71,7 @@ struct NpcSpec {
   uint32_t total = 0;               // set when the file gives "total"
   std::vector<std::string> archetypes = {"villager"};  // assigned round-robin
   Updates updates = Updates::kMoving;
+  uint32_t spawn_per_frame = 0;     // per client; 0: all in the first frame
 
   // NPCs of client `index` (0-based) out of `clients`: "total" is spread as evenly as
   // possible, the first clients taking one more.

@@ -23,7 +23,8 @@ TEST_CASE("Scenario files") {
                    "run_fraction": 0.5, "footstep_hz": 1, "footstep_radius_m": 5,
                    "gunshot_hz": 0.1, "gunshot_radius_m": 30, "fight_hz": 0.2,
                    "fight_radius_m": 10, "fight_signal": "OnFight" },
-      "npcs": { "total": 10, "archetypes": ["guard", "villager"], "updates": "all" },
+      "npcs": { "total": 10, "archetypes": ["guard", "villager"], "updates": "all",
+                "spawn_per_frame": 3 },
       "actions": { "failure_rate": 0.1, "default_duration_s": 2, "progress_interval_s": 0.5,
                    "default_speed_mps": 2 },
       "subscribe_events": ["error", "intention_failed"],
@@ -37,6 +38,7 @@ TEST_CASE("Scenario files") {
     CHECK(s.players.species == "elf");
     CHECK(s.players.fight_signal == "OnFight");
     CHECK(s.npcs.updates == NpcSpec::Updates::kAll);
+    CHECK(s.npcs.spawn_per_frame == 3);
     CHECK(s.npcs.archetypes == std::vector<std::string>{"guard", "villager"});
     CHECK(s.subscribe_events.size() == 2);
     CHECK(s.expect.max_p99_latency_ticks == 2.0);
@@ -108,7 +110,7 @@ TEST_CASE("Scenario files") {
   }
 
   SECTION("Should load the shipped scenarios") {
-    for (const char* name : {"smoke.json", "load.json"}) {
+    for (const char* name : {"smoke.json", "load.json", "soak.json", "scale.json"}) {
       Scenario s;
       std::vector<std::string> errors;
       CHECK(loadScenario(std::string(NPCD_SOURCE_DIR) + "/config/bots/" + name, s, errors));
