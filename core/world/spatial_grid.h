@@ -4,10 +4,10 @@
 // so a rebuild is O(n) and, once the arrays have grown to the world's size, allocates
 // nothing. A query visits only the cells overlapping the query circle, then filters by
 // true 3-D distance. Items are identified by their index in the array given to rebuild()
-// (the entity table's dense row), or by the id given beside it. Each bucket keeps its items' positions beside them: the
-// rows of a cell are scattered over the table when entities arrive in no spatial order (a
-// game spawning NPCs all over its map), and a walk that looked each one up by index would
-// miss the cache on every item.
+// (the entity table's dense row), or by the id given beside it. Each item keeps its
+// position beside it, so a cell walk reads one run of memory instead of looking positions
+// up by index in a second array (the rows of a cell are scattered over the table when
+// entities arrive in no spatial order).
 //
 // Cost: cell_size_m should be about the most common query radius; a query touches the
 // cells its square overlaps, clipped to the occupied extent (the bounding rectangle of the

@@ -27,6 +27,10 @@ BotClient::BotClient(const Scenario& scenario, uint32_t index,
   context_.set_deadline(std::chrono::system_clock::now() +
                         std::chrono::duration_cast<std::chrono::system_clock::duration>(
                             std::chrono::duration<double>(deadline_s)));
+  // A connection attempt that fails (16 clients dialling a daemon busy spawning once lost
+  // one to a refused connect) is retried, as a game server would, instead of failing the
+  // stream; the Welcome wait below still bounds how long a client waits.
+  context_.set_wait_for_ready(true);
 }
 
 BotClient::~BotClient() {

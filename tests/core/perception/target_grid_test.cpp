@@ -68,7 +68,9 @@ TEST_CASE("TargetGrid gives what one grid gives, less the viewer's own species",
   for (const uint16_t species : {3, 40, 1, 15, 2}) {
     const std::vector<Target> targets = randomTargets(rng, 600, species);
     grid.clear();
-    for (uint32_t i = 0; i < targets.size(); ++i) grid.add(i, targets[i].eye, targets[i].hidden_from);
+    for (uint32_t i = 0; i < targets.size(); ++i) {
+      grid.add(i, targets[i].eye, targets[i].hidden_from);
+    }
     grid.build();
     REQUIRE(grid.groupCount() <= TargetGrid::kMaxSpeciesGroups + 2);
     std::vector<uint32_t> out;

@@ -6,7 +6,6 @@
 //   npcd_tick_hash demo <ticks> <threads>
 //   npcd_tick_hash scale:<agents> <ticks> <threads>
 //   npcd_tick_hash scale-lod:<agents> <ticks> <threads>   (tick.lod on: near_m 40, period 4)
-#include <charconv>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -21,17 +20,8 @@ using namespace npc;
 
 namespace {
 
-bool parse(std::string_view text, uint32_t& out) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc{} && end == text.data() + text.size();
-}
-
 int usage(const char* why) {
-  std::fprintf(stderr,
-               "npcd_tick_hash: %s\nusage: npcd_tick_hash demo|scale:<agents>|scale-lod:<agents> "
-               "<ticks> <threads>\n",
-               why);
-  return 2;
+  return test::usageError("npcd_tick_hash", "demo|scale:<agents>|scale-lod:<agents>", why);
 }
 
 }  // namespace
@@ -40,12 +30,15 @@ int main(int argc, char** argv) {
   if (argc != 4) return usage("needs 3 arguments");
   const std::string_view world_name = argv[1];
   uint32_t ticks = 0, threads = 0, agents = 0;
-  if (!parse(argv[2], ticks)) return usage("<ticks> must be a whole number");
-  if (!parse(argv[3], threads) || threads == 0) return usage("<threads> must be at least 1");
+  if (!test::parseCount(argv[2], ticks)) return usage("<ticks> must be a whole number");
+  if (!test::parseCount(argv[3], threads) || threads == 0) {
+    return usage("<threads> must be at least 1");
+  }
   const bool lod = world_name.starts_with("scale-lod:");
   const bool scale = lod || world_name.starts_with("scale:");
   if (!scale && world_name != "demo") return usage("the world is demo or scale:<agents>");
-  if (scale && (!parse(world_name.substr(world_name.find(':') + 1), agents) || agents == 0)) {
+  const std::string_view count = world_name.substr(world_name.find(':') + 1);
+  if (scale && (!test::parseCount(count, agents) || agents == 0)) {
     return usage("scale:<agents> needs a positive count");
   }
 
